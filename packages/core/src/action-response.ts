@@ -1,0 +1,25 @@
+import type { ErrorCode } from './error-codes.js';
+import type { JsonObject, JsonValue } from './json.js';
+import type { ToolId } from './tool-id.js';
+
+/** What every dispatched tool call reports besides its data. */
+export interface ActionMeta {
+  readonly toolId: ToolId;
+  readonly durationMs: number;
+  /** True when the envelope cut the observation to fit its budget. */
+  readonly truncated: boolean;
+  /** Where the full, uncut result is kept, when it was kept. */
+  readonly observationId?: string;
+}
+
+/** The error half of an {@link ActionResponse}. */
+export interface ActionError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: JsonObject;
+}
+
+/** The outcome of one dispatched tool call; dispatch never throws past its boundary. */
+export type ActionResponse<T extends JsonValue = JsonValue> =
+  | { readonly ok: true; readonly data: T; readonly meta: ActionMeta }
+  | { readonly ok: false; readonly error: ActionError; readonly meta: ActionMeta };

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createContext, defineSlot } from './context.js';
+import { InvalidArgumentsError } from './errors.js';
+import { createManualClock, createMemoryLogger } from './testing/index.js';
+
+describe('createContext', () => {
+  it('normalises the user id, makes a request id, binds the logger', () => {
+    const memory = createMemoryLogger();
+    const ctx = createContext({ userId: ' alice ', threadId: 't1', logger: memory.logger });
+    expect(ctx.userId).toBe('alice');
+    expect(ctx.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ctx.threadId).toBe('t1');
+    ctx.logger.info({ step: 1 }, 'hello');
+    expect(memory.lines()[0]).toMatchObject({
+      userId: 'alice',
+      requestId: ctx.requestId,
+      threadId: 't1',
+      step: 1,
+      msg: 'hello',
+    });
+  });
+
+  it('rejects a bad user id or an empty thread id', () => {
+    expect(() => createContext({ userId: '' })).toThrow(InvalidArgumentsError);
+    expect(() => createContext({ userId: 'a', threadId: ' ' })).toThrow(/thread id/);
+  });
+
+  it('is immutable, and slots derive new contexts', () => {
+    const pool = defineSlot<{ size: number }>('pool');
+    const ctx = createContext({ userId: 'a', requestId: 'r1' });
+    expect(Object.isFrozen(ctx)).toBe(true);
+    expect(() => {
+      (ctx as { userId: string }).userId = 'b';
+    }).toThrow(TypeError);
+    expect(ctx.find(pool)).toBeUndefined();
+    expect(() => ctx.get(pool)).toThrow(/no "pool"/);
+    const withPool = ctx.with(pool, { size: 3 });
+    expect(withPool.get(pool).size).toBe(3);
+    expect(withPool.requestId).toBe('r1');
+    expect(ctx.find(pool)).toBeUndefined();
+  });
+
+  it('carries the caller signal and clock', () => {
+    const controller = new AbortController();
+    const clock = createManualClock(1000);
+    const ctx = createContext({ userId: 'a', signal: controller.signal, clock });
+    controller.abort();
+    expect(ctx.signal.aborted).toBe(true);
+    clock.advance(5);
+    expect(ctx.clock.now()).toBe(1005);
+  });
+
+  it('two slots with the same name stay distinct', () => {
+    const a = defineSlot<string>('x');
+    const b = defineSlot<string>('x');
+    const ctx = createContext({ userId: 'u' }).with(a, 'A');
+    expect(ctx.find(b)).toBeUndefined();
+  });
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from './clock.js';
+import { InvalidArgumentsError } from './errors.js';
+import { silentLogger, type Logger } from './logger.js';
+import { normalizeUserId } from './user-id.js';
+
+/**
+ * A typed place on the context where a later package attaches a handle (the registry,
+ * the pool, …) without core knowing its type. Create each slot once, at module level.
+ */
+export interface ContextSlot<T> {
+  readonly name: string;
+  /** Only carries the type; never read. */
+  readonly __type?: T;
+}
+
+/** Creates a slot; `name` is used in the error when a slot is read but was never filled. */
+export function defineSlot<T>(name: string): ContextSlot<T> {
+  return Object.freeze({ name });
+}
+
+/**
+ * Everything one request carries: who it is for (the tenant), how to log, when to stop,
+ * what time it is, and the handles later packages attached. Immutable: derive, never mutate.
+ */
+export interface AgentContext {
+  /** The tenant; normalised by {@link normalizeUserId}. Every query is scoped by it. */
+  readonly userId: string;
+  /** Unique per request; appears in every log line and result. */
+  readonly requestId: string;
+  /** The conversation, when the caller has one; selects thread-level server activation. */
+  readonly threadId: string | undefined;
+  /** Bound to userId, requestId and threadId. */
+  readonly logger: Logger;
+  /** Aborted when the caller cancels. */
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  /** The value of `slot`; throws when nothing filled it. */
+  get<T>(slot: ContextSlot<T>): T;
+  /** The value of `slot`, or `undefined`. */
+  find<T>(slot: ContextSlot<T>): T | undefined;
+  /** A new context with `slot` filled; this one is unchanged. */
+  with<T>(slot: ContextSlot<T>, value: T): AgentContext;
+}
+
+/** Options of {@link createContext}. */
+export interface CreateContextOptions {
+  readonly userId: string;
+  readonly requestId?: string;
+  readonly threadId?: string;
+  /** Default: a logger that drops everything. */
+  readonly logger?: Logger;
+  readonly signal?: AbortSignal;
+  readonly clock?: Clock;
+}
+
+/** Creates the context of one request. Throws `InvalidArgumentsError` for a bad user id. */
+export function createContext(options: CreateContextOptions): AgentContext {
+  const userId = normalizeUserId(options.userId);
+  const requestId = options.requestId ?? randomUUID();
+  const threadId = options.threadId;
+  if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
+    throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
+  }
+  const bindings: Record<string, string> = { userId, requestId };
+  if (threadId !== undefined) bindings.threadId = threadId;
+  return build({
+    userId,
+    requestId,
+    threadId,
+    logger: (options.logger ?? silentLogger).child(bindings),
+    signal: options.signal ?? new AbortController().signal,
+    clock: options.clock ?? systemClock,
+    slots: new Map(),
+  });
+}
+
+interface ContextState {
+  readonly userId: string;
+  readonly requestId: string;
+  readonly threadId: string | undefined;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly slots: ReadonlyMap<ContextSlot<unknown>, unknown>;
+}
+
+function build(state: ContextState): AgentContext {
+  const context: AgentContext = {
+    userId: state.userId,
+    requestId: state.requestId,
+    threadId: state.threadId,
+    logger: state.logger,
+    signal: state.signal,
+    clock: state.clock,
+    get<T>(slot: ContextSlot<T>): T {
+      if (!state.slots.has(slot)) {
+        throw new Error(`The context has no "${slot.name}"; attach it with ctx.with(...) first.`);
+      }
+      return state.slots.get(slot) as T;
+    },
+    find<T>(slot: ContextSlot<T>): T | undefined {
+      return state.slots.get(slot) as T | undefined;
+    },
+    with<T>(slot: ContextSlot<T>, value: T): AgentContext {
+      const slots = new Map(state.slots);
+      slots.set(slot, value);
+      return build({ ...state, slots });
+    },
+  };
+  return Object.freeze(context);
+}

@@ -1,0 +1,70 @@
+export type { ActionError, ActionMeta, ActionResponse } from './action-response.js';
+export { DEFAULT_BUDGET, resolveBudget, type Budget } from './budget.js';
+export { systemClock, type Clock } from './clock.js';
+export {
+  parseServerConfigFile,
+  type ConfigFileFormat,
+  type ParseConfigFileOptions,
+  type ServerConfigFile,
+} from './config/config-file.js';
+export { interpolate, type Environment } from './config/interpolate.js';
+export { describeIssues, formatPath, type ConfigIssue } from './config/issues.js';
+export {
+  configError,
+  parseServerConfig,
+  remoteServerConfigSchema,
+  serverConfigSchema,
+  stdioServerConfigSchema,
+  type RemoteServerConfig,
+  type ServerConfig,
+  type ServerConfigInput,
+  type ServerTransport,
+  type StdioServerConfig,
+} from './config/server-config.js';
+export {
+  createContext,
+  defineSlot,
+  type AgentContext,
+  type ContextSlot,
+  type CreateContextOptions,
+} from './context.js';
+export { ErrorCode, isErrorCode } from './error-codes.js';
+export {
+  BudgetExceededError,
+  CancelledError,
+  ConfigError,
+  InvalidArgumentsError,
+  McpAgentError,
+  NotReadyError,
+  ProviderNotFoundError,
+  SandboxError,
+  TimeoutError,
+  ToolExecutionError,
+  ToolNotFoundError,
+  UnauthorizedError,
+  type McpAgentErrorOptions,
+} from './errors.js';
+export { toJsonSafe, type JsonObject, type JsonValue } from './json.js';
+export {
+  createLogger,
+  REDACTED,
+  redactSecrets,
+  silentLogger,
+  type Logger,
+  type LoggerOptions,
+} from './logger.js';
+export type { StepEvent, StepEventType } from './step-event.js';
+export type { MCPTaskResult, TaskStatus, TaskStep, Usage } from './task-result.js';
+export { toMcpAgentError } from './to-mcp-agent-error.js';
+export {
+  formatToolId,
+  isProviderId,
+  MAX_TOOL_NAME_LENGTH,
+  parseToolId,
+  PROVIDER_ID_PATTERN,
+  toolNameProblem,
+  type ParsedToolId,
+  type ToolId,
+} from './tool-id.js';
+export type { JsonSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
+export { MAX_USER_ID_LENGTH, normalizeUserId } from './user-id.js';

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactSecrets } from './logger.js';
+import { createMemoryLogger } from './testing/index.js';
+
+describe('logger redaction', () => {
+  it('redacts secret-looking keys at any depth', () => {
+    const memory = createMemoryLogger();
+    memory.logger.info(
+      {
+        server: { headers: { Authorization: 'Bearer abc', 'x-api-key': 'k' }, env: { A: '1' } },
+        oauth: { access_token: 'at', refresh_token: 'rt', clientSecret: 'cs' },
+        password: 'p',
+        user: 'alice',
+      },
+      'connecting',
+    );
+    const [line] = memory.lines();
+    expect(line).toMatchObject({
+      server: { headers: { Authorization: REDACTED, 'x-api-key': REDACTED }, env: REDACTED },
+      oauth: { access_token: REDACTED, refresh_token: REDACTED, clientSecret: REDACTED },
+      password: REDACTED,
+      user: 'alice',
+    });
+  });
+
+  it('redacts secret-shaped values under innocent keys and in the message', () => {
+    const memory = createMemoryLogger();
+    const key = `sk-${'a1'.repeat(12)}`;
+    const github = `ghp_${'Z'.repeat(36)}`;
+    memory.logger.warn({ note: `used ${key} and ${github}` }, `header was Bearer abcdefghijk`);
+    const text = memory.text();
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(github);
+    expect(text).not.toContain('abcdefghijk');
+    expect(text).toContain(REDACTED);
+  });
+
+  it('redacts errors and private keys, and survives cycles in depth', () => {
+    const error = new Error('failed with AKIAABCDEFGHIJKLMNOP');
+    expect(redactSecrets({ error })).toEqual({
+      error: { type: 'Error', message: `failed with ${REDACTED}` },
+    });
+    expect(redactSecrets('-----BEGIN RSA PRIVATE KEY-----')).toBe(REDACTED);
+    const deep: Record<string, unknown> = {};
+    let cursor = deep;
+    for (let i = 0; i < 20; i++) cursor = (cursor.next = {}) as Record<string, unknown>;
+    expect(() => redactSecrets(deep)).not.toThrow();
+  });
+});

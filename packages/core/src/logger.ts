@@ -1,0 +1,79 @@
+import { pino, type DestinationStream, type Level } from 'pino';
+
+/** The logging surface the packages use; a pino logger satisfies it. */
+export interface Logger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** Options of {@link createLogger}. */
+export interface LoggerOptions {
+  /** Minimum level; default `MCP_AGENT_LOG_LEVEL` or `info`. */
+  readonly level?: Level | 'silent';
+  /** Where lines go; default standard error, so standard output stays free for results. */
+  readonly destination?: DestinationStream;
+}
+
+/** Replaces a redacted value. */
+export const REDACTED = '[redacted]';
+
+// Keys whose values are secrets wherever they appear in a log object.
+const SECRET_KEY =
+  /pass(word|wd|phrase)?$|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key|client[-_]?secret|^env$/i;
+// Values that look like secrets even under an innocent key.
+const SECRET_VALUE =
+  /\b(sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})|Bearer\s+[A-Za-z0-9._~+/=-]{8,}|-----BEGIN [A-Z ]*PRIVATE KEY-----/g;
+const MAX_DEPTH = 8;
+
+/**
+ * Replaces values of secret-looking keys (token, password, apiKey, authorization, env, …)
+ * and secret-shaped strings (API keys, bearer tokens, JWTs, private keys) at any depth.
+ */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_VALUE, REDACTED);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return '[Nested too deep]';
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
+  if (value instanceof Error) {
+    return { type: value.name, message: redactSecrets(value.message, depth + 1) };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) ? REDACTED : redactSecrets(item, depth + 1);
+  }
+  return out;
+}
+
+/** A pino JSON logger whose every line passes through {@link redactSecrets}. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? (process.env.MCP_AGENT_LOG_LEVEL as Level | undefined) ?? 'info';
+  return pino(
+    {
+      level,
+      base: undefined,
+      formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
+      hooks: {
+        // The message string is logged as well as the object; redact it too.
+        logMethod(args, method) {
+          const redacted = args.map((arg) =>
+            typeof arg === 'string' ? (redactSecrets(arg) as string) : arg,
+          ) as Parameters<typeof method>;
+          method.apply(this, redacted);
+        },
+      },
+    },
+    options.destination ?? pino.destination(2),
+  );
+}
+
+/** A logger that drops everything; no stream is opened. */
+export const silentLogger: Logger = Object.freeze({
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLogger,
+});

@@ -1,0 +1,80 @@
+import { InvalidArgumentsError } from './errors.js';
+
+/** `<providerId>.<toolName>`: the provider id has no dots, so the first dot splits. */
+export type ToolId = `${string}.${string}`;
+
+/** Provider (server) ids: lowercase letters, digits, `_` and `-`, 1 to 64 characters, no dots. */
+export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** MCP's own bound on tool names (spec 2025-11-25 says 1 to 128 characters). */
+export const MAX_TOOL_NAME_LENGTH = 128;
+
+// MCP only recommends a character set for names, so we accept any printable name and refuse
+// only what would break ids in logs and prompts: whitespace and control characters.
+const FORBIDDEN_IN_TOOL_NAME = /[\s\p{Cc}\p{Cf}]/u;
+
+/** True when `value` is a valid provider id. */
+export function isProviderId(value: unknown): value is string {
+  return typeof value === 'string' && PROVIDER_ID_PATTERN.test(value);
+}
+
+/** Why `name` is not a usable tool name, or `undefined` when it is. */
+export function toolNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'the tool name is empty';
+  if (name.length > MAX_TOOL_NAME_LENGTH) {
+    return `the tool name is ${name.length} characters long (at most ${MAX_TOOL_NAME_LENGTH})`;
+  }
+  if (FORBIDDEN_IN_TOOL_NAME.test(name)) {
+    return 'the tool name contains whitespace or control characters';
+  }
+  return undefined;
+}
+
+/** Builds a tool id, checking both halves. */
+export function formatToolId(providerId: string, toolName: string): ToolId {
+  // Checked before joining: a dotted provider id would otherwise parse as another provider.
+  if (!PROVIDER_ID_PATTERN.test(providerId)) throw invalidToolId(providerIdProblem(providerId));
+  return parseToolId(`${providerId}.${toolName}`).id;
+}
+
+/** A parsed tool id. */
+export interface ParsedToolId {
+  readonly id: ToolId;
+  readonly providerId: string;
+  readonly toolName: string;
+}
+
+/**
+ * Splits `<providerId>.<toolName>` at the first dot. Throws {@link InvalidArgumentsError}
+ * naming what is wrong and the expected shape.
+ */
+export function parseToolId(value: unknown): ParsedToolId {
+  const fail = (reason: string): never => {
+    throw invalidToolId(reason);
+  };
+  if (typeof value !== 'string') return fail(`expected a string, got ${typeof value}`);
+  const dot = value.indexOf('.');
+  if (dot < 0) return fail(`"${clip(value)}" has no "." between provider and tool`);
+  const providerId = value.slice(0, dot);
+  const toolName = value.slice(dot + 1);
+  if (!PROVIDER_ID_PATTERN.test(providerId)) fail(providerIdProblem(providerId));
+  const problem = toolNameProblem(toolName);
+  if (problem !== undefined) fail(problem);
+  return { id: value as ToolId, providerId, toolName };
+}
+
+function providerIdProblem(providerId: string): string {
+  return `provider id "${clip(providerId)}" must match ${PROVIDER_ID_PATTERN.source} (lowercase letters, digits, "_" and "-")`;
+}
+
+function invalidToolId(reason: string): InvalidArgumentsError {
+  return new InvalidArgumentsError(
+    `Invalid tool id: ${reason}. Expected "<providerId>.<toolName>", for example "github.create_issue".`,
+    { details: { reason } },
+  );
+}
+
+// Ids end up in messages; a hostile 1 MB id must not.
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentsError } from './errors.js';
+import { normalizeUserId } from './user-id.js';
+
+describe('normalizeUserId', () => {
+  it('trims and applies NFC, keeping case', () => {
+    expect(normalizeUserId('  Alice@Example.com ')).toBe('Alice@Example.com');
+    expect(normalizeUserId('cafe\u0301')).toBe('caf\u00e9');
+    expect(normalizeUserId('user_123')).not.toBe(normalizeUserId('USER_123'));
+  });
+
+  it.each([
+    ['', /it is empty/],
+    ['   ', /it is empty/],
+    ['u'.repeat(257), /257 characters long/],
+    ['a\nb', /control/],
+    ['a\u0000b', /control/],
+    ['a\u202eb', /control/],
+    [null, /got null/],
+    [7, /got number/],
+  ])('rejects %j', (input, message) => {
+    expect(() => normalizeUserId(input)).toThrow(InvalidArgumentsError);
+    expect(() => normalizeUserId(input)).toThrow(message);
+  });
+
+  it('accepts exactly 256 characters', () => {
+    expect(normalizeUserId('u'.repeat(256))).toHaveLength(256);
+  });
+});

@@ -1,0 +1,45 @@
+// The test command: every check in order, each runner's summary line printed, and a closing
+// "tests: N passed, N failed" line that counts every test run. Exits non-zero if any step fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const report = 'node_modules/.cache/vitest-report.json';
+const steps = [
+  ['typecheck', ['exec', 'tsc', '--build']],
+  ['lint', ['exec', 'eslint', '--max-warnings=0', '.']],
+  ['format', ['exec', 'prettier', '--check', '--log-level=warn', '.']],
+  [
+    'vitest',
+    [
+      'exec',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+  ],
+];
+
+mkdirSync('node_modules/.cache', { recursive: true });
+rmSync(report, { force: true });
+let failedSteps = 0;
+for (const [name, args] of steps) {
+  console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
+  const { status } = spawnSync('pnpm', args, { stdio: 'inherit' });
+  console.log(`[test] ${name}: ${status === 0 ? 'ok' : `failed (exit ${status})`}`);
+  if (status !== 0) failedSteps += 1;
+}
+
+let passed = 0;
+let failed = 0;
+if (existsSync(report)) {
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  passed = result.numPassedTests;
+  failed = result.numFailedTests;
+  const skipped = result.numPendingTests + result.numTodoTests;
+  console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+// A failed step that is not a test (typecheck, lint) still fails the closing line.
+console.log(`tests: ${passed} passed, ${failed + failedSteps} failed`);
+process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

@@ -1,0 +1,22 @@
+// The list of test projects: one per package and app. vitest.config.ts reads it through
+// `test.projects`, because Vitest 4+ no longer picks up a workspace file by itself.
+const members = [
+  'packages/core',
+  'packages/registry',
+  'packages/knowledge',
+  'packages/execution',
+  'packages/actions',
+  'packages/agent',
+  'packages/compat',
+  'apps/cli',
+  'apps/server',
+];
+
+export default members.map((dir) => ({
+  extends: true as const,
+  test: {
+    name: dir.split('/')[1],
+    root: dir,
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  },
+}));
