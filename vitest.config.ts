@@ -3,11 +3,13 @@ import projects from './vitest.workspace.js';
 
 // Tests import workspace packages from their TypeScript sources (the `@mcp-agent/source`
 // export condition), so a test run never depends on a stale dist/ build.
-const conditions = ['@mcp-agent/source', 'node', 'import', 'module', 'default'];
+// Vite's own defaults follow it; only workspace packages declare the custom condition, and
+// externalised dependencies (pg, better-sqlite3) are left to Node's own resolution.
+const source = '@mcp-agent/source';
 
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  resolve: { conditions: [source, 'module', 'development|production'] },
+  ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
   test: {
     projects,
     passWithNoTests: false,

@@ -15,6 +15,7 @@ export const ErrorCode = {
   Config: 'CONFIG_INVALID',
   Cancelled: 'CANCELLED',
   Timeout: 'TIMEOUT',
+  CredentialUnreadable: 'CREDENTIAL_UNREADABLE',
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

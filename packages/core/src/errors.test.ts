@@ -4,6 +4,7 @@ import {
   BudgetExceededError,
   CancelledError,
   ConfigError,
+  CredentialError,
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
@@ -28,6 +29,7 @@ const classes = [
   [ConfigError, 'CONFIG_INVALID'],
   [CancelledError, 'CANCELLED'],
   [TimeoutError, 'TIMEOUT'],
+  [CredentialError, 'CREDENTIAL_UNREADABLE'],
 ] as const;
 
 describe('error hierarchy', () => {

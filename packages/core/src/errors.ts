@@ -146,3 +146,11 @@ export class TimeoutError extends McpAgentError {
     super(ErrorCode.Timeout, message, options);
   }
 }
+
+/** A stored secret could not be decrypted: wrong or missing key, or tampered data. */
+export class CredentialError extends McpAgentError {
+  static override readonly code = ErrorCode.CredentialUnreadable;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.CredentialUnreadable, message, options);
+  }
+}

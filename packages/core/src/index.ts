@@ -33,6 +33,7 @@ export {
   BudgetExceededError,
   CancelledError,
   ConfigError,
+  CredentialError,
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,

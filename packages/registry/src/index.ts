@@ -1,2 +1,47 @@
-// Nothing is public yet: this package is an honest skeleton until its issue lands.
-export {};
+export type { ActiveServer, ActiveServersOptions, Exclusion, TierEntry } from './active-servers.js';
+export type { AccountRecord, AccountStatus } from './crud/accounts.js';
+export type { AuthConfigRecord, AuthKind } from './crud/auth-configs.js';
+export { canonicalHash } from './crud/canonical-hash.js';
+export type {
+  ConnectionRecord,
+  ConnectionScope,
+  ConnectionStateUpdate,
+  ConnectionStatus,
+  PublicServerConfig,
+} from './crud/connections.js';
+export type { SecretOwner } from './crud/secrets.js';
+export type { CatalogTool, CatalogUpdate } from './crud/tool-catalog.js';
+export type { UserRecord } from './crud/users.js';
+export { migrateToLatest } from './database/migrate.js';
+export { migrations } from './database/migrations.js';
+export {
+  databaseUrlFromEnv,
+  isPostgresUrl,
+  openDatabase,
+  resolveHome,
+  withoutCredentials,
+  type DatabaseDialect,
+  type OpenDatabase,
+  type OpenDatabaseOptions,
+} from './database/open-database.js';
+export type { Database } from './database/schema.js';
+export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
+export { Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export type { RegistryEvents, ServerChange } from './registry-events.js';
+export {
+  RegistryManager,
+  toToolSpec,
+  type Availability,
+  type ProviderSummary,
+} from './registry-manager.js';
+export { CredentialVault, type SecretBinding } from './vault/credential-vault.js';
+export { rotateSecrets, type RotationResult } from './vault/rotate-secrets.js';
+export {
+  keyId,
+  loadKeyring,
+  parseSecretKey,
+  type Keyring,
+  type LoadedKeyring,
+  type LoadKeyringOptions,
+  type SecretKey,
+} from './vault/secret-key.js';

@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import { ConfigError } from '@mcp-agent/core';
+import { migrateToLatest } from './migrate.js';
+import type { Database } from './schema.js';
+import { TransactionalSqliteDialect } from './transactional-sqlite-dialect.js';
+
+/** Which engine a database runs on. */
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+/** An open, migrated database. */
+export interface OpenDatabase {
+  readonly db: Kysely<Database>;
+  readonly dialect: DatabaseDialect;
+  /** Where it is: the SQLite file (or `:memory:`), or the PostgreSQL URL without credentials. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link openDatabase}; each defaults to its environment variable. */
+export interface OpenDatabaseOptions {
+  /** `postgres://…` or `postgresql://…` for PostgreSQL, `:memory:` or a file path for SQLite. */
+  readonly url?: string;
+  /** Where the SQLite file lives when `url` is not given; default `~/.mcp-agent`. */
+  readonly home?: string;
+  /** PostgreSQL only: the schema to use (created if missing); default `public`. */
+  readonly schema?: string;
+  /** Run migrations on open; default true. */
+  readonly migrate?: boolean;
+}
+
+/** The home folder: `MCP_AGENT_HOME`, or `~/.mcp-agent`. */
+export function resolveHome(home = process.env.MCP_AGENT_HOME): string {
+  return home !== undefined && home !== '' ? home : join(homedir(), '.mcp-agent');
+}
+
+/** The database URL from `MCP_AGENT_DATABASE_URL`, or `undefined` for the SQLite default. */
+export function databaseUrlFromEnv(): string | undefined {
+  const url = process.env.MCP_AGENT_DATABASE_URL;
+  return url === undefined || url === '' ? undefined : url;
+}
+
+/** True when `url` selects PostgreSQL. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * Opens and migrates the database: PostgreSQL when the URL is `postgres://…`, otherwise SQLite
+ * (WAL, foreign keys on) at the URL's path or `<home>/mcp-agent.db`.
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
+  const url = options.url ?? databaseUrlFromEnv();
+  const opened = isPostgresUrl(url)
+    ? await openPostgres(url, options.schema)
+    : openSqlite(url, options);
+  if (options.migrate !== false) {
+    try {
+      await migrateToLatest(opened.db as Kysely<unknown>, {
+        ...(options.schema === undefined || opened.dialect !== 'postgres'
+          ? {}
+          : { schema: options.schema }),
+      });
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
+  return opened;
+}
+
+function openSqlite(url: string | undefined, options: OpenDatabaseOptions): OpenDatabase {
+  let file = url;
+  if (file === undefined) {
+    const home = resolveHome(options.home);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    file = join(home, 'mcp-agent.db');
+  } else if (file.startsWith('sqlite:')) {
+    file = file.replace(/^sqlite:(\/\/)?/, '');
+  }
+  // Loaded here, not at import, so PostgreSQL deployments never load the native module.
+  const BetterSqlite = loadBetterSqlite();
+  const connection = new BetterSqlite(file);
+  if (file !== ':memory:') connection.pragma('journal_mode = WAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new TransactionalSqliteDialect({ database: connection }),
+  });
+  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<OpenDatabase> {
+  const { default: pg } = await import('pg');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(
+      `Invalid PostgreSQL schema name "${schema}": use lowercase letters, digits and "_".`,
+    );
+  }
+  if (schema !== undefined) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query(`create schema if not exists ${schema}`);
+    } catch (error) {
+      throw unreachable(url, error);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await pool.query('select 1');
+  } catch (error) {
+    await db.destroy();
+    throw unreachable(url, error);
+  }
+  return { db, dialect: 'postgres', location: withoutCredentials(url), close: () => db.destroy() };
+}
+
+function unreachable(url: string, error: unknown): ConfigError {
+  return new ConfigError(
+    `Cannot reach PostgreSQL at ${withoutCredentials(url)}: ${(error as Error).message}. Check MCP_AGENT_DATABASE_URL and that the server is running.`,
+    { cause: error },
+  );
+}
+
+/** The URL with any user and password removed, for messages and logs. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+function loadBetterSqlite(): typeof BetterSqlite3 {
+  const require = createRequire(import.meta.url);
+  return require('better-sqlite3') as typeof BetterSqlite3;
+}

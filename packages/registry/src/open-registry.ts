@@ -1,0 +1,53 @@
+import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
+import { openDatabase, resolveHome } from './database/open-database.js';
+import { Registry } from './registry.js';
+import { loadKeyring } from './vault/secret-key.js';
+
+/** Options of {@link openRegistry}; each defaults to its environment variable. */
+export interface OpenRegistryOptions {
+  /** `MCP_AGENT_DATABASE_URL`: `postgres://…`, a SQLite path, or `:memory:`. */
+  readonly url?: string;
+  /** `MCP_AGENT_HOME`, default `~/.mcp-agent`: the SQLite file and key file live here. */
+  readonly home?: string;
+  /** PostgreSQL schema (tests use one per suite). */
+  readonly schema?: string;
+  /** Where `MCP_AGENT_SECRET_KEY` and friends are read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly appServers?: readonly ServerConfig[];
+  readonly logger?: Logger;
+}
+
+/**
+ * Opens the registry the way an application does: the database (migrated), the secret key
+ * (refusing a weak or, for PostgreSQL, a missing one), and the app servers.
+ */
+export async function openRegistry(options: OpenRegistryOptions = {}): Promise<Registry> {
+  const home = resolveHome(options.home);
+  const database = await openDatabase({
+    ...(options.url === undefined ? {} : { url: options.url }),
+    home,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+  });
+  try {
+    const { keyring, createdKeyFile } = loadKeyring({
+      home,
+      dialect: database.dialect,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    if (createdKeyFile !== undefined) {
+      (options.logger ?? silentLogger).warn(
+        { keyFile: createdKeyFile },
+        'created a new secret key file (mode 0600); back it up: secrets stored with it cannot be read without it',
+      );
+    }
+    return new Registry({
+      db: database.db,
+      keyring,
+      ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+      onClose: () => database.close(),
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

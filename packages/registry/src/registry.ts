@@ -1,0 +1,234 @@
+import { EventEmitter } from 'node:events';
+import {
+  configError,
+  parseServerConfig,
+  parseServerConfigFile,
+  type AgentContext,
+  type Environment,
+  type ServerConfig,
+} from '@mcp-agent/core';
+import {
+  resolveTiers,
+  type ActiveServer,
+  type ActiveServersOptions,
+  type TierEntry,
+} from './active-servers.js';
+import { AccountRepository } from './crud/accounts.js';
+import { AuthConfigRepository } from './crud/auth-configs.js';
+import {
+  ConnectionRepository,
+  notFound,
+  type ConnectionRecord,
+  type ConnectionStateUpdate,
+} from './crud/connections.js';
+import type { Executor } from './crud/executor.js';
+import { SecretRepository } from './crud/secrets.js';
+import { ThreadRepository } from './crud/threads.js';
+import { ToolCatalogRepository } from './crud/tool-catalog.js';
+import { UserRepository } from './crud/users.js';
+import type { RegistryEvents } from './registry-events.js';
+import { CredentialVault } from './vault/credential-vault.js';
+import type { Keyring } from './vault/secret-key.js';
+
+/** Options of {@link Registry}. */
+export interface RegistryOptions {
+  readonly db: Executor;
+  readonly keyring: Keyring;
+  /** App servers: from config or code, visible to every user, never editable by users. */
+  readonly appServers?: readonly ServerConfig[];
+  /** Called by `close()`, for example to close the database. */
+  readonly onClose?: () => Promise<void>;
+}
+
+/** What an import wrote. */
+export interface ImportResult {
+  readonly imported: readonly string[];
+  readonly ignored: readonly string[];
+}
+
+/**
+ * The source of truth for who has which servers, with which credentials, in which state.
+ * Every method takes the context and touches only its tenant's rows.
+ */
+export class Registry {
+  readonly users: UserRepository;
+  readonly secrets: SecretRepository;
+  readonly authConfigs: AuthConfigRepository;
+  readonly accounts: AccountRepository;
+  readonly connections: ConnectionRepository;
+  readonly catalog: ToolCatalogRepository;
+  readonly threads: ThreadRepository;
+  readonly vault: CredentialVault;
+  readonly events = new EventEmitter<RegistryEvents>();
+  readonly #db: Executor;
+  readonly #appServers: ReadonlyMap<string, ServerConfig>;
+  readonly #onClose: (() => Promise<void>) | undefined;
+
+  constructor(options: RegistryOptions) {
+    this.#db = options.db;
+    this.#onClose = options.onClose;
+    this.#appServers = indexAppServers(options.appServers ?? []);
+    this.vault = new CredentialVault(options.keyring);
+    this.users = new UserRepository(this.#db);
+    this.secrets = new SecretRepository(this.#db, this.vault);
+    this.authConfigs = new AuthConfigRepository(this.#db, this.users);
+    this.accounts = new AccountRepository(this.#db, this.users, this.secrets);
+    this.connections = new ConnectionRepository(this.#db, this.users, this.secrets);
+    this.catalog = new ToolCatalogRepository(this.#db);
+    this.threads = new ThreadRepository(this.#db, this.users);
+  }
+
+  /** The database handle, for maintenance such as `rotateSecrets`. */
+  get db(): Executor {
+    return this.#db;
+  }
+
+  /** The app servers, by id. */
+  get appServers(): ReadonlyMap<string, ServerConfig> {
+    return this.#appServers;
+  }
+
+  /** Every server of the tenant with why it is excluded, if it is (disabled, thread, allow). */
+  async tiers(ctx: AgentContext, options: ActiveServersOptions = {}): Promise<TierEntry[]> {
+    const threadId = options.threadId ?? ctx.threadId;
+    const [rows, activated] = await Promise.all([
+      this.connections.list(ctx),
+      threadId === undefined ? Promise.resolve([]) : this.threads.list(ctx, threadId),
+    ]);
+    return resolveTiers(this.#appServers, rows, activated, options.allow);
+  }
+
+  /** The servers in effect for this request: app and user tiers, thread, allow-list. */
+  async activeServers(
+    ctx: AgentContext,
+    options: ActiveServersOptions = {},
+  ): Promise<ActiveServer[]> {
+    const entries = await this.tiers(ctx, options);
+    return entries
+      .filter((entry) =>
+        options.includeDisabled
+          ? entry.excludedBy !== 'not_allowed' && entry.excludedBy !== 'disabled_in_thread'
+          : entry.excludedBy === undefined,
+      )
+      .map((entry) => entry.server);
+  }
+
+  /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
+  async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
+    const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
+    const record = await this.connections.upsertUserServer(ctx, input);
+    this.events.emit(existed ? 'server-updated' : 'server-registered', {
+      userId: ctx.userId,
+      providerId: record.providerId,
+      scope: 'user',
+    });
+    return record;
+  }
+
+  /** Removes a user server; `ProviderNotFoundError` when the tenant has none by that id. */
+  async removeServer(ctx: AgentContext, providerId: string): Promise<void> {
+    if (!(await this.connections.remove(ctx, providerId))) throw notFound(providerId);
+    this.events.emit('server-removed', { userId: ctx.userId, providerId, scope: 'user' });
+  }
+
+  /**
+   * Imports an `mcpServers` or VS Code file as user servers, all or nothing: the file is
+   * validated whole first, then written in one transaction, secrets into the vault.
+   */
+  async importServers(
+    ctx: AgentContext,
+    file: unknown,
+    options: { source?: string; env?: Environment } = {},
+  ): Promise<ImportResult> {
+    const parsed = parseServerConfigFile(file, options);
+    const existing = new Set(
+      (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
+    );
+    await this.#db.transaction().execute(async (trx) => {
+      for (const server of parsed.servers)
+        await this.connections.upsertUserServer(ctx, server, trx);
+    });
+    for (const server of parsed.servers) {
+      this.events.emit(existing.has(server.id) ? 'server-updated' : 'server-registered', {
+        userId: ctx.userId,
+        providerId: server.id,
+        scope: 'user',
+      });
+    }
+    return { imported: parsed.servers.map((s) => s.id), ignored: parsed.ignored };
+  }
+
+  /** The full definition of a server in effect for the tenant, secrets included: pool only. */
+  async resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig> {
+    const row = await this.connections.find(ctx, providerId);
+    if (row?.scope === 'user') return this.connections.resolveUserServer(ctx, providerId);
+    const app = this.#appServers.get(providerId);
+    if (app === undefined) throw notFound(providerId);
+    return app;
+  }
+
+  /** Records a readiness change (from the pool) and emits `state-changed`. */
+  async recordState(
+    ctx: AgentContext,
+    providerId: string,
+    update: ConnectionStateUpdate,
+  ): Promise<ConnectionRecord> {
+    const record = await this.connections.recordState(
+      ctx,
+      providerId,
+      update,
+      this.#appServers.get(providerId),
+    );
+    this.events.emit('state-changed', {
+      userId: ctx.userId,
+      providerId,
+      scope: record.scope,
+      status: record.status,
+      lastError: record.lastError,
+    });
+    return record;
+  }
+
+  /**
+   * True when the tenant can use `providerId` as far as credentials go: no auth or static
+   * secrets configured, or OAuth with an active account and stored tokens.
+   */
+  async isAuthorized(ctx: AgentContext, providerId: string): Promise<boolean> {
+    const config = await this.authConfigs.find(ctx, providerId);
+    if (config === undefined || config.kind !== 'oauth') return true;
+    const account = await this.accounts.find(ctx, providerId);
+    if (account?.status !== 'active') return false;
+    return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
+  }
+
+  /** Closes what the registry owns (the database, when it opened it). */
+  async close(): Promise<void> {
+    this.events.removeAllListeners();
+    await this.#onClose?.();
+  }
+}
+
+function indexAppServers(servers: readonly ServerConfig[]): ReadonlyMap<string, ServerConfig> {
+  const byId = new Map<string, ServerConfig>();
+  const duplicates: string[] = [];
+  servers.forEach((server, index) => {
+    const config = parseServerConfig(server, ['appServers', index]);
+    if (byId.has(config.id)) duplicates.push(config.id);
+    byId.set(config.id, config);
+  });
+  if (duplicates.length > 0) {
+    throw configError(
+      'Invalid app servers',
+      duplicates.map((id) => ({
+        path: 'appServers',
+        message: `server id "${id}" is defined twice`,
+      })),
+    );
+  }
+  return byId;
+}
+
+function readId(input: unknown): string {
+  const id = (input as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : '';
+}

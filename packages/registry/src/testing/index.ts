@@ -1,0 +1,1 @@
+export { createTestRegistry, testDialects, type TestDialect } from './test-registry.js';

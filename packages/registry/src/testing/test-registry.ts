@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerConfig } from '@mcp-agent/core';
+import { openRegistry } from '../open-registry.js';
+import type { Registry } from '../registry.js';
+
+/** A database the contract suites run on. */
+export interface TestDialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** A fresh, empty, migrated registry (its own PostgreSQL schema), plus how to drop it. */
+  open(options?: {
+    appServers?: readonly ServerConfig[];
+    env?: Record<string, string>;
+  }): Promise<Registry>;
+}
+
+/** A fresh key for a test: random, so no key is ever committed as a fixture. */
+export function randomKey(): string {
+  return randomBytes(32).toString('base64');
+}
+
+/** An in-memory SQLite registry with a random key: for tests of the packages above. */
+export async function createTestRegistry(
+  options: { appServers?: readonly ServerConfig[]; env?: Record<string, string> } = {},
+): Promise<Registry> {
+  return openRegistry({
+    url: ':memory:',
+    env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
+    ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+  });
+}
+
+/**
+ * The dialects to run contract suites on: SQLite always, PostgreSQL when
+ * `MCP_AGENT_TEST_DATABASE_URL` is set. `skipped` says why PostgreSQL is missing, if it is.
+ */
+export function testDialects(): { dialects: TestDialect[]; skipped: string | undefined } {
+  const dialects: TestDialect[] = [{ name: 'sqlite', open: createTestRegistry }];
+  const url = process.env.MCP_AGENT_TEST_DATABASE_URL;
+  if (url === undefined || url === '') {
+    return {
+      dialects,
+      skipped: 'PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run it',
+    };
+  }
+  dialects.push({
+    name: 'postgres',
+    open: (options = {}) =>
+      openRegistry({
+        url,
+        schema: `test_${randomBytes(6).toString('hex')}`,
+        env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
+        ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+      }),
+  });
+  return { dialects, skipped: undefined };
+}
