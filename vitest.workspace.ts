@@ -17,6 +17,6 @@ export default members.map((dir) => ({
   test: {
     name: dir.split('/')[1],
     root: dir,
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts'],
   },
 }));
