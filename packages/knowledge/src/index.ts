@@ -1,2 +1,33 @@
-// Nothing is public yet: this package is an honest skeleton until its issue lands.
-export {};
+export {
+  Knowledge,
+  toDocument,
+  type KnowledgeOptions,
+  type KnowledgeSearchOptions,
+  type ToolSearchResult,
+} from './knowledge.js';
+export { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
+export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
+export { expandQuery } from './search/thesaurus.js';
+export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';
+export {
+  DEFAULT_RANKING,
+  ToolSearchIndex,
+  type IndexSearchOptions,
+  type RankingOptions,
+} from './search/tool-search-index.js';
+export {
+  ToolboxBuilder,
+  type ManifestProvider,
+  type ManifestTool,
+  type ToolManifest,
+} from './toolbox-builder.js';
+export { describeTool, type DeepViewTool } from './views/deep-view.js';
+export { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
+export {
+  outputFields,
+  summarizeParameters,
+  trimText,
+  typeOf,
+  type ParameterSummary,
+} from './views/schema-summary.js';
+export { countTokens } from './views/token-count.js';

@@ -1,0 +1,7 @@
+import type { RankingOptions } from '../search/tool-search-index.js';
+
+/** `MCP_AGENT_RANKING='{"providerWeight":0.3}'` overrides the ranking, for experiments. */
+export function rankingFromEnv(): Partial<RankingOptions> {
+  const text = process.env.MCP_AGENT_RANKING;
+  return text ? (JSON.parse(text) as Partial<RankingOptions>) : {};
+}

@@ -1,0 +1,87 @@
+import { performance } from 'node:perf_hooks';
+import { basename, resolve } from 'node:path';
+import { toDocument } from '../knowledge.js';
+import { ToolSearchIndex } from '../search/tool-search-index.js';
+import { trimText } from '../views/schema-summary.js';
+import { toToolSpecs } from './bench-catalog.js';
+import { readCorpus } from './bench-data.js';
+import { rankingFromEnv } from './ranking-from-env.js';
+import { percentile } from './retrieval-metrics.js';
+
+/**
+ * `pnpm bench search-speed <folder> [<more folders>…]`: index build time over all the tools,
+ * query latency (500 queries made of tools' own names and description openings), and the
+ * incremental add and removal of a 50-tool server, all in one run.
+ */
+export function runSearchSpeedBenchmark(...folders: string[]): Record<string, unknown> {
+  const specs = toToolSpecs(folders.flatMap((folder) => readCorpus(folder)));
+  const groups = new Map<string, ReturnType<typeof toDocument>[]>();
+  for (const spec of specs)
+    groups.set(spec.providerId, [...(groups.get(spec.providerId) ?? []), toDocument(spec)]);
+
+  const buildTimes: number[] = [];
+  let index = new ToolSearchIndex(rankingFromEnv());
+  for (let run = 0; run < 3; run++) {
+    index = new ToolSearchIndex(rankingFromEnv());
+    const start = performance.now();
+    for (const [provider, docs] of groups) index.setProvider(provider, docs);
+    buildTimes.push(performance.now() - start);
+  }
+
+  const queries: string[] = [];
+  const step = Math.max(1, Math.floor(specs.length / 500));
+  for (let i = 0; i < specs.length && queries.length < 500; i += step) {
+    queries.push(`${specs[i]!.name.replace(/_/g, ' ')} ${trimText(specs[i]!.description, 60)}`);
+  }
+  for (const q of queries.slice(0, 50)) index.search(q); // warm-up
+  const latencies = queries.map((q) => {
+    const start = performance.now();
+    index.search(q, { limit: 10 });
+    return performance.now() - start;
+  });
+
+  const server = Array.from({ length: 50 }, (_, i) =>
+    toDocument({
+      id: `bench-new.tool_${i}`,
+      providerId: 'bench-new',
+      name: `tool_${i}`,
+      description: `Benchmark tool number ${i} that manages widgets and gadgets`,
+      inputSchema: {
+        type: 'object',
+        properties: { widget_id: { type: 'string', description: 'The widget' } },
+      },
+    }),
+  );
+  const adds: number[] = [];
+  const removes: number[] = [];
+  for (let run = 0; run < 20; run++) {
+    let start = performance.now();
+    index.setProvider('bench-new', server);
+    adds.push(performance.now() - start);
+    start = performance.now();
+    index.removeProvider('bench-new');
+    removes.push(performance.now() - start);
+  }
+  return {
+    benchmark: 'search-speed',
+    folders: folders.map((f) => basename(resolve(f))),
+    tools: specs.length,
+    providers: groups.size,
+    index_build_ms: { best: round(Math.min(...buildTimes)), runs: buildTimes.map(round) },
+    query_ms: {
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      queries: latencies.length,
+    },
+    add_50_tool_server_ms: { p50: round(percentile(adds, 50)), max: round(Math.max(...adds)) },
+    remove_50_tool_server_ms: {
+      p50: round(percentile(removes, 50)),
+      max: round(Math.max(...removes)),
+    },
+    node: process.version,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchDocument } from './search-document.js';
+import { ToolSearchIndex } from './tool-search-index.js';
+
+const doc = (
+  provider: string,
+  name: string,
+  description: string,
+  params: string[] = [],
+): SearchDocument => ({
+  id: `${provider}.${name}`,
+  provider,
+  name,
+  description,
+  parameters: params.map((p) => ({ name: p })),
+});
+
+function sample(): ToolSearchIndex {
+  const index = new ToolSearchIndex();
+  index.setProvider('github', [
+    doc('github', 'create_issue', 'Create a new issue in a GitHub repository', [
+      'owner',
+      'repo',
+      'title',
+    ]),
+    doc('github', 'list_pull_requests', 'List pull requests of a repository', ['owner', 'repo']),
+    doc('github', 'search_code', 'Search code across repositories', ['query']),
+  ]);
+  index.setProvider('gmail', [
+    doc('gmail', 'send_email', 'Send an email message to recipients', ['to', 'subject', 'body']),
+    doc('gmail', 'search_messages', 'Search mailbox messages', ['query']),
+  ]);
+  index.setProvider('weather', [
+    doc('weather', 'get_forecast', 'Weather forecast for a city', ['city']),
+  ]);
+  return index;
+}
+
+describe('ToolSearchIndex', () => {
+  it('ranks the matching tool first for natural-language queries', () => {
+    const index = sample();
+    expect(index.search('open a bug report in my repo')[0]?.id).toBe('github.create_issue');
+    expect(index.search('mail my boss the report')[0]?.id).toBe('gmail.send_email');
+    expect(index.search('will it rain in Paris tomorrow')[0]?.id).toBe('weather.get_forecast');
+    expect(index.search('pull requests')[0]?.id).toBe('github.list_pull_requests');
+  });
+
+  it('an exact tool name or id always ranks first', () => {
+    const index = sample();
+    expect(index.search('search_messages')[0]?.id).toBe('gmail.search_messages');
+    expect(index.search('GitHub.Search_Code')[0]?.id).toBe('github.search_code');
+  });
+
+  it('the provider filter never returns other providers', () => {
+    const index = sample();
+    const hits = index.search('search', { providers: ['gmail'], limit: 10 });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((hit) => hit.provider === 'gmail')).toBe(true);
+    expect(index.search('search_code', { providers: ['gmail'] }).map((h) => h.id)).not.toContain(
+      'github.search_code',
+    );
+    expect(index.search('anything', { providers: [] })).toEqual([]);
+  });
+
+  it('adds and removes providers incrementally', () => {
+    const index = sample();
+    expect(index.size).toBe(6);
+    index.setProvider('slack', [
+      doc('slack', 'post_message', 'Post a message to a Slack channel', ['channel']),
+    ]);
+    expect(index.size).toBe(7);
+    expect(index.search('post to a slack channel')[0]?.id).toBe('slack.post_message');
+    index.removeProvider('github');
+    expect(index.size).toBe(4);
+    expect(index.search('create_issue').map((h) => h.provider)).not.toContain('github');
+    index.setProvider('gmail', [doc('gmail', 'send_email', 'Send mail')]);
+    expect(index.size).toBe(3);
+    expect(index.get('gmail.search_messages')).toBeUndefined();
+    expect(index.providers().sort()).toEqual(['gmail', 'slack', 'weather']);
+  });
+
+  it('regex mode matches names and descriptions, names first', () => {
+    const index = sample();
+    expect(index.searchRegex(/^search_/i).map((h) => h.id)).toEqual([
+      'github.search_code',
+      'gmail.search_messages',
+    ]);
+    expect(index.searchRegex(/forecast/i).map((h) => h.id)).toEqual(['weather.get_forecast']);
+    expect(index.searchRegex(/repositor/i, { providers: ['gmail'] })).toEqual([]);
+  });
+
+  it('survives empty, stop-word-only, unicode and huge queries', () => {
+    const index = sample();
+    expect(index.search('')).toEqual([]);
+    expect(index.search('the of and')).toEqual([]);
+    expect(() => index.search('天气 预报 🌧️')).not.toThrow();
+    expect(() => index.search('weather '.repeat(5_000))).not.toThrow();
+    expect(index.search('weather '.repeat(5_000))[0]?.id).toBe('weather.get_forecast');
+  });
+
+  it('a request with several needs finds each of them', () => {
+    const index = sample();
+    const ids = index
+      .search('Create an issue for the outage. Also send an email to the team.', { limit: 3 })
+      .map((h) => h.id);
+    expect(ids).toEqual(expect.arrayContaining(['github.create_issue', 'gmail.send_email']));
+  });
+});
