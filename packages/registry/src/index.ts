@@ -45,3 +45,24 @@ export {
   type LoadKeyringOptions,
   type SecretKey,
 } from './vault/secret-key.js';
+export { backoffDelay, sleep, type BackoffOptions } from './pool/backoff.js';
+export { CircuitBreaker, type CircuitBreakerOptions } from './pool/circuit-breaker.js';
+export {
+  ConnectionPool,
+  type ConnectionPoolEvents,
+  type ConnectionPoolOptions,
+  type ServerStatus,
+} from './pool/connection-pool.js';
+export type {
+  ConnectionMetrics,
+  ConnectionState,
+  ReadinessStatus,
+} from './pool/connection-state.js';
+export { transportsFor } from './pool/create-transport.js';
+export { ProcessTransport, type ProcessTransportOptions } from './pool/process-transport.js';
+export {
+  PooledConnection,
+  type CallOptions,
+  type ConnectionHooks,
+  type ConnectionOptions,
+} from './pool/pooled-connection.js';

@@ -1,0 +1,325 @@
+import { EventEmitter } from 'node:events';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createContext,
+  NotReadyError,
+  silentLogger,
+  type AgentContext,
+  type Logger,
+} from '@mcp-agent/core';
+import { canonicalHash } from '../crud/canonical-hash.js';
+import type { CatalogUpdate } from '../crud/tool-catalog.js';
+import type { Registry } from '../registry.js';
+import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
+import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
+
+/** Options of {@link ConnectionPool}; every field has a default. */
+export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
+  /** Close connections unused for this long; default 10 minutes; 0 never. */
+  readonly idleMs?: number;
+  /** Most open connections; the least recently used idle one is closed first; default 500. */
+  readonly maxSize?: number;
+  /** Ping a connection idle this long before reusing it; default 60 s. */
+  readonly pingAfterIdleMs?: number;
+  /** Ping every ready connection this often; default 30 s; 0 never. */
+  readonly pingIntervalMs?: number;
+  readonly logger?: Logger;
+}
+
+/** Events of the pool. */
+export interface ConnectionPoolEvents {
+  state: [ConnectionState];
+  'tools-changed': [
+    { readonly userId: string; readonly serverId: string; readonly update: CatalogUpdate },
+  ];
+}
+
+/** One server's row in a status view. */
+export interface ServerStatus extends ConnectionState {
+  readonly metrics: ConnectionMetrics;
+}
+
+const DEFAULTS: ConnectionOptions = {
+  attempts: 3,
+  backoff: { baseMs: 500, capMs: 10_000 },
+  attemptTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  maxTotalTimeoutMs: 10 * 60_000,
+  maxRestarts: 5,
+  breaker: { threshold: 5, openMs: 60_000 },
+  clientInfo: { name: 'mcp-agent', version: '0.0.0' },
+};
+
+/**
+ * Persistent MCP sessions, one per (tenant, server, credential version), opened lazily and
+ * shared by every request of that tenant. Servers added, changed or removed in the registry
+ * are reconnected or closed without a restart. Two tenants never share a session.
+ */
+export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
+  readonly #registry: Registry;
+  readonly #options: ConnectionOptions;
+  readonly #idleMs: number;
+  readonly #maxSize: number;
+  readonly #pingAfterIdleMs: number;
+  readonly #logger: Logger;
+  readonly #connections = new Map<string, PooledConnection>();
+  readonly #opening = new Map<string, Promise<PooledConnection>>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #unsubscribe: (() => void)[] = [];
+  #closed = false;
+
+  constructor(registry: Registry, options: ConnectionPoolOptions = {}) {
+    super();
+    this.#registry = registry;
+    this.#options = { ...DEFAULTS, ...definedOnly(options) };
+    this.#idleMs = options.idleMs ?? 10 * 60_000;
+    this.#maxSize = options.maxSize ?? 500;
+    this.#pingAfterIdleMs = options.pingAfterIdleMs ?? 60_000;
+    this.#logger = options.logger ?? silentLogger;
+    const pingIntervalMs = options.pingIntervalMs ?? 30_000;
+    if (pingIntervalMs > 0) this.#every(pingIntervalMs, () => this.#pingAll());
+    if (this.#idleMs > 0)
+      this.#every(Math.max(1_000, Math.min(this.#idleMs, 60_000)), () => this.#evictIdle());
+    // A changed or removed definition closes the old session; the next use opens the new one.
+    const drop = ({ userId, providerId }: { userId: string; providerId: string }) => {
+      void this.#close(key(userId, providerId));
+    };
+    registry.events.on('server-updated', drop);
+    registry.events.on('server-removed', drop);
+    this.#unsubscribe.push(
+      () => registry.events.off('server-updated', drop),
+      () => registry.events.off('server-removed', drop),
+    );
+  }
+
+  /** The tenant's connection to `serverId`, opened (not yet discovered) if needed; single-flight. */
+  async connection(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
+    if (this.#closed) throw new NotReadyError('The connection pool is closed.');
+    const id = key(ctx.userId, serverId);
+    const opening = this.#opening.get(id);
+    if (opening !== undefined) return opening;
+    const promise = this.#open(ctx, serverId).finally(() => this.#opening.delete(id));
+    this.#opening.set(id, promise);
+    return promise;
+  }
+
+  /** A ready connection: connects and discovers if needed, pings one that sat idle. */
+  async ready(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
+    const connection = await this.connection(ctx, serverId);
+    const lastUsed = connection.metrics.lastUsedAt;
+    if (
+      connection.state.status === 'ready' &&
+      lastUsed !== null &&
+      ctx.clock.now() - lastUsed > this.#pingAfterIdleMs
+    ) {
+      await connection.ping();
+    }
+    await connection.ensureReady();
+    return connection;
+  }
+
+  /** Starts discovery for `serverIds` (default: every active server of the tenant) without waiting. */
+  async prewarm(ctx: AgentContext, serverIds?: readonly string[]): Promise<void> {
+    const ids = serverIds ?? (await this.#registry.activeServers(ctx)).map((s) => s.id);
+    await Promise.all(
+      ids.map(async (id) => {
+        const connection = await this.connection(ctx, id).catch(() => undefined);
+        connection?.ensureReady().catch(() => undefined);
+      }),
+    );
+  }
+
+  /**
+   * Resolves when every server is ready. Rejects at once when one has failed (or is unknown),
+   * and at the timeout, with a `NotReadyError` listing each server's state and last error.
+   */
+  async waitForReady(
+    ctx: AgentContext,
+    serverIds: readonly string[],
+    options: { timeoutMs?: number } = {},
+  ): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const connections = new Map<string, PooledConnection | Error>();
+    await Promise.all(
+      serverIds.map(async (id) => {
+        connections.set(id, await this.connection(ctx, id).catch((error: Error) => error));
+      }),
+    );
+    const diagnostics = () =>
+      serverIds.map((id) => {
+        const entry = connections.get(id);
+        if (entry === undefined || entry instanceof Error) {
+          return {
+            id,
+            status: 'not_found',
+            attempts: 0,
+            lastError: entry?.message ?? 'unknown server',
+          };
+        }
+        const { status, attempts, lastError } = entry.state;
+        return { id, status, attempts, lastError };
+      });
+    const fail = (why: string) => {
+      const servers = diagnostics();
+      const bad = servers.filter((s) => s.status !== 'ready');
+      const summary = bad
+        .map((s) => `${s.id}: ${s.status}${s.lastError ? ` (${s.lastError})` : ''}`)
+        .join('; ');
+      return new NotReadyError(`${why}: ${summary}`, { details: { servers } });
+    };
+    for (const entry of connections.values()) {
+      if (entry instanceof Error) throw fail('A server is not available');
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const aborted = new AbortController();
+    try {
+      await Promise.race([
+        // The first failure rejects the whole wait, with every server's state.
+        Promise.all(
+          [...connections.values()].map((c) =>
+            (c as PooledConnection).ensureReady().catch(() => {
+              throw fail('A server failed');
+            }),
+          ),
+        ),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(fail(`Servers were not ready within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        }),
+        new Promise<never>((_, reject) => {
+          if (ctx.signal.aborted) reject(ctx.signal.reason);
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), {
+            once: true,
+            signal: aborted.signal,
+          });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      aborted.abort();
+    }
+  }
+
+  /** Calls a tool on the tenant's server through its pooled session. */
+  async callTool(
+    ctx: AgentContext,
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const connection = await this.ready(ctx, serverId);
+    const signal = options.signal ?? ctx.signal;
+    return connection.callTool(toolName, args, { ...options, signal });
+  }
+
+  /** The readiness and metrics of the tenant's open connections. */
+  status(ctx: AgentContext): ServerStatus[] {
+    return [...this.#connections.values()]
+      .filter((c) => c.userId === ctx.userId)
+      .map((c) => ({ ...c.state, metrics: c.metrics }))
+      .sort((a, b) => (a.serverId < b.serverId ? -1 : 1));
+  }
+
+  /** How many sessions are open. */
+  get size(): number {
+    return this.#connections.size;
+  }
+
+  /** Closes every session and stops the timers; no child process is left behind. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    for (const off of this.#unsubscribe) off();
+    await Promise.all([...this.#opening.values()].map((p) => p.catch(() => undefined)));
+    await Promise.all([...this.#connections.keys()].map((id) => this.#close(id)));
+    this.removeAllListeners();
+  }
+
+  async #open(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
+    const config = await this.#registry.resolveServer(ctx, serverId);
+    const version = canonicalHash(config).slice(0, 16);
+    const id = key(ctx.userId, serverId);
+    const existing = this.#connections.get(id);
+    if (existing !== undefined && existing.credentialVersion === version) return existing;
+    if (existing !== undefined) await this.#close(id);
+    await this.#makeRoom();
+    // Background work (restarts, pings, refreshes) runs in a context of its own, so one
+    // request's cancellation never tears down the shared session.
+    const background = createContext({
+      userId: ctx.userId,
+      logger: this.#logger,
+      clock: ctx.clock,
+    });
+    const connection = new PooledConnection(
+      background,
+      config,
+      version,
+      this.#registry,
+      this.#options,
+      {
+        onState: (state) => this.emit('state', state),
+        onToolsChanged: (update) =>
+          this.emit('tools-changed', { userId: ctx.userId, serverId, update }),
+      },
+    );
+    this.#connections.set(id, connection);
+    return connection;
+  }
+
+  async #close(id: string): Promise<void> {
+    const connection = this.#connections.get(id);
+    if (connection === undefined) return;
+    this.#connections.delete(id);
+    await connection.close();
+  }
+
+  async #makeRoom(): Promise<void> {
+    if (this.#connections.size < this.#maxSize) return;
+    const idle = [...this.#connections.entries()]
+      .filter(([, c]) => !c.busy)
+      .sort(([, a], [, b]) => (a.metrics.lastUsedAt ?? 0) - (b.metrics.lastUsedAt ?? 0));
+    const victim = idle[0];
+    if (victim !== undefined) await this.#close(victim[0]);
+    else
+      this.#logger.warn(
+        { size: this.#connections.size },
+        'pool is full of busy connections; opening one more',
+      );
+  }
+
+  async #evictIdle(): Promise<void> {
+    const now = Date.now();
+    for (const [id, connection] of this.#connections) {
+      const lastUsed = connection.metrics.lastUsedAt;
+      if (!connection.busy && lastUsed !== null && now - lastUsed > this.#idleMs)
+        await this.#close(id);
+    }
+  }
+
+  async #pingAll(): Promise<void> {
+    await Promise.all(
+      [...this.#connections.values()]
+        .filter((c) => c.state.status === 'ready' && !c.busy)
+        .map((c) => c.ping()),
+    );
+  }
+
+  #every(ms: number, run: () => Promise<void>): void {
+    const timer = setInterval(() => {
+      run().catch((error: unknown) => this.#logger.warn({ error }, 'pool maintenance failed'));
+    }, ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+}
+
+function key(userId: string, serverId: string): string {
+  return `${userId}\u0000${serverId}`;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

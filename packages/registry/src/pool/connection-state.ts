@@ -1,0 +1,25 @@
+/** Readiness of one (tenant, server) connection. */
+export type ReadinessStatus = 'pending' | 'connecting' | 'ready' | 'failed';
+
+/** What everyone can see of a connection. */
+export interface ConnectionState {
+  readonly userId: string;
+  readonly serverId: string;
+  readonly status: ReadinessStatus;
+  /** Attempts of the current (or last) discovery. */
+  readonly attempts: number;
+  readonly lastError: string | null;
+  /** `null` until a discovery succeeded; `0` when the server listed no tools. */
+  readonly toolCount: number | null;
+  readonly discoveredAt: number | null;
+  readonly breaker: 'closed' | 'open' | 'half-open';
+}
+
+/** Per-connection counters for status views. */
+export interface ConnectionMetrics {
+  readonly calls: number;
+  readonly errors: number;
+  readonly lastUsedAt: number | null;
+  readonly lastLatencyMs: number | null;
+  readonly meanLatencyMs: number | null;
+}

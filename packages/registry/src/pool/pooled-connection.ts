@@ -1,0 +1,403 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
+import type { CatalogUpdate } from '../crud/tool-catalog.js';
+import type { Registry } from '../registry.js';
+import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
+import { transportsFor } from './create-transport.js';
+import { ProcessTransport } from './process-transport.js';
+
+/** Discovery and request settings of one connection. */
+export interface ConnectionOptions {
+  /** Discovery attempts before `failed`; default 3. */
+  readonly attempts: number;
+  readonly backoff: BackoffOptions;
+  /** Initialize + tools/list must finish within this, per attempt; default 15 s. */
+  readonly attemptTimeoutMs: number;
+  /** Per-request timeout (reset by progress); default 60 s. */
+  readonly requestTimeoutMs: number;
+  /** Ceiling on a request even while progress keeps arriving; default 10 min. */
+  readonly maxTotalTimeoutMs: number;
+  /** Restarts after an unexpected exit before giving up as `failed`; default 5. */
+  readonly maxRestarts: number;
+  readonly breaker: CircuitBreakerOptions;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+}
+
+/** Options of one tool call. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** Hooks the pool gives each connection. */
+export interface ConnectionHooks {
+  readonly onState: (state: ConnectionState) => void;
+  readonly onToolsChanged: (update: CatalogUpdate) => void;
+}
+
+/**
+ * One persistent MCP session for one (tenant, server, credential version): discovery with
+ * retry and a breaker, readiness recorded in the registry, restart after an unexpected exit,
+ * a single re-initialisation on a streamable-HTTP 404, and catalog refresh on list_changed.
+ */
+export class PooledConnection {
+  readonly serverId: string;
+  readonly userId: string;
+  /** Hash of the resolved definition, secrets included: a changed credential is a new key. */
+  readonly credentialVersion: string;
+  readonly #ctx: AgentContext;
+  readonly #config: ServerConfig;
+  readonly #registry: Registry;
+  readonly #options: ConnectionOptions;
+  readonly #hooks: ConnectionHooks;
+  readonly #logger: Logger;
+  readonly #breaker: CircuitBreaker;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #discovery: Promise<void> | undefined;
+  #state: ConnectionState;
+  #closing = false;
+  #restarts = 0;
+  #inFlight = 0;
+  #calls = 0;
+  #errors = 0;
+  #lastUsedAt: number | null = null;
+  #lastLatencyMs: number | null = null;
+  #totalLatencyMs = 0;
+
+  constructor(
+    ctx: AgentContext,
+    config: ServerConfig,
+    credentialVersion: string,
+    registry: Registry,
+    options: ConnectionOptions,
+    hooks: ConnectionHooks,
+  ) {
+    this.#ctx = ctx;
+    this.serverId = config.id;
+    this.userId = ctx.userId;
+    this.credentialVersion = credentialVersion;
+    this.#config = config;
+    this.#registry = registry;
+    this.#options = options;
+    this.#hooks = hooks;
+    this.#logger = ctx.logger.child({ serverId: config.id });
+    this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
+    this.#state = {
+      userId: ctx.userId,
+      serverId: config.id,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      toolCount: null,
+      discoveredAt: null,
+      breaker: 'closed',
+    };
+  }
+
+  get state(): ConnectionState {
+    return { ...this.#state, breaker: this.#breaker.state };
+  }
+
+  get metrics(): ConnectionMetrics {
+    return {
+      calls: this.#calls,
+      errors: this.#errors,
+      lastUsedAt: this.#lastUsedAt,
+      lastLatencyMs: this.#lastLatencyMs,
+      meanLatencyMs: this.#calls === 0 ? null : this.#totalLatencyMs / this.#calls,
+    };
+  }
+
+  /** True while a call is running: the pool never evicts a busy connection. */
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** The SDK client of a ready connection (benchmarks and the gateway use it directly). */
+  get client(): Client | undefined {
+    return this.#client;
+  }
+
+  /** Connects and discovers if needed; single-flight, so concurrent callers share one attempt. */
+  ensureReady(): Promise<void> {
+    if (this.#closing)
+      return Promise.reject(new NotReadyError(`The connection to "${this.serverId}" is closed.`));
+    if (this.#state.status === 'ready' && this.#client !== undefined) return Promise.resolve();
+    this.#discovery ??= this.#discover().finally(() => {
+      this.#discovery = undefined;
+    });
+    return this.#discovery;
+  }
+
+  /** Pings the server; on failure drops the session so the next use reconnects. */
+  async ping(timeoutMs = 5_000): Promise<boolean> {
+    const client = this.#client;
+    if (client === undefined) return false;
+    try {
+      await client.ping({ timeout: timeoutMs });
+      return true;
+    } catch (error) {
+      this.#logger.warn({ error }, 'ping failed; reconnecting on next use');
+      await this.#drop(`ping failed: ${message(error)}`);
+      return false;
+    }
+  }
+
+  /** Calls a tool with timeout, maximum total timeout and cancellation. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    this.#inFlight += 1;
+    const started = performance.now();
+    try {
+      await this.ensureReady();
+      try {
+        return await this.#call(name, args, options);
+      } catch (error) {
+        // A streamable-HTTP session the server forgot: initialise once, retry once.
+        if (!isSessionExpired(error)) throw error;
+        this.#logger.warn({}, 'session not found; re-initialising once');
+        await this.#drop('session expired');
+        await this.ensureReady();
+        return await this.#call(name, args, options);
+      }
+    } catch (error) {
+      this.#errors += 1;
+      throw error;
+    } finally {
+      this.#inFlight -= 1;
+      const latency = performance.now() - started;
+      this.#calls += 1;
+      this.#lastLatencyMs = latency;
+      this.#totalLatencyMs += latency;
+      this.#lastUsedAt = this.#ctx.clock.now();
+    }
+  }
+
+  /** Closes the session and its process group; the connection cannot be used afterwards. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await (client ?? transport)?.close().catch(() => undefined);
+  }
+
+  async #call(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const client = this.#client;
+    if (client === undefined)
+      throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
+    return (await client.callTool({ name, arguments: args }, undefined, {
+      timeout: options.timeoutMs ?? this.#options.requestTimeoutMs,
+      maxTotalTimeout: this.#options.maxTotalTimeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined
+        ? {}
+        : { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
+    })) as CallToolResult;
+  }
+
+  async #discover(): Promise<void> {
+    let lastError = 'unknown error';
+    for (let attempt = 0; attempt < this.#options.attempts; attempt++) {
+      if (this.#closing) break;
+      if (!this.#breaker.tryAcquire()) {
+        const until = new Date(this.#breaker.openUntil).toISOString();
+        lastError = `circuit open after repeated failures; next try after ${until} (last error: ${lastError})`;
+        break;
+      }
+      await this.#setState({ status: 'connecting', attempts: attempt + 1 });
+      try {
+        const tools = await this.#connectAndList();
+        this.#breaker.recordSuccess();
+        this.#restarts = 0;
+        const update = await this.#registry.catalog.replace(this.#ctx, this.serverId, tools);
+        if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
+        if (update.rejected.length > 0)
+          this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
+        await this.#setState({
+          status: 'ready',
+          lastError: null,
+          toolCount: update.toolCount,
+          discoveredAt: this.#ctx.clock.now(),
+        });
+        return;
+      } catch (error) {
+        this.#breaker.recordFailure();
+        lastError = message(error);
+        this.#logger.warn({ attempt: attempt + 1, error: lastError }, 'discovery attempt failed');
+        if (attempt + 1 < this.#options.attempts && !this.#closing) {
+          await sleep(backoffDelay(attempt, this.#options.backoff));
+        }
+      }
+    }
+    await this.#setState({ status: 'failed', lastError });
+    throw new NotReadyError(`Server "${this.serverId}" failed: ${lastError}`, {
+      details: { servers: [this.#diagnostics()] },
+    });
+  }
+
+  async #connectAndList(): Promise<Tool[]> {
+    let lastError: unknown;
+    for (const makeTransport of transportsFor(this.#config)) {
+      const transport = makeTransport();
+      const client = new Client(
+        { name: this.#options.clientInfo.name, version: this.#options.clientInfo.version },
+        { capabilities: {} },
+      );
+      try {
+        const tools = await withTimeout(
+          this.#options.attemptTimeoutMs,
+          `initialize and tools/list took over ${this.#options.attemptTimeoutMs} ms`,
+          async () => {
+            await client.connect(transport);
+            return listAllTools(client, this.#options.attemptTimeoutMs);
+          },
+        );
+        this.#adopt(client, transport);
+        return tools;
+      } catch (error) {
+        lastError = error;
+        const stderr =
+          transport instanceof ProcessTransport
+            ? transport.stderrTail.trim().split('\n').slice(-3).join(' | ')
+            : '';
+        if (stderr !== '')
+          lastError = new Error(`${message(error)} (stderr: ${stderr.slice(0, 500)})`);
+        await client.close().catch(() => undefined);
+        await transport.close().catch(() => undefined);
+      }
+    }
+    throw lastError;
+  }
+
+  #adopt(client: Client, transport: Transport): void {
+    this.#client = client;
+    this.#transport = transport;
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      this.#transport = undefined;
+      if (this.#closing) return;
+      void this.#restart();
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
+        const update = await this.#registry.catalog.replace(this.#ctx, this.serverId, tools);
+        await this.#setState({ toolCount: update.toolCount });
+        this.#hooks.onToolsChanged(update);
+      } catch (error) {
+        this.#logger.warn({ error: message(error) }, 'refreshing the tool list failed');
+      }
+    });
+  }
+
+  // An unexpected exit: back off, then discover again; ready only once re-discovered.
+  async #restart(): Promise<void> {
+    this.#restarts += 1;
+    if (this.#restarts > this.#options.maxRestarts) {
+      await this.#setState({
+        status: 'failed',
+        lastError: `exited ${this.#restarts - 1} times; not restarting`,
+      });
+      return;
+    }
+    await this.#setState({
+      status: 'pending',
+      lastError: 'the server closed the connection; restarting',
+    });
+    await sleep(backoffDelay(this.#restarts - 1, this.#options.backoff));
+    if (this.#closing) return;
+    await this.ensureReady().catch(() => undefined);
+  }
+
+  async #drop(reason: string): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await this.#setState({ status: 'pending', lastError: reason });
+    await client?.close().catch(() => undefined);
+  }
+
+  async #setState(
+    change: Partial<Omit<ConnectionState, 'userId' | 'serverId' | 'breaker'>>,
+  ): Promise<void> {
+    this.#state = { ...this.#state, ...change };
+    const state = this.state;
+    try {
+      await this.#registry.recordState(this.#ctx, this.serverId, {
+        status: state.status,
+        lastError: state.lastError,
+        attempts: state.attempts,
+      });
+    } catch (error) {
+      // The server may have been removed meanwhile; readiness in memory stays authoritative.
+      this.#logger.debug({ error: message(error) }, 'could not record state');
+    }
+    this.#hooks.onState(state);
+  }
+
+  #diagnostics() {
+    const { status, attempts, lastError } = this.#state;
+    return { id: this.serverId, status, attempts, lastError };
+  }
+}
+
+// The spec says 404; some servers (server-everything among them) answer 400 "No valid session
+// ID provided" instead, so that counts too.
+function isSessionExpired(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+}
+
+async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
+      timeout: timeoutMs,
+    });
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+async function withTimeout<T>(ms: number, reason: string, run: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(reason)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineBuffer } from './line-buffer.js';
+
+/** Options of {@link ProcessTransport}. */
+export interface ProcessTransportOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Declared server env; added to the SDK's safe default environment (HOME, PATH, …). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Largest stdout line kept while waiting for its newline; default 10 MiB. */
+  readonly maxLineBytes?: number;
+  /** Stderr kept for diagnostics (the tail); default 8 KiB. */
+  readonly stderrTailBytes?: number;
+  /** Grace before SIGTERM, then before SIGKILL, on close; default 2,000 ms each. */
+  readonly closeGraceMs?: number;
+}
+
+/**
+ * MCP over a child's stdin/stdout, like the SDK's StdioClientTransport, plus what a shared
+ * host needs: the child leads its own process group, so `close()` also ends grandchildren a
+ * wrapper (npx, uvx, sh) forked; only safe environment variables and the declared env reach
+ * it; stderr is drained into a bounded tail instead of the host's own stderr; a line without
+ * a newline cannot grow past `maxLineBytes`; no shell is ever involved.
+ */
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #options: ProcessTransportOptions;
+  readonly #buffer: LineBuffer;
+  #child: ChildProcess | undefined;
+  #stderrTail = '';
+  #closed = false;
+
+  constructor(options: ProcessTransportOptions) {
+    this.#options = options;
+    this.#buffer = new LineBuffer(options.maxLineBytes ?? 10 * 1024 * 1024);
+  }
+
+  /** The child's pid (also its process group id), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last few KiB the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderrTail;
+  }
+
+  async start(): Promise<void> {
+    if (this.#child !== undefined) throw new Error('ProcessTransport already started');
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(this.#options.command, [...this.#options.args], {
+        env: { ...getDefaultEnvironment(), ...this.#options.env },
+        cwd: this.#options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: true,
+        windowsHide: true,
+      });
+      this.#child = child;
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        // Grandchildren may outlive a wrapper that exited on its own.
+        this.#killGroup('SIGKILL');
+        this.#child = undefined;
+        if (!this.#closed) {
+          this.#closed = true;
+          this.onclose?.();
+        }
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        let lines: string[];
+        try {
+          lines = this.#buffer.push(chunk);
+        } catch (error) {
+          // An endless line: the stream is unusable, say why and close.
+          this.onerror?.(error as Error);
+          void this.close();
+          return;
+        }
+        for (const line of lines) {
+          if (line.trim() === '') continue;
+          try {
+            this.onmessage?.(deserializeMessage(line));
+          } catch (error) {
+            // A garbage line: report it and keep reading the next one.
+            this.onerror?.(error as Error);
+          }
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        const limit = this.#options.stderrTailBytes ?? 8 * 1024;
+        this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-limit);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.#child?.stdin;
+      if (stdin === undefined || stdin === null || stdin.destroyed) {
+        reject(new Error('Not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** stdin EOF, then SIGTERM, then SIGKILL, to the whole process group. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    this.#buffer.clear();
+    if (child === undefined) return;
+    const grace = this.#options.closeGraceMs ?? 2_000;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const wait = (ms: number) =>
+      Promise.race([exited, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // Already gone.
+    }
+    await wait(grace);
+    if (child.exitCode === null && child.signalCode === null) {
+      this.#killGroup('SIGTERM');
+      await wait(grace);
+    }
+    this.#killGroup('SIGKILL');
+    await wait(grace);
+  }
+
+  #killGroup(signal: NodeJS.Signals): void {
+    const pid = this.#child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+}
