@@ -96,6 +96,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   async connection(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
     if (this.#closed) throw new NotReadyError('The connection pool is closed.');
     const id = key(ctx.userId, serverId);
+    // Hot path: an open session is current, because registry events close changed ones.
+    const open = this.#connections.get(id);
+    if (open !== undefined) return open;
     const opening = this.#opening.get(id);
     if (opening !== undefined) return opening;
     const promise = this.#open(ctx, serverId).finally(() => this.#opening.delete(id));
