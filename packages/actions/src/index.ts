@@ -1,2 +1,26 @@
-// Nothing is public yet: this package is an honest skeleton until its issue lands.
-export {};
+export {
+  Dispatcher,
+  type DispatchOptions,
+  type DispatchTarget,
+  type DispatcherOptions,
+} from './dispatcher.js';
+export {
+  changedToolLink,
+  MemoryToolApprovals,
+  type ToolApprovals,
+} from './links/changed-tool-link.js';
+export { loggingLink } from './links/logging-link.js';
+export { DispatchMetrics, type ToolMetrics } from './links/metrics-link.js';
+export {
+  policyLink,
+  type AnnotationHint,
+  type Approver,
+  type PolicyDecision,
+  type PolicyRules,
+} from './links/policy-link.js';
+export { rateLimitLink, type RateLimit, type RateLimits } from './links/rate-limit-link.js';
+export { normalizeResult } from './normalize-result.js';
+export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
+export { SchemaValidator, type ValidationIssue } from './schema-validator.js';
+export { chain, type Caller, type DispatchLink, type Next, type ToolCall } from './tool-call.js';
+export { ToolResolver, type ResolvedTool } from './tool-resolver.js';

@@ -16,6 +16,8 @@ export const ErrorCode = {
   Cancelled: 'CANCELLED',
   Timeout: 'TIMEOUT',
   CredentialUnreadable: 'CREDENTIAL_UNREADABLE',
+  PolicyDenied: 'POLICY_DENIED',
+  RateLimited: 'RATE_LIMITED',
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

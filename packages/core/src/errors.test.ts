@@ -8,7 +8,9 @@ import {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PolicyDeniedError,
   ProviderNotFoundError,
+  RateLimitedError,
   SandboxError,
   TimeoutError,
   ToolExecutionError,
@@ -30,6 +32,8 @@ const classes = [
   [CancelledError, 'CANCELLED'],
   [TimeoutError, 'TIMEOUT'],
   [CredentialError, 'CREDENTIAL_UNREADABLE'],
+  [PolicyDeniedError, 'POLICY_DENIED'],
+  [RateLimitedError, 'RATE_LIMITED'],
 ] as const;
 
 describe('error hierarchy', () => {

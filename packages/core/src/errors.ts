@@ -154,3 +154,19 @@ export class CredentialError extends McpAgentError {
     super(ErrorCode.CredentialUnreadable, message, options);
   }
 }
+
+/** A policy refused the call: denied outright, approval refused, or a changed tool on hold. */
+export class PolicyDeniedError extends McpAgentError {
+  static override readonly code = ErrorCode.PolicyDenied;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.PolicyDenied, message, options);
+  }
+}
+
+/** Too many calls; `details.retryAfterMs` says when to try again. */
+export class RateLimitedError extends McpAgentError {
+  static override readonly code = ErrorCode.RateLimited;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.RateLimited, message, options);
+  }
+}

@@ -80,6 +80,7 @@ export class Knowledge {
     };
     this.manager.on('server-removed', forget);
     this.manager.on('server-updated', forget);
+    // A changed catalog is picked up by version on the next search; the schema cache checks it too.
   }
 
   /** The tenant's manifest, built now from the registry. */

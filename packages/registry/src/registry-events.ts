@@ -1,3 +1,5 @@
+import type { CatalogUpdate } from './crud/tool-catalog.js';
+
 /** What changed in a tenant's set of servers. */
 export interface ServerChange {
   readonly userId: string;
@@ -11,4 +13,5 @@ export interface RegistryEvents {
   'server-updated': [ServerChange];
   'server-removed': [ServerChange];
   'state-changed': [ServerChange & { readonly status: string; readonly lastError: string | null }];
+  'catalog-changed': [ServerChange & { readonly update: CatalogUpdate }];
 }

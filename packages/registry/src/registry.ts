@@ -24,7 +24,7 @@ import {
 import type { Executor } from './crud/executor.js';
 import { SecretRepository } from './crud/secrets.js';
 import { ThreadRepository } from './crud/threads.js';
-import { ToolCatalogRepository } from './crud/tool-catalog.js';
+import { ToolCatalogRepository, type CatalogUpdate } from './crud/tool-catalog.js';
 import { UserRepository } from './crud/users.js';
 import type { RegistryEvents } from './registry-events.js';
 import { CredentialVault } from './vault/credential-vault.js';
@@ -165,6 +165,26 @@ export class Registry {
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
     return app;
+  }
+
+  /**
+   * Replaces a server's cached tool list (see `ToolCatalogRepository.replace`) and emits
+   * `catalog-changed` when anything changed, so caches of tools and validators drop it.
+   */
+  async replaceCatalog(
+    ctx: AgentContext,
+    providerId: string,
+    tools: readonly unknown[],
+  ): Promise<CatalogUpdate> {
+    const update = await this.catalog.replace(ctx, providerId, tools);
+    if (
+      update.added.length + update.removed.length + update.changed.length > 0 ||
+      update.version === 1
+    ) {
+      const scope = (await this.connections.find(ctx, providerId))?.scope ?? 'app';
+      this.events.emit('catalog-changed', { userId: ctx.userId, providerId, scope, update });
+    }
+    return update;
   }
 
   /** Records a readiness change (from the pool) and emits `state-changed`. */

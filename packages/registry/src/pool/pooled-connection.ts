@@ -7,6 +7,7 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../crud/tool-catalog.js';
 import type { Registry } from '../registry.js';
@@ -206,14 +207,25 @@ export class PooledConnection {
     const client = this.#client;
     if (client === undefined)
       throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
-    return (await client.callTool({ name, arguments: args }, undefined, {
-      timeout: options.timeoutMs ?? this.#options.requestTimeoutMs,
-      maxTotalTimeout: this.#options.maxTotalTimeoutMs,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined
-        ? {}
-        : { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
-    })) as CallToolResult;
+    // The SDK adds an abort listener to the signal of every request and never removes it; a
+    // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
+    const outer = options.signal;
+    if (outer?.aborted) throw outer.reason;
+    const linked = outer === undefined ? undefined : new AbortController();
+    const forward = () => linked?.abort(outer?.reason);
+    outer?.addEventListener('abort', forward, { once: true });
+    try {
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs ?? this.#options.requestTimeoutMs,
+        maxTotalTimeout: this.#options.maxTotalTimeoutMs,
+        ...(linked === undefined ? {} : { signal: linked.signal }),
+        ...(options.onProgress === undefined
+          ? {}
+          : { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
+      })) as CallToolResult;
+    } finally {
+      outer?.removeEventListener('abort', forward);
+    }
   }
 
   async #discover(): Promise<void> {
@@ -230,7 +242,7 @@ export class PooledConnection {
         const tools = await this.#connectAndList();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
-        const update = await this.#registry.catalog.replace(this.#ctx, this.serverId, tools);
+        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
         if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
         if (update.rejected.length > 0)
           this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
@@ -303,7 +315,7 @@ export class PooledConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
-        const update = await this.#registry.catalog.replace(this.#ctx, this.serverId, tools);
+        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
         await this.#setState({ toolCount: update.toolCount });
         this.#hooks.onToolsChanged(update);
       } catch (error) {
@@ -370,18 +382,27 @@ function isSessionExpired(error: unknown): boolean {
   return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
 }
 
+// tools/list with a lenient result schema: the SDK's own rejects the whole list when one tool
+// is malformed; the catalog rejects bad tools one by one instead and keeps the rest.
+const LenientToolList = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
 async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
-  const tools: Tool[] = [];
+  const tools: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
-      timeout: timeoutMs,
-    });
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientToolList,
+      { timeout: timeoutMs },
+    );
     tools.push(...result.tools);
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
-  return tools;
+  return tools as Tool[];
 }
 
 async function withTimeout<T>(ms: number, reason: string, run: () => Promise<T>): Promise<T> {

@@ -1,0 +1,91 @@
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createContext } from '@mcp-agent/core';
+import { ConnectionPool, ProcessTransport } from '@mcp-agent/registry';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
+import { Dispatcher } from '../dispatcher.js';
+import { loggingLink } from '../links/logging-link.js';
+import { DispatchMetrics } from '../links/metrics-link.js';
+import { policyLink } from '../links/policy-link.js';
+
+const everything = fileURLToPath(
+  new URL(
+    '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    import.meta.url,
+  ),
+);
+const RUNS = 2_000;
+
+function stats(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (p: number) =>
+    round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
+  return { p50: at(50), p99: at(99), n: sorted.length };
+}
+
+/**
+ * `pnpm bench dispatch`: a direct SDK call on a held connection against `dispatchTool` (with
+ * logging, metrics and policy links) on the same server-everything, same arguments, same run.
+ * Calls alternate between the two so drift on the machine hits both alike.
+ */
+export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
+  const direct = new Client({ name: 'bench', version: '1' });
+  await direct.connect(
+    new ProcessTransport({ command: process.execPath, args: [everything], env: {} }),
+  );
+
+  const registry = await createTestRegistry();
+  const pool = new ConnectionPool(registry, { pingIntervalMs: 0 });
+  const ctx = createContext({ userId: 'bench' });
+  await registry.addServer(ctx, {
+    id: 'everything',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [everything],
+  });
+  await pool.waitForReady(ctx, ['everything']);
+  const metrics = new DispatchMetrics();
+  const dispatcher = new Dispatcher({
+    registry,
+    pool,
+    links: [loggingLink, metrics.link, policyLink({ tools: { '*': 'allow' } })],
+  });
+
+  const args = { message: 'hello from the benchmark' };
+  for (let i = 0; i < 200; i++) {
+    await direct.callTool({ name: 'echo', arguments: args });
+    await dispatcher.dispatchTool(ctx, 'everything.echo', args);
+  }
+  const directTimes: number[] = [];
+  const dispatchTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let start = performance.now();
+    await direct.callTool({ name: 'echo', arguments: args });
+    directTimes.push(performance.now() - start);
+    start = performance.now();
+    const response = await dispatcher.dispatchTool(ctx, 'everything.echo', args);
+    dispatchTimes.push(performance.now() - start);
+    if (!response.ok) throw new Error(response.error.message);
+  }
+  await direct.close();
+  await pool.close();
+  await registry.close();
+  const directStats = stats(directTimes);
+  const dispatchStats = stats(dispatchTimes);
+  return {
+    benchmark: 'dispatch',
+    server: '@modelcontextprotocol/server-everything (stdio)',
+    tool: 'echo',
+    node: process.version,
+    direct_sdk_held_connection_ms: directStats,
+    dispatch_tool_ms: dispatchStats,
+    ratio_p50: round(dispatchStats.p50 / directStats.p50),
+    ratio_p99: round(dispatchStats.p99 / directStats.p99),
+    overhead_p50_ms: round(dispatchStats.p50 - directStats.p50),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

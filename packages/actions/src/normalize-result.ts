@@ -1,0 +1,62 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolExecutionError, type ToolId } from '@mcp-agent/core';
+import type { ResolvedTool } from './tool-resolver.js';
+import type { SchemaValidator } from './schema-validator.js';
+
+const MAX_ERROR_TEXT = 1_000;
+
+/**
+ * Turns an MCP result into the data the envelope slims: `isError` results become a
+ * `ToolExecutionError` with the server's text; `structuredContent` must match the tool's
+ * `outputSchema` when it has one (and must be there); text-only content becomes its text.
+ */
+export function normalizeResult(
+  toolId: ToolId,
+  result: CallToolResult,
+  tool: ResolvedTool,
+  validator: SchemaValidator,
+): unknown {
+  if (result.isError === true) {
+    const text = textOf(result) || 'the server reported an error without a message';
+    throw new ToolExecutionError(`${toolId} failed: ${clip(text)}`, {
+      details: { toolId, serverError: clip(text) },
+    });
+  }
+  const validate = tool.validateOutput;
+  if (validate !== undefined) {
+    if (validate instanceof Error) {
+      throw new ToolExecutionError(
+        `${toolId} has an output schema that does not compile: ${validate.message}`,
+        { details: { toolId } },
+      );
+    }
+    if (result.structuredContent === undefined) {
+      throw new ToolExecutionError(
+        `${toolId} declares an output schema but returned no structured content.`,
+        { details: { toolId } },
+      );
+    }
+    const issues = validator.issues(validate, result.structuredContent);
+    if (issues.length > 0) {
+      throw new ToolExecutionError(
+        `${toolId} returned a result that violates its output schema: ${issues.map((i) => `${i.path} expected ${i.expected}, got ${i.got}`).join('; ')}.`,
+        { details: { toolId, issues: issues.map((i) => ({ ...i })) } },
+      );
+    }
+  }
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const content = result.content ?? [];
+  if (content.length > 0 && content.every((block) => block.type === 'text')) return textOf(result);
+  return content;
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? [])
+    .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+function clip(text: string): string {
+  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+}

@@ -1,0 +1,49 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentContext, ToolId, ToolSpec } from '@mcp-agent/core';
+
+/** Who asked for the call: the model directly, or code running in the sandbox. */
+export type Caller = 'model' | 'code';
+
+/** One validated call on its way through the middleware chain to the server. */
+export interface ToolCall {
+  readonly toolId: ToolId;
+  readonly providerId: string;
+  readonly toolName: string;
+  readonly arguments: Record<string, unknown>;
+  readonly spec: ToolSpec;
+  /** The hash of the tool as listed now (registry catalog). */
+  readonly contentHash: string;
+  readonly caller: Caller;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number | undefined;
+}
+
+/** The next step of the chain. */
+export type Next = (call: ToolCall) => Promise<CallToolResult>;
+
+/**
+ * A middleware link: logging, metrics, policy, rate limits and holds are links, not branches in
+ * one function. A link denies by throwing an mcp-agent error; the dispatcher turns it into an
+ * `ActionResponse`.
+ */
+export type DispatchLink = (
+  ctx: AgentContext,
+  call: ToolCall,
+  next: Next,
+) => Promise<CallToolResult>;
+
+/** Composes links around the terminal step, first link outermost. */
+export function chain(
+  links: readonly DispatchLink[],
+  terminal: (ctx: AgentContext, call: ToolCall) => Promise<CallToolResult>,
+) {
+  return (ctx: AgentContext, call: ToolCall): Promise<CallToolResult> => {
+    const run = (index: number, current: ToolCall): Promise<CallToolResult> => {
+      const link = links[index];
+      return link === undefined
+        ? terminal(ctx, current)
+        : link(ctx, current, (next) => run(index + 1, next));
+    };
+    return run(0, call);
+  };
+}
