@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 
@@ -84,11 +85,19 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** True when a process with `pid` exists. */
+/**
+ * True when a process with `pid` is running. A zombie (killed, not yet reaped: an orphan waits
+ * for PID 1, which in some containers reaps late) counts as dead.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
