@@ -1,0 +1,95 @@
+import { stripTypeScriptTypes } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { generateDeclarations } from './declarations.js';
+import { nameTools } from './tool-identifiers.js';
+
+// A declaration file parses when "declare" lines strip to nothing (Node's own TS stripper).
+function parses(declarations: string): boolean {
+  try {
+    stripTypeScriptTypes(declarations, { mode: 'strip' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('generateDeclarations', () => {
+  it('declares tools by provider with typed arguments and doc comments', () => {
+    const text = generateDeclarations([
+      {
+        provider: 'github',
+        name: 'create_issue',
+        description: 'Create an issue',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            repo: { type: 'string', description: 'owner/name' },
+            labels: { type: 'array', items: { type: 'string' } },
+            state: { enum: ['open', 'closed'] },
+          },
+          required: ['repo'],
+        },
+        outputSchema: { type: 'object', properties: { number: { type: 'integer' } } },
+      },
+    ]);
+    expect(text).toBe(
+      [
+        'declare const tools: {',
+        '  github: {',
+        '    /** github.create_issue: Create an issue */',
+        '    create_issue(args: { /** owner/name */ repo: string; labels?: Array<string>; state?: "open" | "closed" }): Promise<{ number?: number }>;',
+        '  };',
+        '};',
+      ].join('\n'),
+    );
+    expect(parses(text)).toBe(true);
+  });
+
+  it('BRG-01 hostile tool names become unique safe identifiers and the output still parses', () => {
+    const names = [
+      'a"b',
+      '__proto__',
+      'constructor',
+      'then',
+      'x'.repeat(200),
+      'has space',
+      'café',
+      'send_email',
+      'Send_Email',
+      '1st',
+      '',
+    ];
+    const tools = names.map((name) => ({ provider: 'my-server', name }));
+    const named = nameTools(tools);
+    const ids = named.map((t) => t.toolIdentifier);
+    expect(new Set(ids.map((id) => id.toLowerCase())).size).toBe(names.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z_$][\w$]{0,70}$/);
+    expect(named[0]?.providerIdentifier).toBe('my_server');
+    expect(ids.slice(0, 4)).toEqual(['a_b', '___proto__', '_constructor', '_then']);
+    expect(parses(generateDeclarations(tools))).toBe(true);
+  });
+
+  it('BRG-02 descriptions and schemas with */, backticks, ${}, </script>, NUL and zero-width characters cannot break out', () => {
+    const hostile =
+      '*/ declare const pwned: 1; /* `${process.exit()}` </script>\u0000\u200b\u202e end';
+    const text = generateDeclarations([
+      {
+        provider: 'evil',
+        name: 'tool',
+        description: hostile,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            '*/ x': { type: 'string', description: hostile },
+            'a"b': { type: 'number' },
+          },
+        },
+      },
+    ]);
+    expect(parses(text)).toBe(true);
+    for (const invisible of ['\u0000', '\u200b', '\u202e']) expect(text).not.toContain(invisible);
+    // Everything is declaration or comment: stripping the types leaves nothing that could run.
+    expect(stripTypeScriptTypes(text, { mode: 'strip' }).trim()).toBe('');
+    expect(text).toContain('"*/ x"?: string');
+  });
+});

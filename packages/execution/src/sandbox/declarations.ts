@@ -1,0 +1,109 @@
+import type { JsonObject, JsonValue } from '@mcp-agent/core';
+import { nameTools } from './tool-identifiers.js';
+
+/** A tool as the declaration generator needs it. */
+export interface DeclaredTool {
+  readonly provider: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema?: JsonObject;
+  readonly outputSchema?: JsonObject;
+}
+
+const MAX_DOC = 400;
+const MAX_DEPTH = 4;
+
+/**
+ * TypeScript declarations of `tools` for the model to read before writing code:
+ * `declare const tools: { github: { create_issue(args: {...}): Promise<...> } }`. Names are the
+ * sandbox's safe identifiers; descriptions become doc comments with `*\/`, control and
+ * invisible characters neutralised, so a hostile description cannot close the comment or smuggle
+ * code; property names that are not identifiers are quoted with JSON escaping.
+ */
+export function generateDeclarations(tools: readonly DeclaredTool[]): string {
+  const named = nameTools(tools);
+  const byProvider = new Map<string, { tool: DeclaredTool; id: string }[]>();
+  named.forEach((entry, index) => {
+    const list = byProvider.get(entry.providerIdentifier) ?? [];
+    list.push({ tool: tools[index] as DeclaredTool, id: entry.toolIdentifier });
+    byProvider.set(entry.providerIdentifier, list);
+  });
+  const lines = ['declare const tools: {'];
+  for (const [provider, entries] of byProvider) {
+    lines.push(`  ${provider}: {`);
+    for (const { tool, id } of entries) {
+      const doc = docComment(`${tool.provider}.${tool.name}: ${tool.description ?? ''}`, '    ');
+      lines.push(doc);
+      const output = tool.outputSchema === undefined ? 'unknown' : typeOf(tool.outputSchema, 0);
+      lines.push(
+        `    ${id}(args: ${typeOf(tool.inputSchema ?? { type: 'object' }, 0)}): Promise<${output}>;`,
+      );
+    }
+    lines.push('  };');
+  }
+  lines.push('};');
+  return lines.join('\n');
+}
+
+// Control, zero-width and bidirectional-override characters: invisible to a reader, so they go.
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+
+function docComment(text: string, indent: string): string {
+  const clean = text.replace(INVISIBLE, '').replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim();
+  const cut = clean.length > MAX_DOC ? `${clean.slice(0, MAX_DOC)}…` : clean;
+  return `${indent}/** ${cut} */`;
+}
+
+function typeOf(schema: JsonValue | undefined, depth: number): string {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > MAX_DEPTH)
+    return 'unknown';
+  if (Array.isArray(schema.enum))
+    return (
+      schema.enum
+        .slice(0, 20)
+        .map((v) => JSON.stringify(v))
+        .join(' | ') || 'never'
+    );
+  if (Array.isArray(schema.anyOf ?? schema.oneOf)) {
+    return (
+      ((schema.anyOf ?? schema.oneOf) as JsonValue[])
+        .map((s) => typeOf(s, depth + 1))
+        .join(' | ') || 'unknown'
+    );
+  }
+  switch (schema.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return `Array<${typeOf(schema.items, depth + 1)}>`;
+    case 'object':
+    case undefined: {
+      const properties = schema.properties;
+      if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+        return schema.type === 'object' ? 'Record<string, unknown>' : 'unknown';
+      }
+      const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+      const fields = Object.entries(properties).map(([key, value]) => {
+        const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+        const description = (value as { description?: unknown } | null)?.description;
+        const doc =
+          typeof description === 'string' && description !== ''
+            ? `${docComment(description, '')} `
+            : '';
+        return `${doc}${name}${required.has(key) ? '' : '?'}: ${typeOf(value, depth + 1)}`;
+      });
+      return fields.length === 0 ? 'Record<string, unknown>' : `{ ${fields.join('; ')} }`;
+    }
+    default:
+      return 'unknown';
+  }
+}

@@ -1,0 +1,454 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { JsonValue } from '@mcp-agent/core';
+import type { HostMessage, WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  type Sandbox,
+  type SandboxFailure,
+  type SandboxLimits,
+  type SandboxResult,
+  type SandboxRunOptions,
+  type SandboxTool,
+} from './sandbox.js';
+import { nameTools } from './tool-identifiers.js';
+import { parseUntrusted } from './parse-untrusted.js';
+
+/** Options of {@link IsolatedVmSandbox}. */
+export interface IsolatedVmSandboxOptions {
+  /** Worker processes; default 2. Runs beyond that wait for a free worker. */
+  readonly workers?: number;
+  /** Default limits of every run. */
+  readonly limits?: Partial<SandboxLimits>;
+  /** A worker whose resident memory passes this is killed and replaced; default 512 MB. */
+  readonly workerRssCapMb?: number;
+  /** After the deadline the host waits this long for the worker, then kills it; default 250 ms. */
+  readonly killGraceMs?: number;
+}
+
+interface Worker {
+  readonly process: ChildProcess;
+  readonly ready: Promise<void>;
+  /** The run the worker is executing, until it reports that run done (or dies). */
+  runId: number | undefined;
+  dead: boolean;
+}
+
+interface ActiveRun {
+  readonly worker: Worker;
+  readonly tools: Map<string, SandboxTool>;
+  readonly options: SandboxRunOptions;
+  readonly limits: WorkerLimits;
+  readonly logs: string[];
+  readonly controller: AbortController;
+  readonly finish: (result: SandboxResult) => void;
+  readonly started: number;
+  toolCalls: number;
+  inFlight: number;
+  over: boolean;
+  cancelled: boolean;
+}
+
+// Fields a caller must never be able to pass on: compiled code or heap snapshots (CVE-2022-39266).
+const FORBIDDEN_OPTIONS = ['cachedData', 'snapshot', 'produceCachedData'];
+
+/**
+ * The real sandbox: isolated-vm isolates in a pool of supervised worker processes (never in the
+ * host process), a fresh isolate and context per run, tools as async functions that cross to
+ * the host by message, and a host-side wall-clock watchdog that kills and replaces a worker that
+ * does not stop by the deadline plus a grace. A crashed or poisoned worker is replaced; the host
+ * and other runs carry on.
+ */
+export class IsolatedVmSandbox implements Sandbox {
+  readonly #workers: Worker[] = [];
+  readonly #queue: (() => void)[] = [];
+  readonly #runs = new Map<number, ActiveRun>();
+  readonly #limits: WorkerLimits;
+  readonly #rssCapMb: number;
+  readonly #killGraceMs: number;
+  readonly #size: number;
+  readonly #monitor: NodeJS.Timeout;
+  #nextRunId = 1;
+  #disposed = false;
+
+  constructor(options: IsolatedVmSandboxOptions = {}) {
+    this.#limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+    this.#rssCapMb = options.workerRssCapMb ?? 512;
+    this.#killGraceMs = options.killGraceMs ?? 250;
+    this.#size = Math.max(1, options.workers ?? 2);
+    for (let i = 0; i < this.#size; i++) this.#workers.push(this.#spawn());
+    this.#monitor = setInterval(() => this.#checkMemory(), 200);
+    this.#monitor.unref();
+  }
+
+  /** The pids of the live workers (for tests and status views). */
+  get workerPids(): number[] {
+    return this.#workers.filter((w) => !w.dead).map((w) => w.process.pid as number);
+  }
+
+  async run(code: string, options: SandboxRunOptions = {}): Promise<SandboxResult> {
+    const started = performance.now();
+    const fail = (kind: SandboxFailure, message: string): SandboxResult => ({
+      ok: false,
+      error: { kind, name: 'SandboxError', message },
+      logs: [],
+      toolCalls: 0,
+      durationMs: Math.round(performance.now() - started),
+    });
+    if (this.#disposed) return fail('crashed', 'the sandbox is disposed');
+    for (const key of FORBIDDEN_OPTIONS) {
+      if (Object.hasOwn(options, key))
+        return fail('syntax', `option "${key}" is not accepted: the sandbox only runs source code`);
+    }
+    if (typeof code !== 'string') return fail('syntax', 'code must be a string');
+    let source = code;
+    if (options.language === 'typescript') {
+      try {
+        // Stripped inside a function, so a top-level `return` parses; strip mode keeps every
+        // offset, so the body is cut back out exactly.
+        const prefix = 'async function __sandbox_body__() {\n';
+        const stripped = stripTypeScriptTypes(`${prefix}${code}\n}`, { mode: 'strip' });
+        source = stripped.slice(prefix.length, stripped.length - 2);
+      } catch (error) {
+        return fail(
+          'syntax',
+          `TypeScript could not be stripped: ${(error as Error).message.slice(0, 500)}`,
+        );
+      }
+    }
+    if (options.signal?.aborted)
+      return fail('cancelled', 'the run was cancelled before it started');
+    const limits: WorkerLimits = { ...this.#limits, ...options.limits };
+    const runId = this.#nextRunId++;
+    const worker = await this.#acquire(runId);
+    try {
+      await worker.ready;
+    } catch (error) {
+      this.#idle(worker, runId);
+      return fail('crashed', `the sandbox worker could not start: ${(error as Error).message}`);
+    }
+    const named = nameTools(options.tools ?? []);
+    return new Promise<SandboxResult>((resolve) => {
+      const run: ActiveRun = {
+        worker,
+        tools: new Map(
+          named.map((t) => [
+            `${t.provider}\u0000${t.name}`,
+            { provider: t.provider, name: t.name },
+          ]),
+        ),
+        options,
+        limits,
+        logs: [],
+        controller: new AbortController(),
+        started,
+        toolCalls: 0,
+        inFlight: 0,
+        over: false,
+        cancelled: false,
+        finish: (result) => {
+          if (run.over) return;
+          run.over = true;
+          clearTimeout(watchdog);
+          options.signal?.removeEventListener('abort', onAbort);
+          run.controller.abort(new Error('the sandbox run is over'));
+          this.#runs.delete(runId);
+          // The worker stays busy until it says this run is done: a timed-out isolate may still
+          // be running, and the grace timer kills the worker if it does not stop.
+          resolve(result);
+        },
+      };
+      this.#runs.set(runId, run);
+      const onAbort = () => {
+        run.cancelled = true;
+        this.#send(worker, { type: 'abort', runId });
+        this.#finishFailed(run, 'cancelled', 'the run was cancelled');
+        this.#killAfterGrace(worker);
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      // The host's own watchdog: async code that ignores isolated-vm's timeout still ends here.
+      const watchdog = setTimeout(() => {
+        this.#send(worker, { type: 'abort', runId });
+        this.#finishFailed(run, 'timeout', `the run passed its ${limits.deadlineMs} ms deadline`);
+        this.#killAfterGrace(worker);
+      }, limits.deadlineMs);
+      this.#send(worker, {
+        type: 'run',
+        runId,
+        code: source,
+        tools: named.map(
+          (t) => [t.provider, t.name, t.providerIdentifier, t.toolIdentifier] as const,
+        ),
+        limits,
+      });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    clearInterval(this.#monitor);
+    for (const run of this.#runs.values())
+      this.#finishFailed(run, 'cancelled', 'the sandbox was disposed');
+    await Promise.all(this.#workers.map((worker) => this.#kill(worker)));
+  }
+
+  #spawn(): Worker {
+    const child = fork(workerPath(), [], {
+      execArgv: ['--no-node-snapshot', '--disable-warning=ExperimentalWarning'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4_000);
+    });
+    let markReady: () => void = () => undefined;
+    let markFailed: (error: Error) => void = () => undefined;
+    const worker: Worker = {
+      process: child,
+      runId: undefined,
+      dead: false,
+      ready: new Promise<void>((resolve, reject) => {
+        markReady = resolve;
+        markFailed = reject;
+      }),
+    };
+    worker.ready.catch(() => undefined);
+    child.on('message', (message: WorkerMessage) => {
+      if (message.type === 'ready') markReady();
+      else if (message.type === 'fatal') markFailed(new Error(message.message));
+      else this.#onMessage(worker, message);
+    });
+    child.on('exit', (code, signal) => {
+      worker.dead = true;
+      markFailed(new Error(`sandbox worker exited (${signal ?? code}) ${stderr.slice(-500)}`));
+      for (const run of this.#runs.values()) {
+        if (run.worker === worker)
+          this.#finishFailed(
+            run,
+            run.cancelled ? 'cancelled' : 'crashed',
+            `the sandbox worker died (${signal ?? code})`,
+          );
+      }
+      const index = this.#workers.indexOf(worker);
+      if (index >= 0 && !this.#disposed) {
+        // Replaced at once, so a crash never leaves the pool short.
+        this.#workers[index] = this.#spawn();
+        this.#drain();
+      }
+    });
+    return worker;
+  }
+
+  #onMessage(worker: Worker, message: WorkerMessage): void {
+    if (message.type === 'ready' || message.type === 'fatal') return;
+    if (message.type === 'done') this.#idle(worker, message.runId);
+    const run = this.#runs.get(message.runId);
+    if (run === undefined || run.worker !== worker) return; // late news of a finished run
+    if (message.type === 'log') {
+      if (run.logs.length < run.limits.maxLogLines)
+        run.logs.push(String(message.line).slice(0, run.limits.maxLogLineChars + 20));
+    } else if (message.type === 'tool') {
+      void this.#callTool(run, message);
+    } else if (message.type === 'done') {
+      this.#finishDone(run, message);
+    }
+  }
+
+  async #callTool(
+    run: ActiveRun,
+    message: Extract<WorkerMessage, { type: 'tool' }>,
+  ): Promise<void> {
+    const reply = (json: string) => {
+      if (!run.over)
+        this.#send(run.worker, {
+          type: 'tool-result',
+          runId: message.runId,
+          callId: message.callId,
+          json,
+        });
+    };
+    const refuse = (code: string, text: string) =>
+      reply(JSON.stringify({ ok: false, error: { code, message: text } }));
+    const tool = run.tools.get(`${message.provider}\u0000${message.tool}`);
+    // The isolate enforces the same caps; the host checks again in case it was subverted.
+    if (run.over) return;
+    if (tool === undefined) return refuse('TOOL_NOT_FOUND', 'no such tool in this run');
+    run.toolCalls += 1;
+    if (run.toolCalls > run.limits.maxToolCalls)
+      return refuse('SANDBOX_ERROR', `tool call limit of ${run.limits.maxToolCalls} reached`);
+    if (run.inFlight >= run.limits.maxConcurrentToolCalls)
+      return refuse('SANDBOX_ERROR', 'too many tool calls in flight');
+    if (run.options.callTool === undefined)
+      return refuse('TOOL_NOT_FOUND', 'this run has no tools');
+    let args: unknown;
+    try {
+      args = parseUntrusted(message.argsJson);
+    } catch {
+      return refuse('INVALID_ARGUMENTS', 'the arguments are not valid JSON');
+    }
+    run.inFlight += 1;
+    try {
+      const result = await run.options.callTool(tool, args, run.controller.signal);
+      reply(
+        JSON.stringify(
+          result.ok
+            ? { ok: true, value: result.value }
+            : {
+                ok: false,
+                error: {
+                  code: result.error.code,
+                  message: clip(result.error.message, run.limits.maxErrorChars),
+                },
+              },
+        ),
+      );
+    } catch {
+      // A host failure's text (paths, secrets) never crosses into the sandbox (SBX-18).
+      refuse('TOOL_EXECUTION_FAILED', 'the tool call failed on the host');
+    } finally {
+      run.inFlight -= 1;
+    }
+  }
+
+  #finishDone(run: ActiveRun, message: Extract<WorkerMessage, { type: 'done' }>): void {
+    if (message.failure !== undefined) {
+      const kind: SandboxFailure = run.cancelled ? 'cancelled' : message.failure.kind;
+      this.#finishFailed(run, kind, message.failure.message);
+      return;
+    }
+    let outcome: { ok: boolean; value?: JsonValue; error?: { name: string; message: string } };
+    try {
+      if (message.outcome === null || message.outcome.length > run.limits.maxResultChars + 2_000)
+        throw new Error('oversized');
+      outcome = parseUntrusted(message.outcome) as typeof outcome;
+    } catch {
+      this.#finishFailed(run, 'crashed', 'the sandbox returned an unreadable result');
+      return;
+    }
+    if (outcome.ok) {
+      run.finish({
+        ok: true,
+        value: outcome.value ?? null,
+        logs: run.logs,
+        toolCalls: run.toolCalls,
+        durationMs: elapsed(run.started),
+      });
+    } else {
+      const name = String(outcome.error?.name ?? 'Error').slice(0, 100);
+      const kind: SandboxFailure =
+        name === 'ResultTooLarge'
+          ? 'limit'
+          : /tool call limit/.test(String(outcome.error?.message))
+            ? 'limit'
+            : 'runtime';
+      run.finish({
+        ok: false,
+        error: {
+          kind,
+          name,
+          message: clip(String(outcome.error?.message ?? ''), run.limits.maxErrorChars),
+        },
+        logs: run.logs,
+        toolCalls: run.toolCalls,
+        durationMs: elapsed(run.started),
+      });
+    }
+  }
+
+  #finishFailed(run: ActiveRun, kind: SandboxFailure, message: string): void {
+    run.finish({
+      ok: false,
+      error: { kind, name: 'SandboxError', message: clip(message, run.limits.maxErrorChars) },
+      logs: run.logs,
+      toolCalls: run.toolCalls,
+      durationMs: elapsed(run.started),
+    });
+  }
+
+  #killAfterGrace(worker: Worker): void {
+    // The worker disposes the isolate at the deadline itself; one stuck in uninterruptible V8
+    // code (Array(1e9).fill) never reports back, and is killed and replaced.
+    const runId = worker.runId;
+    const timer = setTimeout(() => {
+      if (!worker.dead && worker.runId === runId) worker.process.kill('SIGKILL');
+    }, this.#killGraceMs);
+    timer.unref();
+  }
+
+  async #kill(worker: Worker): Promise<void> {
+    if (worker.dead) return;
+    const exited = new Promise<void>((resolve) => worker.process.once('exit', () => resolve()));
+    worker.process.kill('SIGKILL');
+    await exited;
+  }
+
+  #checkMemory(): void {
+    for (const worker of this.#workers) {
+      const pid = worker.process.pid;
+      if (worker.dead || pid === undefined) continue;
+      const rssMb = readRssMb(pid);
+      if (rssMb !== undefined && rssMb > this.#rssCapMb) {
+        for (const run of this.#runs.values()) {
+          if (run.worker === worker)
+            this.#finishFailed(
+              run,
+              'memory',
+              `the sandbox worker passed its ${this.#rssCapMb} MB memory cap`,
+            );
+        }
+        worker.process.kill('SIGKILL');
+      }
+    }
+  }
+
+  async #acquire(runId: number): Promise<Worker> {
+    for (;;) {
+      const free = this.#workers.find((w) => w.runId === undefined && !w.dead);
+      if (free !== undefined) {
+        free.runId = runId;
+        return free;
+      }
+      await new Promise<void>((resolve) => this.#queue.push(resolve));
+    }
+  }
+
+  #idle(worker: Worker, runId: number): void {
+    if (worker.runId !== runId) return;
+    worker.runId = undefined;
+    this.#drain();
+  }
+
+  #drain(): void {
+    this.#queue.shift()?.();
+  }
+
+  #send(worker: Worker, message: HostMessage): void {
+    if (!worker.dead && worker.process.connected) worker.process.send(message);
+  }
+}
+
+function workerPath(): string {
+  // From dist the worker is JavaScript; from source (tests) Node strips its types itself.
+  const js = fileURLToPath(new URL('./sandbox-worker.js', import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL('./sandbox-worker.ts', import.meta.url));
+}
+
+function readRssMb(pid: number): number | undefined {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return (pages * 4_096) / (1024 * 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

@@ -1,0 +1,54 @@
+/** Limits of one run, as the worker receives them (all already resolved). */
+export interface WorkerLimits {
+  readonly deadlineMs: number;
+  readonly memoryMb: number;
+  readonly maxToolCalls: number;
+  readonly maxConcurrentToolCalls: number;
+  readonly maxResultChars: number;
+  readonly maxLogLines: number;
+  readonly maxLogLineChars: number;
+  readonly maxErrorChars: number;
+}
+
+/** Messages from the host to a worker. */
+export type HostMessage =
+  | {
+      readonly type: 'run';
+      readonly runId: number;
+      readonly code: string;
+      /** [provider, tool, safe provider identifier, safe tool identifier]. */
+      readonly tools: readonly (readonly [string, string, string, string])[];
+      readonly limits: WorkerLimits;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly runId: number;
+      readonly callId: number;
+      readonly json: string;
+    }
+  | { readonly type: 'abort'; readonly runId: number };
+
+/** Messages from a worker to the host. */
+export type WorkerMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'fatal'; readonly message: string }
+  | {
+      readonly type: 'tool';
+      readonly runId: number;
+      readonly callId: number;
+      readonly provider: string;
+      readonly tool: string;
+      readonly argsJson: string;
+    }
+  | { readonly type: 'log'; readonly runId: number; readonly line: string }
+  | {
+      readonly type: 'done';
+      readonly runId: number;
+      /** `{"ok":true,"value":…}` or `{"ok":false,"error":{"name","message"}}`, made in the isolate. */
+      readonly outcome: string | null;
+      /** Set when the isolate itself failed (disposed, out of memory, syntax). */
+      readonly failure?: {
+        readonly kind: 'timeout' | 'memory' | 'syntax' | 'runtime' | 'crashed' | 'cancelled';
+        readonly message: string;
+      };
+    };

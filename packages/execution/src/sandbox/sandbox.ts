@@ -1,0 +1,93 @@
+import type { JsonValue } from '@mcp-agent/core';
+
+/** One tool the code may call, as `tools.<provider>.<tool>(args)`. */
+export interface SandboxTool {
+  readonly provider: string;
+  readonly name: string;
+}
+
+/** What a tool call from the sandbox resolves to on the host side. */
+export type SandboxToolReply =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** The limits of one run; every one has a safe default. */
+export interface SandboxLimits {
+  /** Wall-clock deadline, enforced by the host; default 30,000 ms. */
+  readonly deadlineMs: number;
+  /** Heap of the isolate, MB; default 64. */
+  readonly memoryMb: number;
+  /** Tool calls per run; default 50. */
+  readonly maxToolCalls: number;
+  /** Tool calls in flight at once; default 6. */
+  readonly maxConcurrentToolCalls: number;
+  /** The result as JSON, in characters; default 24,000. */
+  readonly maxResultChars: number;
+  /** console lines kept; default 100. */
+  readonly maxLogLines: number;
+  /** Characters per console line; default 1,000. */
+  readonly maxLogLineChars: number;
+  /** Characters of an error message; default 1,000. */
+  readonly maxErrorChars: number;
+}
+
+/** The defaults of {@link SandboxLimits}. */
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
+  deadlineMs: 30_000,
+  memoryMb: 64,
+  maxToolCalls: 50,
+  maxConcurrentToolCalls: 6,
+  maxResultChars: 24_000,
+  maxLogLines: 100,
+  maxLogLineChars: 1_000,
+  maxErrorChars: 1_000,
+});
+
+/** Options of one run. */
+export interface SandboxRunOptions {
+  readonly tools?: readonly SandboxTool[];
+  /** Called for every tool call the code makes; the caller routes it through the dispatcher. */
+  readonly callTool?: (
+    tool: SandboxTool,
+    args: unknown,
+    signal: AbortSignal,
+  ) => Promise<SandboxToolReply>;
+  readonly limits?: Partial<SandboxLimits>;
+  readonly signal?: AbortSignal;
+  /** `typescript` strips types with Node's own stripper first; default `javascript`. */
+  readonly language?: 'javascript' | 'typescript';
+}
+
+/** Why a run failed. */
+export type SandboxFailure =
+  'syntax' | 'runtime' | 'timeout' | 'memory' | 'limit' | 'crashed' | 'cancelled';
+
+/** How a run ended; a run never throws. */
+export type SandboxResult =
+  | {
+      readonly ok: true;
+      readonly value: JsonValue;
+      readonly logs: readonly string[];
+      readonly toolCalls: number;
+      readonly durationMs: number;
+    }
+  | {
+      readonly ok: false;
+      readonly error: {
+        readonly kind: SandboxFailure;
+        readonly name: string;
+        readonly message: string;
+      };
+      readonly logs: readonly string[];
+      readonly toolCalls: number;
+      readonly durationMs: number;
+    };
+
+/**
+ * Runs model-written code (an async function body: `return` gives the result) that calls tools
+ * as `await tools.<provider>.<tool>(args)`.
+ */
+export interface Sandbox {
+  run(code: string, options?: SandboxRunOptions): Promise<SandboxResult>;
+  dispose(): Promise<void>;
+}
