@@ -18,5 +18,7 @@ export default members.map((dir) => ({
     name: dir.split('/')[1],
     root: dir,
     include: ['src/**/*.test.ts'],
+    // Minutes-long cases run in their own suite: bash scripts/dev.sh test:slow.
+    exclude: ['**/node_modules/**', '**/dist/**', 'src/**/*.slow.test.ts'],
   },
 }));

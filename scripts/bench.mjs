@@ -8,6 +8,7 @@ const benches = {
   'search-speed': 'packages/knowledge/dist/bench/main.js',
   pool: 'packages/registry/dist/bench/main.js',
   dispatch: 'packages/actions/dist/bench/main.js',
+  sandbox: 'packages/actions/dist/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

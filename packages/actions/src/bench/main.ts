@@ -1,8 +1,14 @@
 import { runDispatchBenchmark } from './dispatch.js';
+import { runSandboxBenchmark } from './sandbox.js';
 
-// Entry point of `pnpm bench dispatch` for this package.
-if (process.argv[2] !== 'dispatch') {
-  console.error('usage: pnpm bench dispatch');
+// Entry point of `pnpm bench dispatch|sandbox` for this package.
+const runs: Record<string, () => Promise<Record<string, unknown>>> = {
+  dispatch: runDispatchBenchmark,
+  sandbox: runSandboxBenchmark,
+};
+const run = runs[process.argv[2] ?? ''];
+if (run === undefined) {
+  console.error(`usage: pnpm bench ${Object.keys(runs).join('|')}`);
   process.exit(2);
 }
-console.log(JSON.stringify(await runDispatchBenchmark()));
+console.log(JSON.stringify(await run()));

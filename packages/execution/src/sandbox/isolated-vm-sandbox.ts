@@ -26,6 +26,8 @@ export interface IsolatedVmSandboxOptions {
   readonly workerRssCapMb?: number;
   /** After the deadline the host waits this long for the worker, then kills it; default 250 ms. */
   readonly killGraceMs?: number;
+  /** A worker is replaced after this many runs, which bounds allocator growth; default 5,000. */
+  readonly maxRunsPerWorker?: number;
 }
 
 interface Worker {
@@ -33,6 +35,7 @@ interface Worker {
   readonly ready: Promise<void>;
   /** The run the worker is executing, until it reports that run done (or dies). */
   runId: number | undefined;
+  runs: number;
   dead: boolean;
 }
 
@@ -69,6 +72,7 @@ export class IsolatedVmSandbox implements Sandbox {
   readonly #rssCapMb: number;
   readonly #killGraceMs: number;
   readonly #size: number;
+  readonly #maxRunsPerWorker: number;
   readonly #monitor: NodeJS.Timeout;
   #nextRunId = 1;
   #disposed = false;
@@ -78,6 +82,7 @@ export class IsolatedVmSandbox implements Sandbox {
     this.#rssCapMb = options.workerRssCapMb ?? 512;
     this.#killGraceMs = options.killGraceMs ?? 250;
     this.#size = Math.max(1, options.workers ?? 2);
+    this.#maxRunsPerWorker = Math.max(1, options.maxRunsPerWorker ?? 5_000);
     for (let i = 0; i < this.#size; i++) this.#workers.push(this.#spawn());
     this.#monitor = setInterval(() => this.#checkMemory(), 200);
     this.#monitor.unref();
@@ -209,6 +214,7 @@ export class IsolatedVmSandbox implements Sandbox {
     const worker: Worker = {
       process: child,
       runId: undefined,
+      runs: 0,
       dead: false,
       ready: new Promise<void>((resolve, reject) => {
         markReady = resolve;
@@ -223,6 +229,7 @@ export class IsolatedVmSandbox implements Sandbox {
     });
     child.on('exit', (code, signal) => {
       worker.dead = true;
+      worker.runId = undefined;
       markFailed(new Error(`sandbox worker exited (${signal ?? code}) ${stderr.slice(-500)}`));
       for (const run of this.#runs.values()) {
         if (run.worker === worker)
@@ -418,6 +425,13 @@ export class IsolatedVmSandbox implements Sandbox {
   #idle(worker: Worker, runId: number): void {
     if (worker.runId !== runId) return;
     worker.runId = undefined;
+    worker.runs += 1;
+    if (worker.runs >= this.#maxRunsPerWorker) {
+      // Retired: no new run goes to it, and its exit spawns the replacement.
+      worker.dead = true;
+      worker.process.kill('SIGTERM');
+      return;
+    }
     this.#drain();
   }
 

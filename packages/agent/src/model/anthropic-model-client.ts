@@ -1,0 +1,107 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ConfigError } from '@mcp-agent/core';
+import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from './model-client.js';
+
+/** The model used when `ANTHROPIC_MODEL` is not set. */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+
+/** Options of {@link createAnthropicModelClient}; each defaults to its environment variable. */
+export interface AnthropicModelClientOptions {
+  /** `ANTHROPIC_API_KEY`. */
+  readonly apiKey?: string;
+  /** `ANTHROPIC_BASE_URL`: any Anthropic-compatible endpoint, local ones included. */
+  readonly baseURL?: string;
+  /** `ANTHROPIC_MODEL`, default {@link DEFAULT_ANTHROPIC_MODEL}. */
+  readonly model?: string;
+  /** Retries of 408/409/429/5xx (529 included), honouring retry-after; default 2. */
+  readonly maxRetries?: number;
+  /** Per-request timeout; default 10 minutes (the SDK's). */
+  readonly timeoutMs?: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** True when an Anthropic endpoint is configured (an API key is set). */
+export function isModelConfigured(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
+  return (env.ANTHROPIC_API_KEY ?? '') !== '';
+}
+
+/**
+ * The Anthropic adapter over `@anthropic-ai/sdk`: tool use, prompt caching of the system prompt
+ * (which carries the inventory), the SDK's own retries, and usage with cache reads and writes.
+ * A missing key is a `ConfigError` here, before any work starts.
+ */
+export function createAnthropicModelClient(options: AnthropicModelClientOptions = {}): ModelClient {
+  const env = options.env ?? process.env;
+  const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
+  if (apiKey === undefined || apiKey === '') {
+    throw new ConfigError(
+      'No model endpoint is configured: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for an Anthropic-compatible endpoint other than api.anthropic.com).',
+    );
+  }
+  const baseURL = options.baseURL ?? (env.ANTHROPIC_BASE_URL || undefined);
+  const modelId = options.model ?? (env.ANTHROPIC_MODEL || DEFAULT_ANTHROPIC_MODEL);
+  const client = new Anthropic({
+    apiKey,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    maxRetries: options.maxRetries ?? 2,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  });
+  return {
+    specificationVersion: 'v1',
+    modelId,
+    async generate(request: ModelRequest): Promise<ModelResponse> {
+      const message = await client.messages.create(
+        {
+          model: modelId,
+          max_tokens: request.maxTokens,
+          system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+          messages: request.messages.map((m) => ({
+            role: m.role,
+            content: m.content.map(toParam),
+          })) as unknown as Anthropic.MessageParam[],
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+          })),
+        },
+        request.signal === undefined ? {} : { signal: request.signal },
+      );
+      const content: ContentBlock[] = [];
+      for (const block of message.content) {
+        if (block.type === 'text') content.push({ type: 'text', text: block.text });
+        else if (block.type === 'tool_use')
+          content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+      }
+      const usage = message.usage;
+      return {
+        content,
+        stopReason: message.stop_reason ?? null,
+        usage: {
+          inputTokens: usage.input_tokens ?? 0,
+          outputTokens: usage.output_tokens ?? 0,
+          cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        },
+      };
+    },
+  };
+}
+
+function toParam(block: ContentBlock): Record<string, unknown> {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: block.tool_use_id,
+        content: block.content,
+        ...(block.is_error ? { is_error: true } : {}),
+      };
+  }
+}

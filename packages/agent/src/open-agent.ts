@@ -1,0 +1,82 @@
+import type { Logger, ServerConfig } from '@mcp-agent/core';
+import { Dispatcher, type DispatcherOptions } from '@mcp-agent/actions';
+import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
+import { Knowledge } from '@mcp-agent/knowledge';
+import {
+  ConnectionPool,
+  openRegistry,
+  type ConnectionPoolOptions,
+  type OpenRegistryOptions,
+  type Registry,
+} from '@mcp-agent/registry';
+import { Agent } from './entrypoint.js';
+import type { ModelClient } from './model/model-client.js';
+
+/** Options of {@link openAgentStack}. */
+export interface OpenAgentStackOptions extends OpenRegistryOptions {
+  readonly appServers?: readonly ServerConfig[];
+  readonly pool?: ConnectionPoolOptions;
+  /** Middleware and mappings of the dispatcher. */
+  readonly dispatcher?: Omit<DispatcherOptions, 'registry' | 'pool'>;
+  /** `false` leaves run_code out; default: an isolated-vm sandbox with 2 workers. */
+  readonly sandbox?: Sandbox | false;
+  readonly model?: ModelClient;
+  readonly logger?: Logger;
+  readonly connectors?: boolean;
+}
+
+/** Everything an application holds: close it once, at shutdown. */
+export interface AgentStack {
+  readonly agent: Agent;
+  readonly registry: Registry;
+  readonly pool: ConnectionPool;
+  readonly knowledge: Knowledge;
+  readonly dispatcher: Dispatcher;
+  readonly sandbox: Sandbox | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the whole stack on the defaults (the embedded SQLite registry under `MCP_AGENT_HOME`,
+ * a connection pool, knowledge, a dispatcher with an observation store, the sandbox) and the
+ * agent over it: what the CLI, the server and the compat shims use.
+ */
+export async function openAgentStack(options: OpenAgentStackOptions = {}): Promise<AgentStack> {
+  const registry = await openRegistry(options);
+  const pool = new ConnectionPool(registry, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.pool,
+  });
+  const knowledge = new Knowledge({ registry });
+  const dispatcher = new Dispatcher({
+    observations: new MemoryObservationStore(),
+    ...options.dispatcher,
+    registry,
+    pool,
+  });
+  const sandbox =
+    options.sandbox === false ? undefined : (options.sandbox ?? new IsolatedVmSandbox());
+  const agent = new Agent({
+    registry,
+    pool,
+    knowledge,
+    dispatcher,
+    ...(sandbox === undefined ? {} : { sandbox }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.connectors === undefined ? {} : { connectors: options.connectors }),
+  });
+  return {
+    agent,
+    registry,
+    pool,
+    knowledge,
+    dispatcher,
+    sandbox,
+    async close() {
+      await sandbox?.dispose();
+      await pool.close();
+      await registry.close();
+    },
+  };
+}

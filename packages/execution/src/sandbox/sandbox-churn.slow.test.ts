@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { IsolatedVmSandbox } from './isolated-vm-sandbox.js';
+
+// The slow suite (`bash scripts/dev.sh test:slow`): minutes, not seconds.
+
+function rssMb(pid: number): number {
+  return (Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4_096) / (1024 * 1024);
+}
+
+function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+describe('slow sandbox cases', () => {
+  it('SBX-28 100,000 create/run/dispose cycles: worker memory back to baseline, no handle growth', async () => {
+    // Workers are recycled every 5,000 runs (the default), which is what bounds their growth.
+    const sandbox = new IsolatedVmSandbox({ workers: 2 });
+    try {
+      const run = async (n: number) => {
+        const batch = Array.from({ length: n }, (_, i) =>
+          sandbox.run(`const a = []; for (let j = 0; j < 100; j++) a.push({ j }); return ${i};`),
+        );
+        for (const result of await Promise.all(batch)) expect(result.ok).toBe(true);
+      };
+      await run(2_000); // warm-up: code caches, JIT, allocator pools
+      const pids = sandbox.workerPids;
+      const baselineRss = pids.map(rssMb);
+      const baselineFds = pids.map(openFds);
+      for (let done = 0; done < 100_000; done += 1_000) await run(1_000);
+      expect(sandbox.workerPids).toEqual(pids);
+      pids.forEach((pid, i) => {
+        expect(openFds(pid)).toBeLessThanOrEqual((baselineFds[i] as number) + 2);
+        // ±10% of the warmed-up baseline, with a 16 MB floor for allocator noise.
+        expect(rssMb(pid)).toBeLessThan(
+          Math.max((baselineRss[i] as number) * 1.1, (baselineRss[i] as number) + 16),
+        );
+      });
+    } finally {
+      await sandbox.dispose();
+    }
+  }, 900_000);
+
+  it('SBX-05 repeated heap bombs at a higher memory limit stay contained and the worker recovers', async () => {
+    const sandbox = new IsolatedVmSandbox({
+      workers: 1,
+      limits: { memoryMb: 128, deadlineMs: 20_000 },
+    });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const result = await sandbox.run(
+          'const keep = []; for (;;) keep.push({ a: "x".repeat(1000), b: [1, 2, 3] });',
+        );
+        expect(result.ok).toBe(false);
+        expect(await sandbox.run('return "alive"')).toMatchObject({ ok: true, value: 'alive' });
+      }
+    } finally {
+      await sandbox.dispose();
+    }
+  }, 600_000);
+});

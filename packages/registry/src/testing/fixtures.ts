@@ -1,0 +1,14 @@
+// Resolved from the package root, so the same paths work from src/ and from dist/.
+import { fileURLToPath } from 'node:url';
+
+/** Paths of the MCP server fixtures other packages' tests launch over stdio. */
+export const serverFixtures = {
+  /** Tools and results from a JSON script file given as its argument. */
+  scripted: fileURLToPath(
+    new URL('../../src/testing/fixtures/scripted-server.mjs', import.meta.url),
+  ),
+  /** Misbehaviour chosen by its first argument (crash-on-call, hang-call, garbage, …). */
+  misbehaving: fileURLToPath(
+    new URL('../../src/testing/fixtures/misbehaving-server.mjs', import.meta.url),
+  ),
+} as const;
