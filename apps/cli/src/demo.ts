@@ -1,67 +1,150 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createContext, createLogger, McpAgentError, type ServerConfig } from '@mcp-agent/core';
-import { openRegistry, RegistryManager } from '@mcp-agent/registry';
+import { createContext, createLogger, McpAgentError } from '@mcp-agent/core';
+import { codeToolCaller } from '@mcp-agent/actions';
+import { isModelConfigured, openAgentStack } from '@mcp-agent/agent';
+import { generateDeclarations } from '@mcp-agent/execution';
 
-// The demo grows with the project; today it shows what exists: config validation (core) and
-// the registry on the embedded SQLite default (servers, tenancy, the vault). Connecting to the
-// servers, search and the agent arrive with the issues that build them.
+// The README's demo: the whole discovery-first walk on the embedded default (SQLite under
+// .mcp-agent/ in this checkout), with three real MCP servers from npm over stdio.
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const cliModules = fileURLToPath(new URL('../node_modules', import.meta.url));
 const file = process.argv[2] ?? join(repo, 'examples', 'mcp-servers.json');
 const home = process.env.MCP_AGENT_HOME ?? join(repo, '.mcp-agent');
+const files = mkdtempSync(join(tmpdir(), 'mcp-agent-demo-'));
+const line = (text = '') => console.log(text);
+const indent = (text: string) => text.replace(/^/gm, '   ');
+const json = (value: unknown) => JSON.stringify(value, null, 2);
 
-const registry = await openRegistry({ home, logger: createLogger({ level: 'warn' }) });
+const stack = await openAgentStack({ home, logger: createLogger({ level: 'warn' }) });
+const ctx = createContext({ userId: 'demo-alice' });
 try {
-  const alice = createContext({ userId: 'demo-alice' });
-  const bob = createContext({ userId: 'demo-bob' });
-  console.log(`mcp-agent demo — registry at ${home} (SQLite, the embedded default)\n`);
+  line(`mcp-agent demo — registry at ${home} (SQLite, the embedded default)\n`);
 
-  console.log(`1. Import ${file} for user ${alice.userId}`);
-  const result = await registry.importServers(alice, readFileSync(file, 'utf8'), {
-    source: file,
-    env: { ...process.env, MCP_AGENT_DEMO_MODULES: join(repo, 'node_modules') },
-  });
-  console.log(`   imported ${result.imported.join(', ')}`);
-
-  console.log(`\n2. ${alice.userId}'s servers (readiness arrives with the connection pool):`);
-  for (const server of await new RegistryManager(registry).getAvailableProviders(alice)) {
-    console.log(`   ${server.id.padEnd(12)} ${server.transport.padEnd(16)} ${server.status}`);
+  line(`1. Import ${file} for ${ctx.userId}`);
+  // A clean slate for the demo user on every run; the file is then the whole configuration.
+  for (const old of await stack.registry.connections.list(ctx)) {
+    if (old.scope === 'user') await stack.registry.removeServer(ctx, old.providerId);
   }
-  console.log(
-    `   ${bob.userId} sees ${(await registry.activeServers(bob)).length} of them: tenants never share servers.`,
+  const imported = await stack.registry.importServers(ctx, readFileSync(file, 'utf8'), {
+    source: file,
+    env: { ...process.env, MCP_AGENT_DEMO_MODULES: cliModules, MCP_AGENT_DEMO_FILES: files },
+  });
+  line(
+    `   ${imported.imported.join(', ')} (env values and headers are kept encrypted in the vault)`,
   );
 
-  console.log(
-    '\n3. Secrets stay in the vault (AES-256-GCM); the stored config keeps only their names:',
-  );
-  const stored = await registry.connections.get(alice, 'docs-search');
-  console.log(`   stored:   ${JSON.stringify(stored.config)}`);
-  const resolved = (await registry.resolveServer(alice, 'docs-search')) as ServerConfig & {
-    headers: object;
-  };
-  console.log(
-    `   resolved: headers ${Object.keys(resolved.headers).join(', ')} decrypted for the pool only`,
+  line('\n2. Connect and wait for readiness (one persistent session per user and server)');
+  const started = Date.now();
+  const ids = (await stack.registry.activeServers(ctx)).map((s) => s.id);
+  await stack.pool.waitForReady(ctx, ids, { timeoutMs: 30_000 });
+  for (const s of stack.pool.status(ctx))
+    line(`   ${s.serverId.padEnd(11)} ${s.status}, ${s.toolCount} tools`);
+  line(
+    `   ready in ${Date.now() - started} ms; another user sees ${(await stack.registry.activeServers(createContext({ userId: 'demo-bob' }))).length} of these servers`,
   );
 
-  console.log('\n4. A broken file is refused whole, every bad path named, nothing written:');
-  const broken = {
-    mcpServers: {
-      'my.server': { command: 'node' },
-      github: {
-        type: 'http',
-        url: 'not a url',
-        headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+  line('\n3. The inventory view: all the model sees up front');
+  line(indent(await stack.knowledge.inventoryView(ctx)));
+
+  line('\n4. search_tools("remember a fact about a person")');
+  for (const hit of await stack.knowledge.search(ctx, 'remember a fact about a person', {
+    limit: 3,
+  })) {
+    line(
+      `   ${hit.tool_id.padEnd(28)} ${hit.score.toFixed(2).padStart(6)}  ${hit.description.slice(0, 60)}`,
+    );
+  }
+
+  line('\n5. describe_tools(["memory.create_entities"]): the deep view');
+  const { tools } = await stack.knowledge.deepView(ctx, [
+    'memory.create_entities',
+    'files.write_file',
+    'memory.read_graph',
+  ]);
+  line(indent(json(tools[0])));
+
+  line('\n6. call_tool files.write_file: validated, policed, pooled, slimmed');
+  const written = await stack.dispatcher.dispatchTool(ctx, 'files.write_file', {
+    path: join(files, 'hello.txt'),
+    content: 'Hello from mcp-agent',
+  });
+  line(`   ${json(written).replace(/\n\s*/g, ' ')}`);
+  const invalid = await stack.dispatcher.dispatchTool(ctx, 'files.write_file', { path: 42 });
+  line(
+    `   with bad arguments: ${invalid.ok ? 'ok?!' : `${invalid.error.code}: ${invalid.error.message}`}`,
+  );
+
+  line('\n7. run_code: one sandboxed script, two tools (isolated-vm in a worker process)');
+  const memoryTools = (await stack.knowledge.manager.getProviderTools(ctx, 'memory')).filter((t) =>
+    ['create_entities', 'read_graph'].includes(t.name),
+  );
+  const declared = memoryTools.map((t) => ({ provider: t.providerId, name: t.name }));
+  const declarations = generateDeclarations(
+    memoryTools.map((t) => ({
+      provider: t.providerId,
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    })),
+  );
+  line(indent(`${declarations.slice(0, 420)}…`));
+  const code = [
+    'await tools.memory.create_entities({ entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] });',
+    'const graph = await tools.memory.read_graph({});',
+    'console.log("entities in memory:", graph.entities?.length ?? graph);',
+    'return graph.entities?.map((e) => e.name) ?? graph;',
+  ].join('\n');
+  line(indent(code));
+  const run = await stack.sandbox?.run(code, {
+    tools: declared,
+    callTool: codeToolCaller(stack.dispatcher, ctx),
+  });
+  line(
+    `   → ${run?.ok ? `${JSON.stringify(run.value)} (logs: ${JSON.stringify(run.logs)}, ${run.toolCalls} tool calls, ${run.durationMs} ms)` : JSON.stringify(run?.error)}`,
+  );
+
+  line('\n8. executeTask("…", userId): the model drives steps 4 to 7 itself');
+  if (isModelConfigured()) {
+    const result = await stack.agent.executeTask(
+      'What does the file hello.txt in the allowed directory say?',
+      ctx.userId,
+      {
+        onEvent: (event) => {
+          if (event.type === 'tool-call')
+            line(`   → ${event.command} ${JSON.stringify(event.arguments).slice(0, 100)}`);
+        },
       },
-    },
-  };
+    );
+    line(
+      `   ${result.status}: ${result.answer ?? result.error?.message} (${result.steps.length} steps, ${result.usage.inputTokens} input tokens)`,
+    );
+  } else {
+    line('   No model endpoint is configured, so this step is skipped. To run it, set');
+    line('     ANTHROPIC_API_KEY=…                  (required)');
+    line('     ANTHROPIC_BASE_URL=http://…          (optional: any Anthropic-compatible endpoint)');
+    line('     ANTHROPIC_MODEL=claude-sonnet-4-5    (optional: the default)');
+    line('   and run the demo again.');
+  }
+
+  line('\n9. A broken config file is refused whole, every bad path named, nothing written:');
   try {
-    await registry.importServers(bob, broken, { source: 'broken.json', env: {} });
+    await stack.registry.importServers(
+      ctx,
+      {
+        mcpServers: {
+          'my.server': { command: 'node' },
+          github: { type: 'http', url: 'not a url' },
+        },
+      },
+      { source: 'broken.json', env: {} },
+    );
   } catch (error) {
     if (!McpAgentError.isInstance(error)) throw error;
-    console.log(`   ${error.code}: ${error.message}`);
+    line(`   ${error.code}: ${error.message}`);
   }
-  console.log(`   ${bob.userId} still has ${(await registry.activeServers(bob)).length} servers.`);
 } finally {
-  await registry.close();
+  await stack.close();
 }

@@ -42,6 +42,9 @@ convert conversion transform calculate calculator compute math
 word dictionary definition define meaning vocabulary
 chart graph plot visualize visualization diagram
 issue ticket bug task
+remember memorize save store keep record persist memory
+fact observation note information detail knowledge
+entity node item object thing
 `;
 
 const synonyms = new Map<string, Set<string>>();
