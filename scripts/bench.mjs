@@ -9,6 +9,7 @@ const benches = {
   pool: 'packages/registry/dist/bench/main.js',
   dispatch: 'packages/actions/dist/bench/main.js',
   sandbox: 'packages/actions/dist/bench/main.js',
+  agent: 'packages/agent/dist/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];
