@@ -66,3 +66,13 @@ export {
   type ConnectionHooks,
   type ConnectionOptions,
 } from './pool/pooled-connection.js';
+export {
+  OAuthService,
+  type AuthorizedFetch,
+  type OAuthServiceOptions,
+} from './oauth/oauth-service.js';
+export {
+  OAUTH_FIELDS,
+  VaultOAuthProvider,
+  type StoredTokens,
+} from './oauth/vault-oauth-provider.js';

@@ -9,6 +9,7 @@ import {
 } from '@mcp-agent/core';
 import { canonicalHash } from '../crud/canonical-hash.js';
 import type { CatalogUpdate } from '../crud/tool-catalog.js';
+import type { OAuthService } from '../oauth/oauth-service.js';
 import type { Registry } from '../registry.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
@@ -24,6 +25,8 @@ export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
   /** Ping every ready connection this often; default 30 s; 0 never. */
   readonly pingIntervalMs?: number;
   readonly logger?: Logger;
+  /** Authorises remote servers whose auth config is `oauth`. */
+  readonly oauth?: OAuthService;
 }
 
 /** Events of the pool. */
@@ -62,6 +65,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   readonly #maxSize: number;
   readonly #pingAfterIdleMs: number;
   readonly #logger: Logger;
+  readonly #oauth: OAuthService | undefined;
   readonly #connections = new Map<string, PooledConnection>();
   readonly #opening = new Map<string, Promise<PooledConnection>>();
   readonly #timers: NodeJS.Timeout[] = [];
@@ -76,6 +80,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     this.#maxSize = options.maxSize ?? 500;
     this.#pingAfterIdleMs = options.pingAfterIdleMs ?? 60_000;
     this.#logger = options.logger ?? silentLogger;
+    this.#oauth = options.oauth;
     const pingIntervalMs = options.pingIntervalMs ?? 30_000;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, () => this.#pingAll());
     if (this.#idleMs > 0)
@@ -256,6 +261,13 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       logger: this.#logger,
       clock: ctx.clock,
     });
+    const isOAuth =
+      this.#oauth !== undefined &&
+      config.transport !== 'stdio' &&
+      (await this.#registry.authConfigs.find(ctx, serverId))?.kind === 'oauth';
+    const fetch = isOAuth
+      ? (this.#oauth?.fetchFor(background, serverId) as typeof globalThis.fetch)
+      : undefined;
     const connection = new PooledConnection(
       background,
       config,
@@ -266,6 +278,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
         onState: (state) => this.emit('state', state),
         onToolsChanged: (update) =>
           this.emit('tools-changed', { userId: ctx.userId, serverId, update }),
+        ...(fetch === undefined ? {} : { fetch }),
       },
     );
     this.#connections.set(id, connection);

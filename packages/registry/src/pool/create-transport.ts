@@ -5,7 +5,10 @@ import type { ServerConfig } from '@mcp-agent/core';
 import { ProcessTransport } from './process-transport.js';
 
 /** The transports to try for a server, in order: `auto` means streamable HTTP, then SSE. */
-export function transportsFor(config: ServerConfig): (() => Transport)[] {
+export function transportsFor(
+  config: ServerConfig,
+  options: { fetch?: typeof fetch } = {},
+): (() => Transport)[] {
   if (config.transport === 'stdio') {
     return [
       () =>
@@ -19,11 +22,13 @@ export function transportsFor(config: ServerConfig): (() => Transport)[] {
   }
   const url = new URL(config.url);
   const requestInit = { headers: { ...config.headers } };
-  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit });
+  const custom = options.fetch === undefined ? {} : { fetch: options.fetch };
+  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit, ...custom });
   const sse = () =>
     new SSEClientTransport(url, {
       requestInit,
-      eventSourceInit: { fetch: withHeaders(config.headers) },
+      ...custom,
+      eventSourceInit: { fetch: withHeaders(config.headers, options.fetch ?? fetch) },
     });
   if (config.transport === 'streamable-http') return [streamable];
   if (config.transport === 'sse') return [sse];
@@ -31,10 +36,10 @@ export function transportsFor(config: ServerConfig): (() => Transport)[] {
 }
 
 // The SSE transport's GET needs the configured headers too (EventSource has no header option).
-function withHeaders(headers: Readonly<Record<string, string>>): typeof fetch {
+function withHeaders(headers: Readonly<Record<string, string>>, base: typeof fetch): typeof fetch {
   return (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return fetch(input, { ...init, headers: merged });
+    return base(input, { ...init, headers: merged });
   };
 }

@@ -45,6 +45,8 @@ export interface CallOptions {
 export interface ConnectionHooks {
   readonly onState: (state: ConnectionState) => void;
   readonly onToolsChanged: (update: CatalogUpdate) => void;
+  /** For OAuth servers: a fetch that adds the tenant's bearer token and refreshes it. */
+  readonly fetch?: typeof fetch;
 }
 
 /**
@@ -270,7 +272,10 @@ export class PooledConnection {
 
   async #connectAndList(): Promise<Tool[]> {
     let lastError: unknown;
-    for (const makeTransport of transportsFor(this.#config)) {
+    for (const makeTransport of transportsFor(
+      this.#config,
+      this.#hooks.fetch === undefined ? {} : { fetch: this.#hooks.fetch },
+    )) {
       const transport = makeTransport();
       const client = new Client(
         { name: this.#options.clientInfo.name, version: this.#options.clientInfo.version },

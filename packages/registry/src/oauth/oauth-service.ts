@@ -1,0 +1,225 @@
+import { auth, type AuthResult } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
+import { notFound } from '../crud/connections.js';
+import type { Registry } from '../registry.js';
+import { OAUTH_FIELDS, VaultOAuthProvider, type StoredTokens } from './vault-oauth-provider.js';
+
+/** A `fetch` with credentials added. */
+export type AuthorizedFetch = (
+  input: string | URL | Request,
+  init?: RequestInit,
+) => Promise<Response>;
+
+/** Options of {@link OAuthService}. */
+export interface OAuthServiceOptions {
+  /** Refresh this long before the access token expires; default 60 s. */
+  readonly refreshSkewMs?: number;
+  /** A state older than this is refused at the callback; default 10 minutes. */
+  readonly stateTtlMs?: number;
+  readonly clientName?: string;
+}
+
+/**
+ * OAuth for remote MCP servers on the SDK's own helpers (discovery, dynamic client
+ * registration, PKCE S256, resource indicators, refresh), persisted in the vault. Refreshes are
+ * proactive and single-flight per (tenant, server): however many calls wait, one token request
+ * is made. A refused refresh (`invalid_grant`) marks the account `needs_auth`.
+ */
+export class OAuthService {
+  readonly #refreshing = new Map<string, Promise<string>>();
+  readonly #skewMs: number;
+  readonly #stateTtlMs: number;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly options: OAuthServiceOptions = {},
+  ) {
+    this.#skewMs = options.refreshSkewMs ?? 60_000;
+    this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
+  }
+
+  /** Starts authorisation; returns the URL to show the user (never opened here). */
+  async startOAuth(
+    ctx: AgentContext,
+    providerId: string,
+    redirectUri: string,
+  ): Promise<{ authorizationUrl: string }> {
+    const serverUrl = await this.#serverUrl(ctx, providerId);
+    const redirect = checkRedirect(redirectUri);
+    await this.registry.authConfigs.upsert(ctx, {
+      providerId,
+      kind: 'oauth',
+      settings: { redirectUri: redirect },
+    });
+    const provider = this.#provider(ctx, providerId, redirect);
+    await provider.invalidateCredentials('tokens');
+    const result = await auth(provider, { serverUrl });
+    if (result !== 'REDIRECT' || provider.authorizationUrl === undefined) {
+      return { authorizationUrl: '' }; // already authorised (tokens were valid)
+    }
+    return { authorizationUrl: provider.authorizationUrl.toString() };
+  }
+
+  /** Completes authorisation at the callback: checks the state, exchanges the code. */
+  async finalizeOAuth(
+    ctx: AgentContext,
+    providerId: string,
+    code: string,
+    state: string,
+  ): Promise<void> {
+    const serverUrl = await this.#serverUrl(ctx, providerId);
+    const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.state);
+    const account = await this.registry.accounts.find(ctx, providerId);
+    if (account !== undefined)
+      await this.registry.secrets.remove(
+        ctx,
+        { kind: 'account', id: account.id },
+        OAUTH_FIELDS.state,
+      );
+    const expected =
+      stored === undefined
+        ? undefined
+        : (JSON.parse(stored) as { value: string; createdAt: number });
+    if (expected === undefined || typeof state !== 'string' || state !== expected.value) {
+      throw new UnauthorizedError(
+        'The authorisation callback does not match a pending authorisation (missing, wrong or reused state). Start it again.',
+      );
+    }
+    if (ctx.clock.now() - expected.createdAt > this.#stateTtlMs) {
+      throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
+    }
+    const settings = (await this.registry.authConfigs.find(ctx, providerId))?.settings;
+    const redirect = typeof settings?.redirectUri === 'string' ? settings.redirectUri : '';
+    const result = await auth(this.#provider(ctx, providerId, redirect), {
+      serverUrl,
+      authorizationCode: code,
+    });
+    if (result !== 'AUTHORIZED')
+      throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
+  }
+
+  /** A valid access token, refreshed first when it is about to expire (single-flight). */
+  async accessToken(ctx: AgentContext, providerId: string, force = false): Promise<string> {
+    const tokens = await this.#tokens(ctx, providerId);
+    if (tokens === undefined) throw this.#needsAuth(providerId, 'it was never authorised');
+    const fresh =
+      tokens.expires_at === undefined || tokens.expires_at - ctx.clock.now() > this.#skewMs;
+    if (fresh && !force) return tokens.access_token;
+    const key = `${ctx.userId}\u0000${providerId}`;
+    let pending = this.#refreshing.get(key);
+    if (pending === undefined) {
+      pending = this.#refresh(ctx, providerId, tokens).finally(() => this.#refreshing.delete(key));
+      this.#refreshing.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** A `fetch` for the pool's transports: adds the bearer token, refreshes once on a 401. */
+  fetchFor(ctx: AgentContext, providerId: string): AuthorizedFetch {
+    return async (input, init) => {
+      const send = async (token: string) => {
+        const headers = new Headers(init?.headers);
+        headers.set('authorization', `Bearer ${token}`);
+        return fetch(input, { ...init, headers });
+      };
+      const token = await this.accessToken(ctx, providerId);
+      const response = await send(token);
+      if (response.status !== 401) return response;
+      await response.body?.cancel();
+      // Another caller may have refreshed meanwhile; only force a refresh if the token is the same.
+      const current = await this.accessToken(ctx, providerId);
+      return send(current !== token ? current : await this.accessToken(ctx, providerId, true));
+    };
+  }
+
+  /** Deletes the tenant's tokens and client registration for the server. */
+  async disconnect(ctx: AgentContext, providerId: string): Promise<void> {
+    await this.registry.accounts.disconnect(ctx, providerId);
+  }
+
+  async #refresh(ctx: AgentContext, providerId: string, tokens: StoredTokens): Promise<string> {
+    if (tokens.refresh_token === undefined)
+      throw this.#needsAuth(providerId, 'the access token expired and there is no refresh token');
+    const serverUrl = await this.#serverUrl(ctx, providerId);
+    const settings = (await this.registry.authConfigs.find(ctx, providerId))?.settings;
+    const provider = this.#provider(
+      ctx,
+      providerId,
+      typeof settings?.redirectUri === 'string' ? settings.redirectUri : '',
+    );
+    let result: AuthResult;
+    try {
+      result = await auth(provider, { serverUrl });
+    } catch (error) {
+      await this.#markNeedsAuth(ctx, providerId);
+      throw this.#needsAuth(providerId, `the refresh was refused (${(error as Error).message})`);
+    }
+    const next = await this.#tokens(ctx, providerId);
+    if (
+      result !== 'AUTHORIZED' ||
+      next === undefined ||
+      next.access_token === tokens.access_token
+    ) {
+      await this.#markNeedsAuth(ctx, providerId);
+      throw this.#needsAuth(providerId, 'the refresh token was refused (invalid_grant)');
+    }
+    return next.access_token;
+  }
+
+  async #markNeedsAuth(ctx: AgentContext, providerId: string): Promise<void> {
+    await this.registry.accounts.upsert(ctx, { providerId, status: 'needs_auth' });
+    await this.registry
+      .recordState(ctx, providerId, {
+        status: 'needs_auth',
+        lastError: 'authorisation expired; re-authorise',
+      })
+      .catch(() => undefined);
+  }
+
+  #needsAuth(providerId: string, why: string): UnauthorizedError {
+    return new UnauthorizedError(
+      `Server "${providerId}" needs authorisation: ${why}. Sign in to it again.`,
+      {
+        details: { providerId, reason: 'needs_auth' },
+      },
+    );
+  }
+
+  async #tokens(ctx: AgentContext, providerId: string): Promise<StoredTokens | undefined> {
+    const text = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.tokens);
+    return text === undefined ? undefined : (JSON.parse(text) as StoredTokens);
+  }
+
+  async #serverUrl(ctx: AgentContext, providerId: string): Promise<string> {
+    const config = await this.registry.resolveServer(ctx, providerId).catch(() => undefined);
+    if (config === undefined) throw notFound(providerId);
+    if (config.transport === 'stdio')
+      throw new ConfigError(`Server "${providerId}" runs over stdio; OAuth is for remote servers.`);
+    return config.url;
+  }
+
+  #provider(ctx: AgentContext, providerId: string, redirectUri: string): VaultOAuthProvider {
+    return new VaultOAuthProvider(
+      this.registry,
+      ctx,
+      providerId,
+      redirectUri,
+      this.options.clientName,
+    );
+  }
+}
+
+// AUTH-04/AUTH-13: only http(s) redirect URIs, exactly as registered; loopback for http.
+function checkRedirect(uri: string): string {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new ConfigError('The redirect URI is not a URL.');
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError('The redirect URI must be https, or http on a loopback address.');
+  }
+  return url.toString();
+}

@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
+import { ConnectionPool } from '../pool/connection-pool.js';
+import type { Registry } from '../registry.js';
+import { createTestRegistry } from '../testing/index.js';
+import { OAuthService } from './oauth-service.js';
+
+const alice = createContext({ userId: 'alice' });
+const bob = createContext({ userId: 'bob' });
+const REDIRECT = 'http://127.0.0.1:8976/callback';
+
+interface Fixture {
+  readonly child: ChildProcess;
+  readonly base: string;
+  stats(): Promise<{
+    refreshes: number;
+    registrations: number;
+    authorizationRequests: Record<string, string>[];
+    tokenRequests: { grant_type: string; resource: string | null }[];
+  }>;
+  post(path: string): Promise<void>;
+}
+
+async function startFixture(): Promise<Fixture> {
+  const script = fileURLToPath(new URL('../testing/fixtures/oauth-server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\S+)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`fixture exited ${code}`)));
+  });
+  return {
+    child,
+    base,
+    stats: async () =>
+      (await (await fetch(`${base}/__stats`)).json()) as Awaited<ReturnType<Fixture['stats']>>,
+    post: async (path) => {
+      await fetch(`${base}${path}`, { method: 'POST' });
+    },
+  };
+}
+
+let fixture: Fixture;
+let registry: Registry;
+let oauth: OAuthService;
+let pool: ConnectionPool;
+
+beforeEach(async () => {
+  fixture = await startFixture();
+  registry = await createTestRegistry();
+  oauth = new OAuthService(registry);
+  pool = new ConnectionPool(registry, { oauth, pingIntervalMs: 0, attempts: 1 });
+  for (const ctx of [alice, bob]) {
+    await registry.addServer(ctx, {
+      id: 'linear',
+      transport: 'streamable-http',
+      url: `${fixture.base}/mcp`,
+    });
+  }
+});
+afterEach(async () => {
+  await pool.close();
+  await registry.close();
+  fixture.child.kill('SIGKILL');
+});
+
+// Plays the user's browser: follows the authorisation URL to the redirect and reads the callback.
+async function authorise(ctx: AgentContext): Promise<{ code: string; state: string; url: URL }> {
+  const { authorizationUrl } = await oauth.startOAuth(ctx, 'linear', REDIRECT);
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  const callback = new URL(response.headers.get('location') as string);
+  return {
+    code: callback.searchParams.get('code') as string,
+    state: callback.searchParams.get('state') as string,
+    url: new URL(authorizationUrl),
+  };
+}
+
+describe('OAuth for remote servers', () => {
+  it('AUTH-02 authorises with PKCE S256 and the resource indicator, stores tokens in the vault, and the pool uses them', async () => {
+    const { code, state, url } = await authorise(alice);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(`${fixture.base}/mcp`);
+    expect(url.searchParams.get('state')).toBe(state);
+    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    const stats = await fixture.stats();
+    expect(stats.registrations).toBe(1);
+    expect(stats.tokenRequests).toEqual([
+      { grant_type: 'authorization_code', resource: `${fixture.base}/mcp` },
+    ]);
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(true);
+    const stored = await registry.db.selectFrom('secrets').select('ciphertext').execute();
+    expect(JSON.stringify(stored)).not.toMatch(/at_|rt_/);
+    const result = await pool.callTool(alice, 'linear', 'whoami', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'an authorised caller' }]);
+  });
+
+  it('AUTH-06 a missing, wrong or replayed state is refused', async () => {
+    const { code, state } = await authorise(alice);
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, 'forged')).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    // The failed attempt consumed the pending state: even the right one is now a replay.
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, state)).rejects.toThrow(
+      /missing, wrong or reused state/,
+    );
+    await expect(oauth.finalizeOAuth(bob, 'linear', code, state)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+  });
+
+  it('AUTH-04 refuses redirect URIs that are not https or loopback http', async () => {
+    for (const bad of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'http://evil.example/cb',
+      'not a url',
+    ]) {
+      await expect(oauth.startOAuth(alice, 'linear', bad)).rejects.toThrow(/redirect URI/);
+    }
+  });
+
+  it('AUTH-09 twenty concurrent calls with an expired token make exactly one refresh, and all succeed', async () => {
+    const { code, state } = await authorise(alice);
+    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    await pool.waitForReady(alice, ['linear']);
+    await fixture.post('/__expire');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => pool.callTool(alice, 'linear', 'whoami', {})),
+    );
+    expect(results.every((r) => JSON.stringify(r.content).includes('authorised'))).toBe(true);
+    expect((await fixture.stats()).refreshes).toBe(1);
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(true);
+  });
+
+  it("AUTH-10 a refused refresh turns only that tenant's account to needs_auth, with an error telling to re-authorise", async () => {
+    for (const ctx of [alice, bob]) {
+      const { code, state } = await authorise(ctx);
+      await oauth.finalizeOAuth(ctx, 'linear', code, state);
+    }
+    await pool.waitForReady(alice, ['linear']);
+    await pool.waitForReady(bob, ['linear']);
+    // Alice's refresh token dies; bob's session is untouched.
+    const aliceTokens = JSON.parse(
+      (await registry.accounts.getSecret(alice, 'linear', 'oauth_tokens')) as string,
+    );
+    await registry.accounts.putSecret(
+      alice,
+      'linear',
+      'oauth_tokens',
+      JSON.stringify({ ...aliceTokens, refresh_token: 'rt_revoked', expires_at: 0 }),
+    );
+    const error = await oauth.accessToken(alice, 'linear').catch((e: unknown) => e);
+    expect(UnauthorizedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/needs authorisation.*Sign in to it again/);
+    expect((await registry.accounts.find(alice, 'linear'))?.status).toBe('needs_auth');
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(false);
+    expect(await registry.isAuthorized(bob, 'linear')).toBe(true);
+    expect((await pool.callTool(bob, 'linear', 'whoami', {})).content).toBeDefined();
+    const refreshesBefore = (await fixture.stats()).refreshes;
+    await oauth.accessToken(alice, 'linear').catch(() => undefined);
+    // No retry storm: a second attempt is one more request at most, not a loop.
+    expect((await fixture.stats()).refreshes - refreshesBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('disconnect deletes the tokens', async () => {
+    const { code, state } = await authorise(alice);
+    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    await oauth.disconnect(alice, 'linear');
+    expect(await registry.accounts.getSecret(alice, 'linear', 'oauth_tokens')).toBeUndefined();
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(false);
+    await expect(oauth.accessToken(alice, 'linear')).rejects.toThrow(/never authorised/);
+  });
+});

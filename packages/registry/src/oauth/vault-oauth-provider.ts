@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AgentContext } from '@mcp-agent/core';
+import type { Registry } from '../registry.js';
+
+/** Vault fields of a provider's OAuth state. */
+export const OAUTH_FIELDS = {
+  tokens: 'oauth_tokens',
+  client: 'oauth_client',
+  verifier: 'pkce_verifier',
+  state: 'oauth_state',
+} as const;
+
+/** Stored tokens: the server's answer plus when the access token expires. */
+export interface StoredTokens extends OAuthTokens {
+  readonly expires_at?: number;
+}
+
+/**
+ * The MCP SDK's `OAuthClientProvider` for one (tenant, provider), persisting everything —
+ * tokens, the dynamic client registration, the PKCE verifier and the state — in the
+ * encrypted vault. The authorisation URL the SDK produces is captured, never opened: the host
+ * shows it to the user.
+ */
+export class VaultOAuthProvider implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly ctx: AgentContext,
+    private readonly providerId: string,
+    private readonly redirectUri: string,
+    private readonly clientName = 'mcp-agent',
+  ) {}
+
+  get redirectUrl(): string {
+    return this.redirectUri;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  async state(): Promise<string> {
+    const value = randomBytes(24).toString('base64url');
+    await this.#put(OAUTH_FIELDS.state, JSON.stringify({ value, createdAt: this.ctx.clock.now() }));
+    return value;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return this.#getJson<OAuthClientInformationMixed>(OAUTH_FIELDS.client);
+  }
+
+  async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
+    await this.#put(OAUTH_FIELDS.client, JSON.stringify(information));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const stored = await this.#getJson<StoredTokens>(OAUTH_FIELDS.tokens);
+    if (stored === undefined) return undefined;
+    const { expires_at: expiresAt, ...tokens } = stored;
+    return expiresAt === undefined
+      ? tokens
+      : {
+          ...tokens,
+          expires_in: Math.max(0, Math.floor((expiresAt - this.ctx.clock.now()) / 1000)),
+        };
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const stored: StoredTokens = {
+      ...tokens,
+      ...(tokens.expires_in === undefined
+        ? {}
+        : { expires_at: this.ctx.clock.now() + tokens.expires_in * 1000 }),
+    };
+    await this.#put(OAUTH_FIELDS.tokens, JSON.stringify(stored));
+    await this.registry.accounts.upsert(this.ctx, {
+      providerId: this.providerId,
+      status: 'active',
+    });
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.authorizationUrl = authorizationUrl;
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.#put(OAUTH_FIELDS.verifier, codeVerifier);
+  }
+
+  async codeVerifier(): Promise<string> {
+    const verifier = await this.registry.accounts.getSecret(
+      this.ctx,
+      this.providerId,
+      OAUTH_FIELDS.verifier,
+    );
+    if (verifier === undefined)
+      throw new Error('No PKCE verifier is stored: start the authorisation again.');
+    return verifier;
+  }
+
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    const account = await this.registry.accounts.find(this.ctx, this.providerId);
+    if (account === undefined) return;
+    const owner = { kind: 'account', id: account.id } as const;
+    const fields =
+      scope === 'all'
+        ? Object.values(OAUTH_FIELDS)
+        : scope === 'client'
+          ? [OAUTH_FIELDS.client]
+          : scope === 'tokens'
+            ? [OAUTH_FIELDS.tokens]
+            : scope === 'verifier'
+              ? [OAUTH_FIELDS.verifier]
+              : [];
+    for (const field of fields) await this.registry.secrets.remove(this.ctx, owner, field);
+  }
+
+  async #put(field: string, value: string): Promise<void> {
+    await this.registry.accounts.putSecret(this.ctx, this.providerId, field, value);
+  }
+
+  async #getJson<T>(field: string): Promise<T | undefined> {
+    const text = await this.registry.accounts.getSecret(this.ctx, this.providerId, field);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+}
