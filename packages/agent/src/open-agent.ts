@@ -4,6 +4,7 @@ import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-ag
 import { Knowledge } from '@mcp-agent/knowledge';
 import {
   ConnectionPool,
+  OAuthService,
   openRegistry,
   type ConnectionPoolOptions,
   type OpenRegistryOptions,
@@ -33,6 +34,7 @@ export interface AgentStack {
   readonly knowledge: Knowledge;
   readonly dispatcher: Dispatcher;
   readonly sandbox: Sandbox | undefined;
+  readonly oauth: OAuthService;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,9 @@ export interface AgentStack {
  */
 export async function openAgentStack(options: OpenAgentStackOptions = {}): Promise<AgentStack> {
   const registry = await openRegistry(options);
+  const oauth = new OAuthService(registry);
   const pool = new ConnectionPool(registry, {
+    oauth,
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.pool,
   });
@@ -73,6 +77,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     knowledge,
     dispatcher,
     sandbox,
+    oauth,
     async close() {
       await sandbox?.dispose();
       await pool.close();

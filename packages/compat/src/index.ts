@@ -1,2 +1,11 @@
-// Nothing is public yet: this package is an honest skeleton until its issue lands.
-export {};
+export { closeDefaultStack } from './default-stack.js';
+export {
+  executeMcpTask,
+  getClient,
+  getIndex,
+  getManifest,
+  initRegistry,
+  isRegistered,
+  OAuthManager,
+  searchTools,
+} from './shims.js';
