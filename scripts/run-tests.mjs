@@ -19,14 +19,26 @@ const steps = [
       `--outputFile.json=${report}`,
     ],
   ],
+  // The official MCP conformance suite's client scenarios against our client entry point.
+  ['conformance', ['exec', 'node', 'scripts/conformance-client.mjs']],
 ];
 
 mkdirSync('node_modules/.cache', { recursive: true });
 rmSync(report, { force: true });
 let failedSteps = 0;
+let conformance = { passed: 0, failed: 0 };
 for (const [name, args] of steps) {
   console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
-  const { status } = spawnSync('pnpm', args, { stdio: 'inherit' });
+  const capture = name === 'conformance';
+  const { status, stdout } = spawnSync('pnpm', args, {
+    stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (capture) {
+    process.stdout.write(stdout ?? '');
+    const summary = /conformance: (\d+) passed, (\d+) failed/.exec(stdout ?? '');
+    if (summary) conformance = { passed: Number(summary[1]), failed: Number(summary[2]) };
+  }
   console.log(`[test] ${name}: ${status === 0 ? 'ok' : `failed (exit ${status})`}`);
   if (status !== 0) failedSteps += 1;
 }
@@ -41,5 +53,5 @@ if (existsSync(report)) {
   console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
 // A failed step that is not a test (typecheck, lint) still fails the closing line.
-console.log(`tests: ${passed} passed, ${failed + failedSteps} failed`);
+console.log(`tests: ${passed + conformance.passed} passed, ${failed + failedSteps} failed`);
 process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

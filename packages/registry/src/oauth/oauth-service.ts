@@ -1,4 +1,8 @@
-import { auth, type AuthResult } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  auth,
+  extractWWWAuthenticateParams,
+  type AuthResult,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import { notFound } from '../crud/connections.js';
 import type { Registry } from '../registry.js';
@@ -10,6 +14,20 @@ export type AuthorizedFetch = (
   init?: RequestInit,
 ) => Promise<Response>;
 
+/** What a server's last 401 or 403 said (RFC 6750 / RFC 9728 challenge parameters). */
+export interface AuthChallenge {
+  readonly status: number;
+  readonly resourceMetadataUrl?: string;
+  readonly scope?: string;
+  readonly error?: string;
+}
+
+/** Where to discover and what to ask for, as a challenge told us. */
+export interface AuthorizationHints {
+  readonly resourceMetadataUrl?: string;
+  readonly scope?: string;
+}
+
 /** Options of {@link OAuthService}. */
 export interface OAuthServiceOptions {
   /** Refresh this long before the access token expires; default 60 s. */
@@ -17,6 +35,8 @@ export interface OAuthServiceOptions {
   /** A state older than this is refused at the callback; default 10 minutes. */
   readonly stateTtlMs?: number;
   readonly clientName?: string;
+  /** A client ID metadata document URL to offer servers that accept them (CIMD). */
+  readonly clientMetadataUrl?: string;
 }
 
 /**
@@ -27,6 +47,7 @@ export interface OAuthServiceOptions {
  */
 export class OAuthService {
   readonly #refreshing = new Map<string, Promise<string>>();
+  readonly #challenges = new Map<string, AuthChallenge>();
   readonly #skewMs: number;
   readonly #stateTtlMs: number;
 
@@ -38,22 +59,27 @@ export class OAuthService {
     this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
   }
 
-  /** Starts authorisation; returns the URL to show the user (never opened here). */
+  /**
+   * Starts authorisation; returns the URL to show the user (never opened here). `hints` come
+   * from the server's challenge (see `lastChallenge`): where its resource metadata is, and which
+   * scope to ask for (only what it asked for: minimal scopes, step-up on demand).
+   */
   async startOAuth(
     ctx: AgentContext,
     providerId: string,
     redirectUri: string,
+    hints: AuthorizationHints = {},
   ): Promise<{ authorizationUrl: string }> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
     const redirect = checkRedirect(redirectUri);
     await this.registry.authConfigs.upsert(ctx, {
       providerId,
       kind: 'oauth',
-      settings: { redirectUri: redirect },
+      settings: { redirectUri: redirect, ...definedHints(hints) },
     });
     const provider = this.#provider(ctx, providerId, redirect);
     await provider.invalidateCredentials('tokens');
-    const result = await auth(provider, { serverUrl });
+    const result = await auth(provider, { serverUrl, ...sdkHints(hints) });
     if (result !== 'REDIRECT' || provider.authorizationUrl === undefined) {
       return { authorizationUrl: '' }; // already authorised (tokens were valid)
     }
@@ -93,6 +119,7 @@ export class OAuthService {
     const result = await auth(this.#provider(ctx, providerId, redirect), {
       serverUrl,
       authorizationCode: code,
+      ...sdkHints(hintsFrom(settings)),
     });
     if (result !== 'AUTHORIZED')
       throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
@@ -114,22 +141,56 @@ export class OAuthService {
     return pending;
   }
 
-  /** A `fetch` for the pool's transports: adds the bearer token, refreshes once on a 401. */
+  /**
+   * A `fetch` for the pool's transports: adds the bearer token (refreshed when due) and retries
+   * once after a 401. Without tokens the request goes out bare, so the server's 401 and its
+   * challenge (kept for `lastChallenge`) tell the host how to authorise.
+   */
   fetchFor(ctx: AgentContext, providerId: string): AuthorizedFetch {
     return async (input, init) => {
-      const send = async (token: string) => {
+      const send = async (token: string | undefined) => {
         const headers = new Headers(init?.headers);
-        headers.set('authorization', `Bearer ${token}`);
-        return fetch(input, { ...init, headers });
+        if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+        const response = await fetch(input, { ...init, headers });
+        if (response.status === 401 || response.status === 403)
+          this.#remember(ctx, providerId, response);
+        return response;
       };
-      const token = await this.accessToken(ctx, providerId);
+      const token =
+        (await this.#tokens(ctx, providerId)) === undefined
+          ? undefined
+          : await this.accessToken(ctx, providerId);
       const response = await send(token);
-      if (response.status !== 401) return response;
+      if (response.status !== 401 || token === undefined) return response;
       await response.body?.cancel();
       // Another caller may have refreshed meanwhile; only force a refresh if the token is the same.
       const current = await this.accessToken(ctx, providerId);
       return send(current !== token ? current : await this.accessToken(ctx, providerId, true));
     };
+  }
+
+  /** The last 401/403 challenge a server sent this tenant (to re-authorise or step up). */
+  lastChallenge(ctx: AgentContext, providerId: string): AuthChallenge | undefined {
+    return this.#challenges.get(`${ctx.userId}\u0000${providerId}`);
+  }
+
+  /** Reads and keeps a challenge from a server's response. */
+  rememberChallenge(ctx: AgentContext, providerId: string, response: Response): AuthChallenge {
+    return this.#remember(ctx, providerId, response);
+  }
+
+  #remember(ctx: AgentContext, providerId: string, response: Response): AuthChallenge {
+    const params = extractWWWAuthenticateParams(response);
+    const challenge: AuthChallenge = {
+      status: response.status,
+      ...(params.resourceMetadataUrl === undefined
+        ? {}
+        : { resourceMetadataUrl: params.resourceMetadataUrl.toString() }),
+      ...(params.scope === undefined ? {} : { scope: params.scope }),
+      ...(params.error === undefined ? {} : { error: params.error }),
+    };
+    this.#challenges.set(`${ctx.userId}\u0000${providerId}`, challenge);
+    return challenge;
   }
 
   /** Deletes the tenant's tokens and client registration for the server. */
@@ -149,7 +210,7 @@ export class OAuthService {
     );
     let result: AuthResult;
     try {
-      result = await auth(provider, { serverUrl });
+      result = await auth(provider, { serverUrl, ...sdkHints(hintsFrom(settings)) });
     } catch (error) {
       await this.#markNeedsAuth(ctx, providerId);
       throw this.#needsAuth(providerId, `the refresh was refused (${(error as Error).message})`);
@@ -205,8 +266,33 @@ export class OAuthService {
       providerId,
       redirectUri,
       this.options.clientName,
+      this.options.clientMetadataUrl,
     );
   }
+}
+
+function definedHints(hints: AuthorizationHints): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(hints).filter(([, v]) => typeof v === 'string'),
+  ) as Record<string, string>;
+}
+
+function hintsFrom(settings: Record<string, unknown> | undefined): AuthorizationHints {
+  return {
+    ...(typeof settings?.resourceMetadataUrl === 'string'
+      ? { resourceMetadataUrl: settings.resourceMetadataUrl }
+      : {}),
+    ...(typeof settings?.scope === 'string' ? { scope: settings.scope } : {}),
+  };
+}
+
+function sdkHints(hints: AuthorizationHints): { resourceMetadataUrl?: URL; scope?: string } {
+  return {
+    ...(hints.resourceMetadataUrl === undefined
+      ? {}
+      : { resourceMetadataUrl: new URL(hints.resourceMetadataUrl) }),
+    ...(hints.scope === undefined ? {} : { scope: hints.scope }),
+  };
 }
 
 // AUTH-04/AUTH-13: only http(s) redirect URIs, exactly as registered; loopback for http.

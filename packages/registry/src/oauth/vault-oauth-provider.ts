@@ -36,6 +36,8 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     private readonly providerId: string,
     private readonly redirectUri: string,
     private readonly clientName = 'mcp-agent',
+    /** A client ID metadata document URL, used where the server supports them (CIMD). */
+    readonly clientMetadataUrl?: string,
   ) {}
 
   get redirectUrl(): string {
