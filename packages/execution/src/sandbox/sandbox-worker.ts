@@ -226,11 +226,15 @@ process.on('message', (message: HostMessage) => {
   else if (message.type === 'tool-result') {
     const run = runs.get(message.runId);
     if (run?.deliver === undefined || run.aborted || run.isolate.isDisposed) return;
-    // Async apply: the isolate resolves the waiting call on its own thread; a late answer to a
-    // disposed isolate is dropped.
-    run.deliver
-      .apply(undefined, [message.callId, message.json], { arguments: { copy: true } })
-      .catch(() => undefined);
+    // Fire and forget: the isolate resolves the waiting call on its own thread, nothing comes
+    // back; a late answer to a disposed isolate is dropped.
+    try {
+      run.deliver.applyIgnored(undefined, [message.callId, message.json], {
+        arguments: { copy: true },
+      });
+    } catch {
+      // The isolate went away between the check and the call.
+    }
   } else if (message.type === 'abort') {
     const run = runs.get(message.runId);
     if (run !== undefined) {
