@@ -21,6 +21,7 @@ const steps = [
   ],
   // The official MCP conformance suite's client scenarios against our client entry point.
   ['conformance', ['exec', 'node', 'scripts/conformance-client.mjs']],
+  ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
 ];
 
 mkdirSync('node_modules/.cache', { recursive: true });
@@ -29,15 +30,20 @@ let failedSteps = 0;
 let conformance = { passed: 0, failed: 0 };
 for (const [name, args] of steps) {
   console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
-  const capture = name === 'conformance';
+  const capture = name.startsWith('conformance');
   const { status, stdout } = spawnSync('pnpm', args, {
     stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'],
     encoding: 'utf8',
   });
   if (capture) {
     process.stdout.write(stdout ?? '');
-    const summary = /conformance: (\d+) passed, (\d+) failed/.exec(stdout ?? '');
-    if (summary) conformance = { passed: Number(summary[1]), failed: Number(summary[2]) };
+    const summary = /conformance(?:-server)?: (\d+) passed, (\d+) failed/.exec(stdout ?? '');
+    if (summary) {
+      conformance = {
+        passed: conformance.passed + Number(summary[1]),
+        failed: conformance.failed + Number(summary[2]),
+      };
+    }
   }
   console.log(`[test] ${name}: ${status === 0 ? 'ok' : `failed (exit ${status})`}`);
   if (status !== 0) failedSteps += 1;

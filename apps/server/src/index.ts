@@ -1,2 +1,10 @@
-// Nothing is public yet: this package is an honest skeleton until its issue lands.
-export {};
+export { MemoryEventStore } from './gateway/event-store.js';
+export { createGatewayServer, type GatewayServerOptions } from './gateway/gateway-server.js';
+export {
+  createHttpGateway,
+  serveHttpGateway,
+  type HttpGateway,
+  type HttpGatewayOptions,
+} from './gateway/http-gateway.js';
+export { serveStdioGateway } from './gateway/stdio-gateway.js';
+export { StaticTokenVerifier, type TokenVerifier } from './gateway/token-verifier.js';

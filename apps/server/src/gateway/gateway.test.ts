@@ -1,0 +1,209 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createContext } from '@mcp-agent/core';
+import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { serverFixtures } from '@mcp-agent/registry/testing';
+import { serveHttpGateway } from './http-gateway.js';
+import { StaticTokenVerifier } from './token-verifier.js';
+
+const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-'));
+const key = randomBytes(32).toString('base64');
+const ALICE_TOKEN = `alice-${randomBytes(12).toString('hex')}`;
+const BOB_TOKEN = `bob-${randomBytes(12).toString('hex')}`;
+let stack: AgentStack;
+let served: Awaited<ReturnType<typeof serveHttpGateway>>;
+
+async function addScripted(userId: string, id: string, tools: object[]) {
+  const file = join(home, `${userId}-${id}.json`);
+  writeFileSync(file, JSON.stringify({ tools }));
+  await stack.registry.addServer(createContext({ userId }), {
+    id,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [serverFixtures.scripted, file],
+  });
+}
+
+async function connect(token: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(served.url),
+      token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } },
+    ),
+  );
+  return client;
+}
+
+const text = (result: unknown) =>
+  JSON.parse(((result as { content: { text: string }[] }).content[0] as { text: string }).text);
+
+beforeAll(async () => {
+  stack = await openAgentStack({ home, env: { MCP_AGENT_SECRET_KEY: key } });
+  await addScripted('alice', 'github', [
+    {
+      name: 'create_issue',
+      description: 'Create an issue in a repository',
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string' } },
+        required: ['title'],
+      },
+    },
+  ]);
+  await addScripted('bob', 'secrets', [
+    { name: 'read_vault', description: 'Read the company vault', inputSchema: { type: 'object' } },
+  ]);
+  served = await serveHttpGateway({
+    stack,
+    port: 0,
+    verifier: new StaticTokenVerifier({ [ALICE_TOKEN]: 'alice', [BOB_TOKEN]: 'bob' }),
+  });
+});
+afterAll(async () => {
+  await served.close();
+  await stack.close();
+});
+
+describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
+  it('offers the meta-tools with instructions, and walks search → describe → call → run_code', async () => {
+    const client = await connect(ALICE_TOKEN);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'describe_tools',
+      'call_tool',
+      'run_code',
+    ]);
+    expect(client.getInstructions()).toMatch(/search_tools .* describe_tools .* call_tool/);
+    expect(
+      text(await client.callTool({ name: 'search_tools', arguments: { query: 'open an issue' } }))
+        .results[0].tool_id,
+    ).toBe('github.create_issue');
+    expect(
+      text(
+        await client.callTool({
+          name: 'describe_tools',
+          arguments: { tool_ids: ['github.create_issue'] },
+        }),
+      ).tools[0].call_signature,
+    ).toMatch(/title: string/);
+    const called = text(
+      await client.callTool({
+        name: 'call_tool',
+        arguments: { tool_id: 'github.create_issue', arguments: { title: 'Bug' } },
+      }),
+    );
+    expect(called.result).toContain('"title":"Bug"');
+    const invalid = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_id: 'github.create_issue', arguments: {} },
+    });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid).error.code).toBe('INVALID_ARGUMENTS');
+    const ran = text(
+      await client.callTool({
+        name: 'run_code',
+        arguments: {
+          code: 'const r = await tools.github.create_issue({ title: "x" }); return typeof r;',
+        },
+      }),
+    );
+    expect(ran.result).toBe('string');
+    await client.close();
+  });
+
+  it("two users over HTTP never see each other's tools or sessions", async () => {
+    const alice = await connect(ALICE_TOKEN);
+    const bob = await connect(BOB_TOKEN);
+    const aliceSees = JSON.stringify(
+      text(
+        await alice.callTool({
+          name: 'search_tools',
+          arguments: { query: 'read the company vault', limit: 10 },
+        }),
+      ),
+    );
+    const bobSees = JSON.stringify(
+      text(
+        await bob.callTool({
+          name: 'search_tools',
+          arguments: { query: 'create an issue', limit: 10 },
+        }),
+      ),
+    );
+    expect(aliceSees).not.toContain('secrets.read_vault');
+    expect(bobSees).not.toContain('github.create_issue');
+    const denied = await bob.callTool({
+      name: 'call_tool',
+      arguments: { tool_id: 'github.create_issue', arguments: { title: 'x' } },
+    });
+    expect(text(denied).error.code).toBe('PROVIDER_NOT_FOUND');
+    // Alice's session id with Bob's token looks like a missing session.
+    const sessionId = (alice.transport as StreamableHTTPClientTransport).sessionId as string;
+    const hijack = await fetch(served.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${BOB_TOKEN}`,
+        'mcp-session-id': sessionId,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(hijack.status).toBe(404);
+    await alice.close();
+    await bob.close();
+  });
+
+  it('refuses requests without a valid token (401) and from a foreign Origin (403, HTTP-12)', async () => {
+    await expect(connect(undefined)).rejects.toThrow(/401|Unauthorized/);
+    await expect(connect('not-a-real-token-at-all')).rejects.toThrow(/401|Unauthorized/);
+    const evil = await fetch(served.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ALICE_TOKEN}`,
+        origin: 'https://evil.example',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      }),
+    });
+    expect(evil.status).toBe(403);
+  });
+});
+
+describe('the MCP gateway over stdio (one user), through the built CLI', () => {
+  it('serves the user given by --user', async () => {
+    const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, '--home', home, '--user', 'alice', 'serve', '--stdio'],
+        env: { ...process.env, MCP_AGENT_SECRET_KEY: key } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    const hits = text(
+      await client.callTool({ name: 'search_tools', arguments: { query: 'create issue' } }),
+    );
+    expect(hits.results[0].tool_id).toBe('github.create_issue');
+    await client.close();
+  });
+});
