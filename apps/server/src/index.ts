@@ -8,3 +8,6 @@ export {
 } from './gateway/http-gateway.js';
 export { serveStdioGateway } from './gateway/stdio-gateway.js';
 export { StaticTokenVerifier, type TokenVerifier } from './gateway/token-verifier.js';
+export { createHttpApi, type HttpApiOptions } from './api/http-api.js';
+export { serveHttpApi } from './api/serve-api.js';
+export { TaskStore, type TaskRecord } from './api/task-store.js';

@@ -1,0 +1,168 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createAnthropicModelClient, openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import {
+  startScriptedAnthropicServer,
+  type ScriptedAnthropicServer,
+} from '@mcp-agent/agent/testing';
+import { serverFixtures } from '@mcp-agent/registry/testing';
+import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { serveHttpApi } from './serve-api.js';
+
+const home = mkdtempSync(join(tmpdir(), 'mcp-api-'));
+const ALICE = `alice-${randomBytes(12).toString('hex')}`;
+const BOB = `bob-${randomBytes(12).toString('hex')}`;
+let model: ScriptedAnthropicServer;
+let stack: AgentStack;
+let api: Awaited<ReturnType<typeof serveHttpApi>>;
+const script = join(home, 'tools.json');
+
+// Response bodies of the API: an error, or whatever the route returns.
+type Body = { error: { code: string; message: string } } & Record<string, unknown>;
+const read = async (response: Response): Promise<Body> => (await response.json()) as Body;
+
+const call = (token: string | undefined, method: string, path: string, body?: unknown) =>
+  fetch(`${api.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+
+beforeAll(async () => {
+  writeFileSync(
+    script,
+    JSON.stringify({
+      tools: [
+        {
+          name: 'list_issues',
+          description: 'List the issues of a repository',
+          inputSchema: { type: 'object' },
+        },
+      ],
+    }),
+  );
+  model = await startScriptedAnthropicServer();
+  stack = await openAgentStack({
+    home,
+    env: { MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
+    sandbox: false,
+    model: createAnthropicModelClient({
+      apiKey: 'test-key',
+      baseURL: model.url,
+      model: 'scripted',
+    }),
+  });
+  api = await serveHttpApi({
+    stack,
+    port: 0,
+    verifier: new StaticTokenVerifier({ [ALICE]: 'alice', [BOB]: 'bob' }),
+  });
+});
+afterAll(async () => {
+  await api.close();
+  await stack.close();
+  await model.close();
+});
+
+describe('the HTTP API', () => {
+  it('health and readiness answer without a token', async () => {
+    expect(await (await call(undefined, 'GET', '/health')).json()).toEqual({ ok: true });
+    expect(await (await call(undefined, 'GET', '/ready')).json()).toEqual({ ready: true });
+  });
+
+  it('refuses requests without a valid bearer token', async () => {
+    for (const token of [undefined, 'wrong-token-wrong-token']) {
+      const response = await call(token, 'GET', '/v1/servers');
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        error: { code: 'UNAUTHORIZED', message: expect.any(String) },
+      });
+    }
+  });
+
+  it('validates bodies: not JSON, unknown fields, invalid server configs', async () => {
+    const notJson = await call(ALICE, 'POST', '/v1/tasks', '{nope');
+    expect(notJson.status).toBe(400);
+    expect((await read(notJson)).error.code).toBe('INVALID_ARGUMENTS');
+    const unknownField = await call(ALICE, 'POST', '/v1/tasks', { task: 'x', priority: 'high' });
+    expect(unknownField.status).toBe(400);
+    expect((await read(unknownField)).error.message).toMatch(/priority/);
+    const badServer = await call(ALICE, 'POST', '/v1/servers', {
+      id: 'Bad.Id',
+      transport: 'stdio',
+      command: '',
+    });
+    expect(badServer.status).toBe(400);
+    expect((await read(badServer)).error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/id: .*command: /),
+    });
+  });
+
+  it("manages a user's servers: add, list, status, remove; other users see nothing", async () => {
+    const added = await call(ALICE, 'POST', '/v1/servers', {
+      id: 'github',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [serverFixtures.scripted, script],
+    });
+    expect(added.status).toBe(201);
+    const listed = (await read(await call(ALICE, 'GET', '/v1/servers'))).servers as {
+      id: string;
+    }[];
+    expect(listed.map((s) => s.id)).toEqual(['github']);
+    expect((await read(await call(BOB, 'GET', '/v1/servers'))).servers).toEqual([]);
+    const status = await (await call(ALICE, 'GET', '/v1/servers/github/status')).json();
+    expect(status).toMatchObject({ serverId: 'github', status: 'ready', toolCount: 1 });
+    expect((await call(BOB, 'GET', '/v1/servers/github/status')).status).toBe(404);
+    expect((await call(BOB, 'DELETE', '/v1/servers/github')).status).toBe(404);
+  });
+
+  it('starts a task, reports it, and streams its steps as server-sent events', async () => {
+    model.push(
+      { content: [{ type: 'tool_use', name: 'search_tools', input: { query: 'list issues' } }] },
+      { content: [{ type: 'text', text: 'There is a tool for that.' }] },
+    );
+    const started = await call(ALICE, 'POST', '/v1/tasks', { task: 'Which tool lists issues?' });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const events = await (await call(ALICE, 'GET', `/v1/tasks/${id}/events`)).text();
+    expect(events).toMatch(/event: step-start/);
+    expect(events).toMatch(/event: tool-call/);
+    expect(events).toMatch(/event: done/);
+    const task = await (await call(ALICE, 'GET', `/v1/tasks/${id}`)).json();
+    expect(task).toMatchObject({
+      id,
+      status: 'completed',
+      result: { answer: 'There is a tool for that.' },
+    });
+    expect((await call(BOB, 'GET', `/v1/tasks/${id}`)).status).toBe(404);
+    expect((await call(BOB, 'GET', `/v1/tasks/${id}/events`)).status).toBe(404);
+  });
+
+  it('serves the gateway at /mcp with the same tokens', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_tools');
+    await client.close();
+    expect((await call(undefined, 'POST', '/mcp', {})).status).toBe(401);
+  });
+
+  it('unknown routes are JSON errors', async () => {
+    const response = await call(ALICE, 'GET', '/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect((await read(response)).error.code).toBe('NOT_FOUND');
+  });
+});

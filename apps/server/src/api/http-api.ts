@@ -1,0 +1,227 @@
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { z } from 'zod';
+import {
+  createContext,
+  describeIssues,
+  InvalidArgumentsError,
+  McpAgentError,
+  toMcpAgentError,
+  type AgentContext,
+} from '@mcp-agent/core';
+import type { AgentStack } from '@mcp-agent/agent';
+import type { HttpGateway } from '../gateway/http-gateway.js';
+import type { TokenVerifier } from '../gateway/token-verifier.js';
+import { TaskStore } from './task-store.js';
+
+/** Options of {@link createHttpApi}. */
+export interface HttpApiOptions {
+  readonly stack: AgentStack;
+  readonly verifier: TokenVerifier;
+  /** The gateway served at `/mcp`. */
+  readonly gateway?: HttpGateway;
+  /** The public base URL, for OAuth redirect URIs; default the request's own origin. */
+  readonly baseUrl?: string;
+}
+
+type Env = { Bindings: HttpBindings; Variables: { userId: string } };
+
+const STATUS: Record<string, number> = {
+  INVALID_ARGUMENTS: 400,
+  CONFIG_INVALID: 400,
+  UNAUTHORIZED: 401,
+  POLICY_DENIED: 403,
+  PROVIDER_NOT_FOUND: 404,
+  TOOL_NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  NOT_READY: 503,
+};
+
+const taskBody = z.strictObject({
+  task: z.string().trim().min(1).max(20_000),
+  threadId: z.string().min(1).max(200).optional(),
+  allowServers: z.array(z.string()).max(100).optional(),
+  budget: z.record(z.string(), z.number()).optional(),
+});
+
+/**
+ * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
+ * as server-sent events), per-user servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`,
+ * `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`),
+ * the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on everything under `/v1`;
+ * bodies validated; errors as `{"error": {code, message}}` with stable codes.
+ */
+export function createHttpApi(options: HttpApiOptions): Hono<Env> {
+  const { stack } = options;
+  const tasks = new TaskStore();
+  const app = new Hono<Env>();
+  const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
+  const body = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      throw new InvalidArgumentsError('The request body is not JSON.');
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = describeIssues(parsed.error.issues);
+      throw new InvalidArgumentsError(
+        `Invalid request body: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`,
+        { details: { issues } },
+      );
+    }
+    return parsed.data;
+  };
+
+  app.onError((thrown, c) => {
+    const error = toMcpAgentError(thrown);
+    return c.json(
+      { error: { code: error.code, message: error.message } },
+      (STATUS[error.code] ?? 500) as 500,
+    );
+  });
+  app.notFound((c) =>
+    c.json(
+      { error: { code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}.` } },
+      404,
+    ),
+  );
+
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/ready', async (c) => {
+    try {
+      await stack.registry.activeServers(createContext({ userId: 'readiness-probe' }));
+      return c.json({ ready: true });
+    } catch {
+      return c.json({ ready: false }, 503);
+    }
+  });
+
+  // The OAuth callback is a browser redirect: no bearer token; the state, stored per user in the
+  // vault, is what proves the request belongs to the authorisation that user started.
+  app.get('/v1/oauth/callback', async (c) => {
+    const { user, server, code, state } = c.req.query();
+    if (!user || !server || !code)
+      throw new InvalidArgumentsError('The callback needs user, server and code.');
+    await stack.oauth.finalizeOAuth(createContext({ userId: user }), server, code, state ?? '');
+    return c.text('Signed in; you can close this tab.');
+  });
+
+  app.all('/mcp', async (c) => {
+    if (options.gateway === undefined)
+      throw new McpAgentError('NOT_READY', 'The gateway is not enabled here.');
+    await options.gateway.handle(c.env.incoming, c.env.outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const userId = match?.[1] === undefined ? undefined : await options.verifier.verify(match[1]);
+    if (userId === undefined) {
+      c.header('www-authenticate', 'Bearer');
+      return c.json(
+        { error: { code: 'UNAUTHORIZED', message: 'Send "Authorization: Bearer <token>".' } },
+        401,
+      );
+    }
+    c.set('userId', userId);
+    await next();
+  });
+
+  app.post('/v1/tasks', async (c) => {
+    const input = await body(c, taskBody);
+    const userId = c.get('userId');
+    const record = tasks.create(userId, input.task);
+    void stack.agent
+      .executeTask(input.task, userId, {
+        signal: record.controller.signal,
+        onEvent: (event) => tasks.emit(record, event),
+        ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
+        ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
+        ...(input.budget === undefined ? {} : { budget: input.budget }),
+      })
+      .then((result) => tasks.finish(record, result));
+    return c.json({ id: record.id, status: record.status }, 202);
+  });
+
+  app.get('/v1/tasks/:id', (c) => {
+    const record = tasks.get(c.get('userId'), c.req.param('id'));
+    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+    return c.json({
+      id: record.id,
+      task: record.task,
+      status: record.status,
+      result: record.result ?? null,
+    });
+  });
+
+  app.get('/v1/tasks/:id/events', (c) => {
+    const record = tasks.get(c.get('userId'), c.req.param('id'));
+    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+    return streamSSE(c, async (stream) => {
+      let index = 0;
+      const send = async (event: unknown, name: string) => {
+        await stream.writeSSE({ id: String(index++), event: name, data: JSON.stringify(event) });
+      };
+      for (const event of [...record.events]) await send(event, event.type);
+      if (record.status !== 'running') {
+        await send(record.result, 'done');
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const listener = (event: (typeof record.events)[number] | 'done') => {
+          if (event === 'done') {
+            void send(record.result, 'done').then(resolve);
+          } else void send(event, event.type);
+        };
+        record.listeners.add(listener);
+        stream.onAbort(() => {
+          record.listeners.delete(listener);
+          resolve();
+        });
+      });
+    });
+  });
+
+  app.get('/v1/servers', async (c) =>
+    c.json({ servers: await stack.registry.activeServers(ctxOf(c), { includeDisabled: true }) }),
+  );
+
+  app.post('/v1/servers', async (c) => {
+    const input = await body(c, z.record(z.string(), z.unknown()));
+    const record = await stack.registry.addServer(ctxOf(c), input);
+    return c.json(
+      { server: { id: record.providerId, transport: record.transport, status: record.status } },
+      201,
+    );
+  });
+
+  app.delete('/v1/servers/:id', async (c) => {
+    await stack.registry.removeServer(ctxOf(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  app.get('/v1/servers/:id/status', async (c) => {
+    const ctx = ctxOf(c);
+    const id = c.req.param('id');
+    await stack.pool.waitForReady(ctx, [id], { timeoutMs: 15_000 }).catch(() => undefined);
+    const state = stack.pool.status(ctx).find((s) => s.serverId === id);
+    if (state === undefined)
+      throw new McpAgentError('PROVIDER_NOT_FOUND', `No server "${id}" for this user.`);
+    const { metrics, ...rest } = state;
+    return c.json({ ...rest, metrics });
+  });
+
+  app.post('/v1/servers/:id/oauth', async (c) => {
+    const ctx = ctxOf(c);
+    const id = c.req.param('id');
+    const base = options.baseUrl ?? new URL(c.req.url).origin;
+    const redirect = `${base}/v1/oauth/callback?user=${encodeURIComponent(ctx.userId)}&server=${encodeURIComponent(id)}`;
+    return c.json(await stack.oauth.startOAuth(ctx, id, redirect));
+  });
+
+  return app;
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { MCPTaskResult, StepEvent } from '@mcp-agent/core';
+
+/** A task started through the API. */
+export interface TaskRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly task: string;
+  status: 'running' | MCPTaskResult['status'];
+  result: MCPTaskResult | undefined;
+  readonly events: StepEvent[];
+  readonly listeners: Set<(event: StepEvent | 'done') => void>;
+  readonly controller: AbortController;
+}
+
+/**
+ * Tasks in memory, per user: a task of another user is the same "not found" as a missing one.
+ * Bounded: finished tasks beyond the newest 1,000 are forgotten.
+ */
+export class TaskStore {
+  readonly #tasks = new Map<string, TaskRecord>();
+
+  create(userId: string, task: string): TaskRecord {
+    const record: TaskRecord = {
+      id: `task_${randomUUID()}`,
+      userId,
+      task,
+      status: 'running',
+      result: undefined,
+      events: [],
+      listeners: new Set(),
+      controller: new AbortController(),
+    };
+    this.#tasks.set(record.id, record);
+    for (const [id, old] of this.#tasks) {
+      if (this.#tasks.size <= 1_000) break;
+      if (old.status !== 'running') this.#tasks.delete(id);
+    }
+    return record;
+  }
+
+  get(userId: string, id: string): TaskRecord | undefined {
+    const record = this.#tasks.get(id);
+    return record?.userId === userId ? record : undefined;
+  }
+
+  emit(record: TaskRecord, event: StepEvent): void {
+    record.events.push(event);
+    for (const listener of record.listeners) listener(event);
+  }
+
+  finish(record: TaskRecord, result: MCPTaskResult): void {
+    record.result = result;
+    record.status = result.status;
+    for (const listener of record.listeners) listener('done');
+    record.listeners.clear();
+  }
+}

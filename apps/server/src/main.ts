@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The HTTP API and gateway as a process: node apps/server/dist/main.js --port 8080 --tokens tokens.json
+import { parseArgs } from 'node:util';
+import { createLogger, toMcpAgentError } from '@mcp-agent/core';
+import { openAgentStack } from '@mcp-agent/agent';
+import { serveHttpApi } from './api/serve-api.js';
+import { StaticTokenVerifier } from './gateway/token-verifier.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    tokens: { type: 'string' },
+    home: { type: 'string' },
+  },
+});
+try {
+  const tokens = values.tokens ?? process.env.MCP_AGENT_TOKENS_FILE;
+  if (tokens === undefined)
+    throw new Error(
+      'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}',
+    );
+  const logger = createLogger();
+  const stack = await openAgentStack({
+    ...(values.home === undefined ? {} : { home: values.home }),
+    logger,
+  });
+  const api = await serveHttpApi({
+    stack,
+    verifier: StaticTokenVerifier.fromFile(tokens),
+    port: Number(values.port ?? process.env.PORT ?? 8080),
+    ...(values.host === undefined ? {} : { host: values.host }),
+  });
+  logger.info({ url: api.url }, 'mcp-agent API and gateway listening');
+  const stop = async () => {
+    await api.close();
+    await stack.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+} catch (thrown) {
+  process.stderr.write(`mcp-agent-server: ${toMcpAgentError(thrown).message}\n`);
+  process.exit(2);
+}
