@@ -43,6 +43,8 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly caller?: Caller;
+  /** Receives the server's progress notifications (a gateway forwards them to its client). */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Envelope limits for this call only. */
   readonly envelope?: Partial<EnvelopeLimits>;
 }
@@ -71,6 +73,7 @@ export class Dispatcher {
       options.pool.callTool(ctx, call.providerId, call.toolName, call.arguments, {
         signal: call.signal,
         ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
+        ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
       }),
     );
   }
@@ -122,6 +125,7 @@ export class Dispatcher {
         caller: options.caller ?? 'model',
         signal: options.signal ?? ctx.signal,
         timeoutMs: options.timeoutMs,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
       const data = normalizeResult(toolId, result, tool, this.#validator);
       const observation = processObservation(ctx, data, {

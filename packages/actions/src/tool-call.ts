@@ -16,6 +16,8 @@ export interface ToolCall {
   readonly caller: Caller;
   readonly signal: AbortSignal;
   readonly timeoutMs: number | undefined;
+  /** Progress notifications of the server, forwarded to whoever asked. */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** The next step of the chain. */

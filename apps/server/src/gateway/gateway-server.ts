@@ -113,9 +113,28 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     },
     ({ tool_id, arguments: args }, extra) =>
       guard(async () => {
+        // The client's progress token, if it sent one, receives the upstream server's progress,
+        // in order and all of it before the result.
+        const progressToken = extra._meta?.progressToken;
+        let forwarded = Promise.resolve();
         const response = await stack.dispatcher.dispatchTool(context(extra.signal), tool_id, args, {
           signal: extra.signal,
+          ...(progressToken === undefined
+            ? {}
+            : {
+                onProgress: (progress) => {
+                  forwarded = forwarded
+                    .then(() =>
+                      extra.sendNotification({
+                        method: 'notifications/progress',
+                        params: { progressToken, ...progress },
+                      }),
+                    )
+                    .catch(() => undefined);
+                },
+              }),
         });
+        await forwarded;
         return response.ok
           ? respond({ result: response.data, meta: response.meta })
           : respond({ error: response.error }, true);

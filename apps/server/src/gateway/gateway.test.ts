@@ -119,6 +119,51 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     await client.close();
   });
 
+  it('forwards the upstream server progress to the client, and its cancellation upstream', async () => {
+    const everything = fileURLToPath(
+      new URL(
+        '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+        import.meta.url,
+      ),
+    );
+    await stack.registry.addServer(createContext({ userId: 'alice' }), {
+      id: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [everything],
+    });
+    const client = await connect(ALICE_TOKEN);
+    const progress: number[] = [];
+    const result = await client.callTool(
+      {
+        name: 'call_tool',
+        arguments: {
+          tool_id: 'everything.trigger-long-running-operation',
+          arguments: { duration: 1, steps: 3 },
+        },
+      },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(progress).toEqual([1, 2, 3]);
+    const controller = new AbortController();
+    const pending = client.callTool(
+      {
+        name: 'call_tool',
+        arguments: {
+          tool_id: 'everything.trigger-long-running-operation',
+          arguments: { duration: 30, steps: 3 },
+        },
+      },
+      undefined,
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toThrow(/abort/i);
+    await client.close();
+  });
+
   it("two users over HTTP never see each other's tools or sessions", async () => {
     const alice = await connect(ALICE_TOKEN);
     const bob = await connect(BOB_TOKEN);
