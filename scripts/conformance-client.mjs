@@ -1,8 +1,8 @@
 // Runs the official MCP conformance suite's client scenarios against our client entry point
 // (packages/registry/dist/bin/conformance-client.js) and prints one summary line. The scenarios
 // are those of spec 2025-06-18 and 2025-11-25 that a client must pass.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { report, runScenario } from './lib/run-conformance.mjs';
 
 const registry = fileURLToPath(new URL('../packages/registry/', import.meta.url));
 const suite = `${registry}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
@@ -27,48 +27,11 @@ const scenarios = [
   'auth/pre-registration',
 ];
 
-function run(scenario) {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [suite, 'client', '--command', client, '--scenario', scenario, '--timeout', '60000'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => {
-      const checks = /Passed: (\d+)\/(\d+)/.exec(output);
-      resolve({
-        scenario,
-        passed: code === 0 && /OVERALL: PASSED/.test(output),
-        checks: checks ? `${checks[1]}/${checks[2]}` : '?',
-        output,
-      });
-    });
-  });
-}
+const run = (scenario) =>
+  runScenario(suite, ['client', '--command', client, '--timeout', '60000'], scenario);
 
 const results = [];
 for (let i = 0; i < scenarios.length; i += 4) {
   results.push(...(await Promise.all(scenarios.slice(i, i + 4).map(run))));
 }
-for (const result of results) {
-  console.log(
-    `${result.passed ? 'pass' : 'FAIL'}  ${result.scenario.padEnd(36)} checks ${result.checks}`,
-  );
-  if (!result.passed)
-    console.log(
-      result.output
-        .split('\n')
-        .filter((l) => /FAIL|ERROR|failed/.test(l))
-        .slice(0, 8)
-        .join('\n'),
-    );
-}
-const passed = results.filter((r) => r.passed).length;
-console.log(`conformance: ${passed} passed, ${results.length - passed} failed`);
-process.exit(passed === results.length ? 0 : 1);
+process.exit(report('conformance', results) ? 0 : 1);

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { report, runScenario } from './lib/run-conformance.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const suite = join(
@@ -51,43 +52,9 @@ const url = await new Promise((resolve, reject) => {
   });
 });
 
-function run(scenario) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [suite, 'server', '--url', url, '--scenario', scenario], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => {
-      const checks = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
-      resolve({
-        scenario,
-        passed: code === 0 && checks !== null && checks[3] === '0',
-        checks: checks ? `${checks[1]}/${checks[2]}` : '?',
-        output,
-      });
-    });
-  });
-}
+const run = (scenario) => runScenario(suite, ['server', '--url', url], scenario);
 
 const results = [];
 for (const scenario of scenarios) results.push(await run(scenario));
 gateway.kill('SIGTERM');
-for (const result of results) {
-  console.log(
-    `${result.passed ? 'pass' : 'FAIL'}  ${result.scenario.padEnd(30)} checks ${result.checks}`,
-  );
-  if (!result.passed)
-    console.log(
-      result.output
-        .split('\n')
-        .filter((l) => /FAIL|Error/.test(l))
-        .slice(0, 6)
-        .join('\n'),
-    );
-}
-const passed = results.filter((r) => r.passed).length;
-console.log(`conformance-server: ${passed} passed, ${results.length - passed} failed`);
-process.exit(passed === results.length ? 0 : 1);
+process.exit(report('conformance-server', results) ? 0 : 1);

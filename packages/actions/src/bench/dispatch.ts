@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createContext } from '@mcp-agent/core';
+import { latencyStats, round3 } from '@mcp-agent/core/testing';
 import { ConnectionPool, ProcessTransport } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Dispatcher } from '../dispatcher.js';
@@ -16,13 +17,6 @@ const everything = fileURLToPath(
   ),
 );
 const RUNS = 2_000;
-
-function stats(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (p: number) =>
-    round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
-  return { p50: at(50), p99: at(99), n: sorted.length };
-}
 
 /**
  * `pnpm bench dispatch`: a direct SDK call on a held connection against `dispatchTool` (with
@@ -71,8 +65,8 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
   await direct.close();
   await pool.close();
   await registry.close();
-  const directStats = stats(directTimes);
-  const dispatchStats = stats(dispatchTimes);
+  const directStats = latencyStats(directTimes);
+  const dispatchStats = latencyStats(dispatchTimes);
   return {
     benchmark: 'dispatch',
     server: '@modelcontextprotocol/server-everything (stdio)',
@@ -80,12 +74,8 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
     node: process.version,
     direct_sdk_held_connection_ms: directStats,
     dispatch_tool_ms: dispatchStats,
-    ratio_p50: round(dispatchStats.p50 / directStats.p50),
-    ratio_p99: round(dispatchStats.p99 / directStats.p99),
-    overhead_p50_ms: round(dispatchStats.p50 - directStats.p50),
+    ratio_p50: round3(dispatchStats.p50 / directStats.p50),
+    ratio_p99: round3(dispatchStats.p99 / directStats.p99),
+    overhead_p50_ms: round3(dispatchStats.p50 - directStats.p50),
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createContext } from '@mcp-agent/core';
+import { latencyStats, round3 } from '@mcp-agent/core/testing';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { ConnectionPool } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
@@ -13,13 +14,6 @@ const everything = fileURLToPath(
     import.meta.url,
   ),
 );
-
-function stats(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (p: number) =>
-    round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
-  return { p50: at(50), p99: at(99), n: sorted.length };
-}
 
 /**
  * `pnpm bench sandbox`: cold and warm runs of an empty script, and a script making 100 tool
@@ -71,20 +65,16 @@ export async function runSandboxBenchmark(): Promise<Record<string, unknown>> {
   await sandbox.dispose();
   await pool.close();
   await registry.close();
-  const directStats = stats(direct);
-  const scriptStats = stats(scripted);
-  const warmStats = stats(warm);
+  const directStats = latencyStats(direct);
+  const scriptStats = latencyStats(scripted);
+  const warmStats = latencyStats(warm);
   return {
     benchmark: 'sandbox',
     node: process.version,
-    cold_empty_run_ms: round(coldMs),
+    cold_empty_run_ms: round3(coldMs),
     warm_empty_run_ms: warmStats,
     hundred_calls_direct_dispatch_ms: directStats,
     hundred_calls_from_sandbox_ms: scriptStats,
-    marginal_cost_per_call_ms: round((scriptStats.p50 - directStats.p50 - warmStats.p50) / 100),
+    marginal_cost_per_call_ms: round3((scriptStats.p50 - directStats.p50 - warmStats.p50) / 100),
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -10,6 +10,7 @@ import { ConnectionPool } from '@mcp-agent/registry';
 import { Agent } from '../entrypoint.js';
 import { createAnthropicModelClient } from '../model/anthropic-model-client.js';
 import { startScriptedAnthropicServer } from '../testing/scripted-anthropic-server.js';
+import { percentile, round3 } from '@mcp-agent/core/testing';
 
 const TASKS = 200;
 
@@ -104,12 +105,7 @@ export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
   await pool.close();
   await registry.close();
   await server.close();
-  const p = (values: number[], q: number) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return round(
-      sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] ?? 0,
-    );
-  };
+  const p = (values: number[], q: number) => round3(percentile(values, q));
   const overheadPerStep = taskTimes.map((t, i) => (t - (rawTimes[i] as number)) / 4);
   return {
     benchmark: 'agent',
@@ -120,8 +116,4 @@ export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
     raw_model_requests_ms: { p50: p(rawTimes, 50), p99: p(rawTimes, 99) },
     loop_overhead_per_step_ms: { p50: p(overheadPerStep, 50), p99: p(overheadPerStep, 99) },
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -7,6 +7,7 @@ import { trimText } from '../views/schema-summary.js';
 import { countTokens } from '../views/token-count.js';
 import { manifestOf, toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
+import { round3 } from '@mcp-agent/core/testing';
 
 const WALKS = 50;
 
@@ -70,10 +71,6 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
     inventory_budget: 1500,
     inventory_within_budget: inventoryTokens <= 1500,
     walk_tokens: { mean, max, walks: walks.length },
-    walk_share_of_up_front: { mean: round(mean / upFront), max: round(max / upFront) },
+    walk_share_of_up_front: { mean: round3(mean / upFront), max: round3(max / upFront) },
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 10000) / 10000;
 }

@@ -67,11 +67,3 @@ export function summarize(all: readonly QueryMetrics[]): Record<string, number |
     'server_recall@5': mean(all.map((m) => m.serverRecall5)),
   };
 }
-
-/** The p-th percentile (0-100) of `values`, in the same unit. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-}

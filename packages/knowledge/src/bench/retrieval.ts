@@ -4,7 +4,8 @@ import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { byProvider, readCorpus, readQueries, toSearchDocument } from './bench-data.js';
 import { naiveBaseline } from './naive-baseline.js';
 import { rankingFromEnv } from './ranking-from-env.js';
-import { percentile, scoreQuery, summarize } from './retrieval-metrics.js';
+import { scoreQuery, summarize } from './retrieval-metrics.js';
+import { percentile, round3 } from '@mcp-agent/core/testing';
 
 /**
  * `pnpm bench retrieval <folder>`: the tuned search against the naive baseline on one retrieval
@@ -38,19 +39,22 @@ export function runRetrievalBenchmark(folder: string): Record<string, unknown> {
     });
     results[name] = {
       ...summarize(metrics),
-      latency_ms: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) },
+      latency_ms: {
+        p50: round3(percentile(latencies, 50)),
+        p99: round3(percentile(latencies, 99)),
+      },
     };
     console.log(`${name.padEnd(9)} ${JSON.stringify(results[name])}`);
   }
   const tuned = results.tuned as Record<string, number>;
   const base = results.baseline as Record<string, number>;
-  const ratio = (key: string) => round((tuned[key] ?? 0) / (base[key] || 1));
+  const ratio = (key: string) => round3((tuned[key] ?? 0) / (base[key] || 1));
   return {
     benchmark: 'retrieval',
     folder: basename(resolve(folder)),
     tools: tools.length,
     queries: queries.length,
-    index_build_ms: round(buildMs),
+    index_build_ms: round3(buildMs),
     ...results,
     ratio_tuned_over_baseline: {
       'recall@5': ratio('recall@5'),
@@ -58,8 +62,4 @@ export function runRetrievalBenchmark(folder: string): Record<string, unknown> {
       mrr: ratio('mrr'),
     },
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -6,7 +6,8 @@ import { trimText } from '../views/schema-summary.js';
 import { toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
 import { rankingFromEnv } from './ranking-from-env.js';
-import { percentile } from './retrieval-metrics.js';
+
+import { percentile, round3 } from '@mcp-agent/core/testing';
 
 /**
  * `pnpm bench search-speed <folder> [<more folders>…]`: index build time over all the tools,
@@ -67,21 +68,17 @@ export function runSearchSpeedBenchmark(...folders: string[]): Record<string, un
     folders: folders.map((f) => basename(resolve(f))),
     tools: specs.length,
     providers: groups.size,
-    index_build_ms: { best: round(Math.min(...buildTimes)), runs: buildTimes.map(round) },
+    index_build_ms: { best: round3(Math.min(...buildTimes)), runs: buildTimes.map(round3) },
     query_ms: {
-      p50: round(percentile(latencies, 50)),
-      p99: round(percentile(latencies, 99)),
+      p50: round3(percentile(latencies, 50)),
+      p99: round3(percentile(latencies, 99)),
       queries: latencies.length,
     },
-    add_50_tool_server_ms: { p50: round(percentile(adds, 50)), max: round(Math.max(...adds)) },
+    add_50_tool_server_ms: { p50: round3(percentile(adds, 50)), max: round3(Math.max(...adds)) },
     remove_50_tool_server_ms: {
-      p50: round(percentile(removes, 50)),
-      max: round(Math.max(...removes)),
+      p50: round3(percentile(removes, 50)),
+      max: round3(Math.max(...removes)),
     },
     node: process.version,
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createContext } from '@mcp-agent/core';
+import { latencyStats, round3, type LatencyStats } from '@mcp-agent/core/testing';
 import { ConnectionPool } from '../pool/connection-pool.js';
 import { ProcessTransport } from '../pool/process-transport.js';
 import { createTestRegistry } from '../testing/index.js';
@@ -16,23 +17,14 @@ const everything = fileURLToPath(
   ),
 );
 
-interface Stats {
-  readonly p50: number;
-  readonly p99: number;
-  readonly n: number;
-}
-
-async function measure(n: number, run: (i: number) => Promise<unknown>): Promise<Stats> {
+async function measure(n: number, run: (i: number) => Promise<unknown>): Promise<LatencyStats> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const start = performance.now();
     await run(i);
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  const at = (p: number) =>
-    round(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)] ?? 0);
-  return { p50: at(50), p99: at(99), n };
+  return latencyStats(times);
 }
 
 async function compare(
@@ -70,9 +62,9 @@ async function compare(
     connect_call_close_per_query_ms: naive,
     direct_sdk_held_connection_ms: direct,
     pool_ms: pooled,
-    ratio_naive_over_pool_p50: round(naive.p50 / pooled.p50),
-    ratio_pool_over_direct_p50: round(pooled.p50 / direct.p50),
-    ratio_pool_over_direct_p99: round(pooled.p99 / direct.p99),
+    ratio_naive_over_pool_p50: round3(naive.p50 / pooled.p50),
+    ratio_pool_over_direct_p50: round3(pooled.p50 / direct.p50),
+    ratio_pool_over_direct_p99: round3(pooled.p99 / direct.p99),
   };
   console.log(`${label.padEnd(16)} ${JSON.stringify(result)}`);
   return result;
@@ -113,8 +105,4 @@ export async function runPoolBenchmark(): Promise<Record<string, unknown>> {
   } finally {
     server.kill('SIGKILL');
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
