@@ -1,0 +1,46 @@
+import { createServer } from 'node:http';
+import { InvalidArgumentsError, type AgentContext } from '@mcp-agent/core';
+import type { AgentStack } from '@mcp-agent/agent';
+import { usage, type Invocation } from '../invocation.js';
+
+/** auth login | logout: OAuth with a loopback callback listener; the URL is printed. */
+export async function auth(
+  cli: Invocation,
+  stack: AgentStack,
+  ctx: AgentContext,
+  sub: string | undefined,
+): Promise<void> {
+  const { values, positionals, out } = cli;
+  const server = positionals[2] ?? usage(`auth ${sub ?? ''} needs a server id`);
+  if (sub === 'logout') {
+    await stack.oauth.disconnect(ctx, server);
+    out(`signed out of ${server}`, { signedOut: server });
+    return;
+  }
+  if (sub !== 'login') usage(`unknown "auth ${sub ?? ''}"; use login or logout`);
+  // A loopback listener receives the callback; the URL is printed, never opened through a shell.
+  const port = Number(values.port ?? 8976);
+  const redirect = `http://127.0.0.1:${port}/callback`;
+  const received = new Promise<{ code: string; state: string }>((resolve, reject) => {
+    const listener = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', redirect);
+      const code = url.searchParams.get('code');
+      res
+        .writeHead(code ? 200 : 400, { 'content-type': 'text/plain' })
+        .end(code ? 'Signed in; you can close this tab.' : 'No code in the callback.');
+      listener.close();
+      if (code) resolve({ code, state: url.searchParams.get('state') ?? '' });
+      else reject(new InvalidArgumentsError('The callback carried no authorisation code.'));
+    });
+    listener.listen(port, '127.0.0.1');
+  });
+  const { authorizationUrl } = await stack.oauth.startOAuth(ctx, server, redirect);
+  if (authorizationUrl === '') {
+    out(`${server} is already authorised`, { authorised: server });
+    return;
+  }
+  process.stderr.write(`Open this URL to sign in to ${server}:\n  ${authorizationUrl}\n`);
+  const { code, state } = await received;
+  await stack.oauth.finalizeOAuth(ctx, server, code, state);
+  out(`signed in to ${server}`, { authorised: server });
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
+import { codeToolCaller } from '@mcp-agent/actions';
+import type { AgentStack } from '@mcp-agent/agent';
+import { usage, waitQuietly, type Invocation } from '../invocation.js';
+
+/** exec <file>: the script runs in the sandbox with every available tool of the user. */
+export async function exec(
+  cli: Invocation,
+  stack: AgentStack,
+  ctx: AgentContext,
+  file: string | undefined,
+): Promise<void> {
+  const { out } = cli;
+  const path = file ?? usage('exec needs a file: mcp-agent exec script.js');
+  const code = readFileSync(path, 'utf8');
+  await waitQuietly(stack, ctx);
+  const manifest = await stack.knowledge.manifest(ctx);
+  const available = manifest.providers.flatMap((p) =>
+    p.tools.filter((t) => t.available).map((t) => ({ provider: p.provider.id, name: t.spec.name })),
+  );
+  const result = await stack.sandbox?.run(code, {
+    tools: available,
+    callTool: codeToolCaller(stack.dispatcher, ctx),
+    language: ['.ts', '.mts', '.cts'].includes(extname(path)) ? 'typescript' : 'javascript',
+  });
+  if (result === undefined) throw new ConfigError('The sandbox is not available.');
+  for (const line of result.logs) process.stderr.write(`${line}\n`);
+  if (!result.ok)
+    throw new McpAgentError('SANDBOX_ERROR', `${result.error.kind}: ${result.error.message}`);
+  out(JSON.stringify(result.value, null, 2), result);
+}

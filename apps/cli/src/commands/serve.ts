@@ -1,0 +1,29 @@
+import type { AgentContext } from '@mcp-agent/core';
+import type { AgentStack } from '@mcp-agent/agent';
+import { serveHttpGateway, serveStdioGateway, StaticTokenVerifier } from '@mcp-agent/server';
+import { usage, type Invocation } from '../invocation.js';
+
+/** serve --stdio | --http <port>: the MCP gateway. */
+export async function serve(
+  cli: Invocation,
+  stack: AgentStack,
+  ctx: AgentContext,
+): Promise<'serving'> {
+  const { values } = cli;
+  if (values.stdio === true) {
+    await serveStdioGateway({ stack, userId: ctx.userId });
+    return 'serving';
+  }
+  if (values.http === undefined) usage('serve needs --stdio or --http <port>');
+  const verifier =
+    values.tokens === undefined ? undefined : StaticTokenVerifier.fromFile(String(values.tokens));
+  const served = await serveHttpGateway({
+    stack,
+    port: Number(values.http),
+    ...(verifier === undefined ? { singleUser: ctx.userId } : { verifier }),
+  });
+  process.stderr.write(
+    `MCP gateway on ${served.url} (${verifier === undefined ? `user ${ctx.userId}` : 'bearer tokens'})\n`,
+  );
+  return 'serving';
+}
