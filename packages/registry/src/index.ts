@@ -59,6 +59,7 @@ export type {
   ReadinessStatus,
 } from './pool/connection-state.js';
 export { transportsFor } from './pool/create-transport.js';
+export { deliverProgressBeforeResponses } from './pool/ordered-progress.js';
 export { ProcessTransport, type ProcessTransportOptions } from './pool/process-transport.js';
 export {
   PooledConnection,

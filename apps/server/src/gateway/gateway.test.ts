@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
 import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from './token-verifier.js';
@@ -33,12 +34,13 @@ async function addScripted(userId: string, id: string, tools: object[]) {
 
 async function connect(token: string | undefined): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(served.url),
-      token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } },
-    ),
+  const transport = new StreamableHTTPClientTransport(
+    new URL(served.url),
+    token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } },
   );
+  await client.connect(transport);
+  // The SDK client would otherwise drop a last progress that shares a read with the result.
+  deliverProgressBeforeResponses(transport);
   return client;
 }
 

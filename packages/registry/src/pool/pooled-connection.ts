@@ -15,6 +15,7 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { transportsFor } from './create-transport.js';
+import { deliverProgressBeforeResponses } from './ordered-progress.js';
 import { ProcessTransport } from './process-transport.js';
 
 /** Discovery and request settings of one connection. */
@@ -287,6 +288,7 @@ export class PooledConnection {
           `initialize and tools/list took over ${this.#options.attemptTimeoutMs} ms`,
           async () => {
             await client.connect(transport);
+            deliverProgressBeforeResponses(transport);
             return listAllTools(client, this.#options.attemptTimeoutMs);
           },
         );
