@@ -94,14 +94,15 @@ export class OAuthManager {
     return defaultStack().oauth.startOAuth(contextFor(userId), serverId, redirectUri);
   }
 
-  /** @deprecated Use `stack.oauth.finalizeOAuth(ctx, serverId, code, state)`. */
+  /** @deprecated Use `stack.oauth.finalizeOAuth(ctx, serverId, code, state, iss)`. */
   async finalizeConnectedAccount(
     userId: string,
     serverId: string,
     code: string,
     state: string,
+    iss?: string,
   ): Promise<void> {
-    await defaultStack().oauth.finalizeOAuth(contextFor(userId), serverId, code, state);
+    await defaultStack().oauth.finalizeOAuth(contextFor(userId), serverId, code, state, iss);
   }
 
   /** @deprecated Use `stack.oauth.disconnect(ctx, serverId)`. */

@@ -21,7 +21,7 @@ export async function auth(
   // A loopback listener receives the callback; the URL is printed, never opened through a shell.
   const port = Number(values.port ?? 8976);
   const redirect = `http://127.0.0.1:${port}/callback`;
-  const received = new Promise<{ code: string; state: string }>((resolve, reject) => {
+  const received = new Promise<{ code: string; state: string; iss?: string }>((resolve, reject) => {
     const listener = createServer((req, res) => {
       const url = new URL(req.url ?? '/', redirect);
       const code = url.searchParams.get('code');
@@ -29,7 +29,9 @@ export async function auth(
         .writeHead(code ? 200 : 400, { 'content-type': 'text/plain' })
         .end(code ? 'Signed in; you can close this tab.' : 'No code in the callback.');
       listener.close();
-      if (code) resolve({ code, state: url.searchParams.get('state') ?? '' });
+      const iss = url.searchParams.get('iss') ?? undefined;
+      if (code)
+        resolve({ code, state: url.searchParams.get('state') ?? '', ...(iss ? { iss } : {}) });
       else reject(new InvalidArgumentsError('The callback carried no authorisation code.'));
     });
     listener.listen(port, '127.0.0.1');
@@ -40,7 +42,7 @@ export async function auth(
     return;
   }
   process.stderr.write(`Open this URL to sign in to ${server}:\n  ${authorizationUrl}\n`);
-  const { code, state } = await received;
-  await stack.oauth.finalizeOAuth(ctx, server, code, state);
+  const { code, state, iss } = await received;
+  await stack.oauth.finalizeOAuth(ctx, server, code, state, iss);
   out(`signed in to ${server}`, { authorised: server });
 }

@@ -103,10 +103,16 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   // The OAuth callback is a browser redirect: no bearer token; the state, stored per user in the
   // vault, is what proves the request belongs to the authorisation that user started.
   app.get('/v1/oauth/callback', async (c) => {
-    const { user, server, code, state } = c.req.query();
+    const { user, server, code, state, iss } = c.req.query();
     if (!user || !server || !code)
       throw new InvalidArgumentsError('The callback needs user, server and code.');
-    await stack.oauth.finalizeOAuth(createContext({ userId: user }), server, code, state ?? '');
+    await stack.oauth.finalizeOAuth(
+      createContext({ userId: user }),
+      server,
+      code,
+      state ?? '',
+      iss,
+    );
     return c.text('Signed in; you can close this tab.');
   });
 

@@ -126,5 +126,11 @@ async function browse(hints: AuthorizationHints): Promise<void> {
   const callback = new URL(location);
   const code = callback.searchParams.get('code');
   if (code === null) throw new Error('the redirect carries no code');
-  await oauth.finalizeOAuth(ctx, SERVER, code, callback.searchParams.get('state') ?? '');
+  await oauth.finalizeOAuth(
+    ctx,
+    SERVER,
+    code,
+    callback.searchParams.get('state') ?? '',
+    callback.searchParams.get('iss') ?? undefined,
+  );
 }

@@ -6,7 +6,12 @@ import {
 import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import { notFound } from '../crud/connections.js';
 import type { Registry } from '../registry.js';
-import { OAUTH_FIELDS, VaultOAuthProvider, type StoredTokens } from './vault-oauth-provider.js';
+import {
+  OAUTH_FIELDS,
+  VaultOAuthProvider,
+  type RecordedIssuer,
+  type StoredTokens,
+} from './vault-oauth-provider.js';
 
 /** A `fetch` with credentials added. */
 export type AuthorizedFetch = (
@@ -86,12 +91,17 @@ export class OAuthService {
     return { authorizationUrl: provider.authorizationUrl.toString() };
   }
 
-  /** Completes authorisation at the callback: checks the state, exchanges the code. */
+  /**
+   * Completes authorisation at the callback: checks the state, then the issuer (`iss`, RFC 9207:
+   * a mix-up attack sends a code from another authorisation server), then exchanges the code.
+   * Pass the callback's `iss` query parameter when it has one.
+   */
   async finalizeOAuth(
     ctx: AgentContext,
     providerId: string,
     code: string,
     state: string,
+    iss?: string,
   ): Promise<void> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
     const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.state);
@@ -114,6 +124,7 @@ export class OAuthService {
     if (ctx.clock.now() - expected.createdAt > this.#stateTtlMs) {
       throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
     }
+    await this.#checkIssuer(ctx, providerId, iss);
     const settings = (await this.registry.authConfigs.find(ctx, providerId))?.settings;
     const redirect = typeof settings?.redirectUri === 'string' ? settings.redirectUri : '';
     const result = await auth(this.#provider(ctx, providerId, redirect), {
@@ -123,6 +134,23 @@ export class OAuthService {
     });
     if (result !== 'AUTHORIZED')
       throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
+  }
+
+  async #checkIssuer(ctx: AgentContext, providerId: string, iss: string | undefined) {
+    const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.issuer);
+    if (stored === undefined) return; // no discovery happened: nothing to compare with
+    const recorded = JSON.parse(stored) as RecordedIssuer;
+    if (iss === undefined || iss === '') {
+      if (recorded.issRequired)
+        throw new UnauthorizedError(
+          'The authorisation response has no issuer (iss) although its server promised one; it may come from another server. Start it again.',
+        );
+      return;
+    }
+    if (iss !== recorded.issuer)
+      throw new UnauthorizedError(
+        `The authorisation response comes from issuer "${iss}", not from "${recorded.issuer}" where it was sent; the code was not used. Start it again.`,
+      );
   }
 
   /** A valid access token, refreshed first when it is about to expire (single-flight). */

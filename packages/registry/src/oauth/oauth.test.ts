@@ -71,24 +71,27 @@ afterEach(async () => {
 });
 
 // Plays the user's browser: follows the authorisation URL to the redirect and reads the callback.
-async function authorise(ctx: AgentContext): Promise<{ code: string; state: string; url: URL }> {
+async function authorise(
+  ctx: AgentContext,
+): Promise<{ code: string; state: string; iss: string; url: URL }> {
   const { authorizationUrl } = await oauth.startOAuth(ctx, 'linear', REDIRECT);
   const response = await fetch(authorizationUrl, { redirect: 'manual' });
   const callback = new URL(response.headers.get('location') as string);
   return {
     code: callback.searchParams.get('code') as string,
     state: callback.searchParams.get('state') as string,
+    iss: callback.searchParams.get('iss') as string,
     url: new URL(authorizationUrl),
   };
 }
 
 describe('OAuth for remote servers', () => {
   it('AUTH-02 authorises with PKCE S256 and the resource indicator, stores tokens in the vault, and the pool uses them', async () => {
-    const { code, state, url } = await authorise(alice);
+    const { code, state, iss, url } = await authorise(alice);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('resource')).toBe(`${fixture.base}/mcp`);
     expect(url.searchParams.get('state')).toBe(state);
-    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
     const stats = await fixture.stats();
     expect(stats.registrations).toBe(1);
     expect(stats.tokenRequests).toEqual([
@@ -102,17 +105,35 @@ describe('OAuth for remote servers', () => {
   });
 
   it('AUTH-06 a missing, wrong or replayed state is refused', async () => {
-    const { code, state } = await authorise(alice);
+    const { code, state, iss } = await authorise(alice);
     await expect(oauth.finalizeOAuth(alice, 'linear', code, 'forged')).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
     // The failed attempt consumed the pending state: even the right one is now a replay.
-    await expect(oauth.finalizeOAuth(alice, 'linear', code, state)).rejects.toThrow(
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
       /missing, wrong or reused state/,
     );
-    await expect(oauth.finalizeOAuth(bob, 'linear', code, state)).rejects.toBeInstanceOf(
+    await expect(oauth.finalizeOAuth(bob, 'linear', code, state, iss)).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
+  });
+
+  it('AUTH-07 an authorisation response from another issuer, or without the promised iss, is refused before the token exchange', async () => {
+    const first = await authorise(alice);
+    expect(first.iss).toBe(fixture.base);
+    await expect(
+      oauth.finalizeOAuth(alice, 'linear', first.code, first.state, 'https://attacker.example'),
+    ).rejects.toThrow(/issuer "https:\/\/attacker\.example", not from/);
+    const second = await authorise(alice);
+    // The server advertises authorization_response_iss_parameter_supported: a missing iss is a mix-up sign.
+    await expect(oauth.finalizeOAuth(alice, 'linear', second.code, second.state)).rejects.toThrow(
+      /no issuer \(iss\)/,
+    );
+    expect((await fixture.stats()).tokenRequests).toEqual([]);
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(false);
+    const third = await authorise(alice);
+    await oauth.finalizeOAuth(alice, 'linear', third.code, third.state, third.iss);
+    expect(await registry.isAuthorized(alice, 'linear')).toBe(true);
   });
 
   it('AUTH-04 refuses redirect URIs that are not https or loopback http', async () => {
@@ -127,8 +148,8 @@ describe('OAuth for remote servers', () => {
   });
 
   it('AUTH-09 twenty concurrent calls with an expired token make exactly one refresh, and all succeed', async () => {
-    const { code, state } = await authorise(alice);
-    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    const { code, state, iss } = await authorise(alice);
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
     await pool.waitForReady(alice, ['linear']);
     await fixture.post('/__expire');
     const results = await Promise.all(
@@ -141,8 +162,8 @@ describe('OAuth for remote servers', () => {
 
   it("AUTH-10 a refused refresh turns only that tenant's account to needs_auth, with an error telling to re-authorise", async () => {
     for (const ctx of [alice, bob]) {
-      const { code, state } = await authorise(ctx);
-      await oauth.finalizeOAuth(ctx, 'linear', code, state);
+      const { code, state, iss } = await authorise(ctx);
+      await oauth.finalizeOAuth(ctx, 'linear', code, state, iss);
     }
     await pool.waitForReady(alice, ['linear']);
     await pool.waitForReady(bob, ['linear']);
@@ -170,8 +191,8 @@ describe('OAuth for remote servers', () => {
   });
 
   it('disconnect deletes the tokens', async () => {
-    const { code, state } = await authorise(alice);
-    await oauth.finalizeOAuth(alice, 'linear', code, state);
+    const { code, state, iss } = await authorise(alice);
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
     await oauth.disconnect(alice, 'linear');
     expect(await registry.accounts.getSecret(alice, 'linear', 'oauth_tokens')).toBeUndefined();
     expect(await registry.isAuthorized(alice, 'linear')).toBe(false);

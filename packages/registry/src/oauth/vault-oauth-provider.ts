@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -14,7 +17,15 @@ export const OAUTH_FIELDS = {
   client: 'oauth_client',
   verifier: 'pkce_verifier',
   state: 'oauth_state',
+  issuer: 'oauth_issuer',
 } as const;
+
+/** The authorisation server a pending authorisation was sent to, for the RFC 9207 `iss` check. */
+export interface RecordedIssuer {
+  readonly issuer: string;
+  /** The server promised to put `iss` on every authorisation response. */
+  readonly issRequired: boolean;
+}
 
 /** Stored tokens: the server's answer plus when the access token expires. */
 export interface StoredTokens extends OAuthTokens {
@@ -94,6 +105,16 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    const metadata = state.authorizationServerMetadata as
+      { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
+    const recorded: RecordedIssuer = {
+      issuer: metadata?.issuer ?? state.authorizationServerUrl,
+      issRequired: metadata?.authorization_response_iss_parameter_supported === true,
+    };
+    await this.#put(OAUTH_FIELDS.issuer, JSON.stringify(recorded));
+  }
+
   redirectToAuthorization(authorizationUrl: URL): void {
     this.authorizationUrl = authorizationUrl;
   }
@@ -128,7 +149,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
             ? [OAUTH_FIELDS.tokens]
             : scope === 'verifier'
               ? [OAUTH_FIELDS.verifier]
-              : [];
+              : [OAUTH_FIELDS.issuer];
     for (const field of fields) await this.registry.secrets.remove(this.ctx, owner, field);
   }
 
