@@ -45,7 +45,10 @@ export interface AgentStack {
  */
 export async function openAgentStack(options: OpenAgentStackOptions = {}): Promise<AgentStack> {
   const registry = await openRegistry(options);
-  const oauth = new OAuthService(registry);
+  // Local development against an http or loopback authorisation server opts in explicitly.
+  const oauth = new OAuthService(registry, {
+    allowPrivateNetwork: (options.env ?? process.env).MCP_AGENT_OAUTH_ALLOW_PRIVATE === '1',
+  });
   const pool = new ConnectionPool(registry, {
     oauth,
     ...(options.logger ? { logger: options.logger } : {}),

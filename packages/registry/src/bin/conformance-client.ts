@@ -31,6 +31,8 @@ const oauth = new OAuthService(registry, {
   clientName: 'mcp-agent-conformance',
   // The suite's CIMD scenario expects this document URL as the client id.
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  // The suite's authorisation servers listen on loopback http.
+  allowPrivateNetwork: true,
 });
 const pool = new ConnectionPool(registry, {
   oauth,

@@ -4,8 +4,10 @@ import {
   type AuthResult,
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { notFound } from '../crud/connections.js';
 import type { Registry } from '../registry.js';
+import { guardedFetch } from './guarded-fetch.js';
 import {
   OAUTH_FIELDS,
   VaultOAuthProvider,
@@ -42,6 +44,11 @@ export interface OAuthServiceOptions {
   readonly clientName?: string;
   /** A client ID metadata document URL to offer servers that accept them (CIMD). */
   readonly clientMetadataUrl?: string;
+  /**
+   * Development only: let discovery, registration and token requests use plain http and
+   * private or loopback addresses (a local authorisation server). Off by default (AUTH-05).
+   */
+  readonly allowPrivateNetwork?: boolean;
 }
 
 /**
@@ -55,6 +62,7 @@ export class OAuthService {
   readonly #challenges = new Map<string, AuthChallenge>();
   readonly #skewMs: number;
   readonly #stateTtlMs: number;
+  readonly #fetch: FetchLike;
 
   constructor(
     private readonly registry: Registry,
@@ -62,6 +70,7 @@ export class OAuthService {
   ) {
     this.#skewMs = options.refreshSkewMs ?? 60_000;
     this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
+    this.#fetch = guardedFetch({ allowPrivateNetwork: options.allowPrivateNetwork === true });
   }
 
   /**
@@ -84,7 +93,7 @@ export class OAuthService {
     });
     const provider = this.#provider(ctx, providerId, redirect);
     await provider.invalidateCredentials('tokens');
-    const result = await auth(provider, { serverUrl, ...sdkHints(hints) });
+    const result = await auth(provider, { serverUrl, fetchFn: this.#fetch, ...sdkHints(hints) });
     if (result !== 'REDIRECT' || provider.authorizationUrl === undefined) {
       return { authorizationUrl: '' }; // already authorised (tokens were valid)
     }
@@ -129,6 +138,7 @@ export class OAuthService {
     const redirect = typeof settings?.redirectUri === 'string' ? settings.redirectUri : '';
     const result = await auth(this.#provider(ctx, providerId, redirect), {
       serverUrl,
+      fetchFn: this.#fetch,
       authorizationCode: code,
       ...sdkHints(hintsFrom(settings)),
     });
@@ -238,7 +248,11 @@ export class OAuthService {
     );
     let result: AuthResult;
     try {
-      result = await auth(provider, { serverUrl, ...sdkHints(hintsFrom(settings)) });
+      result = await auth(provider, {
+        serverUrl,
+        fetchFn: this.#fetch,
+        ...sdkHints(hintsFrom(settings)),
+      });
     } catch (error) {
       await this.#markNeedsAuth(ctx, providerId);
       throw this.#needsAuth(providerId, `the refresh was refused (${(error as Error).message})`);

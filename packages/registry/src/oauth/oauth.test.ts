@@ -5,6 +5,7 @@ import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/
 import { ConnectionPool } from '../pool/connection-pool.js';
 import type { Registry } from '../registry.js';
 import { createTestRegistry } from '../testing/index.js';
+import { guardedFetch, isPrivateAddress } from './guarded-fetch.js';
 import { OAuthService } from './oauth-service.js';
 
 const alice = createContext({ userId: 'alice' });
@@ -54,7 +55,8 @@ let pool: ConnectionPool;
 beforeEach(async () => {
   fixture = await startFixture();
   registry = await createTestRegistry();
-  oauth = new OAuthService(registry);
+  // The fixture is a loopback http server: development mode (AUTH-05 tests the default).
+  oauth = new OAuthService(registry, { allowPrivateNetwork: true });
   pool = new ConnectionPool(registry, { oauth, pingIntervalMs: 0, attempts: 1 });
   for (const ctx of [alice, bob]) {
     await registry.addServer(ctx, {
@@ -134,6 +136,50 @@ describe('OAuth for remote servers', () => {
     const third = await authorise(alice);
     await oauth.finalizeOAuth(alice, 'linear', third.code, third.state, third.iss);
     expect(await registry.isAuthorized(alice, 'linear')).toBe(true);
+  });
+
+  it('AUTH-05 by default, OAuth URLs over http or at private, loopback or reserved addresses are refused', async () => {
+    const strict = new OAuthService(registry);
+    await expect(strict.startOAuth(alice, 'linear', REDIRECT)).rejects.toThrow(
+      /not https|private or reserved/,
+    );
+    expect((await fixture.stats()).registrations).toBe(0);
+    for (const host of [
+      '127.0.0.1',
+      '0177.0.0.1',
+      '0x7f000001',
+      '[::ffff:127.0.0.1]',
+      '[::1]',
+      '169.254.169.254',
+      '10.1.2.3',
+      'rebinding.example',
+    ]) {
+      const send = guardedFetch({
+        fetch: () => Promise.reject(new Error('must not be sent')),
+        // A rebinding host answers with a public address and a private one.
+        resolve: async () => ['93.184.216.34', '127.0.0.1'],
+      });
+      await expect(send(`https://${host}/.well-known/oauth-authorization-server`)).rejects.toThrow(
+        /private or reserved/,
+      );
+    }
+    // A public first hop that redirects to a private one is stopped at the redirect.
+    const hops: string[] = [];
+    const send = guardedFetch({
+      resolve: async (host) => [host === 'public.example' ? '93.184.216.34' : '10.0.0.5'],
+      fetch: async (url) => {
+        hops.push(String(url));
+        return new Response(null, {
+          status: 302,
+          headers: { location: 'https://internal.example/' },
+        });
+      },
+    });
+    await expect(
+      send('https://public.example/.well-known/oauth-protected-resource'),
+    ).rejects.toThrow(/internal\.example points at a private or reserved address/);
+    expect(hops).toEqual(['https://public.example/.well-known/oauth-protected-resource']);
+    expect(isPrivateAddress('93.184.216.34')).toBe(false);
   });
 
   it('AUTH-04 refuses redirect URIs that are not https or loopback http', async () => {
