@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { InvalidArgumentsError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { usage, type Invocation } from '../invocation.js';
@@ -21,21 +21,31 @@ export async function auth(
   // A loopback listener receives the callback; the URL is printed, never opened through a shell.
   const port = Number(values.port ?? 8976);
   const redirect = `http://127.0.0.1:${port}/callback`;
+  let listener: Server | undefined;
   const received = new Promise<{ code: string; state: string; iss?: string }>((resolve, reject) => {
-    const listener = createServer((req, res) => {
+    listener = createServer((req, res) => {
       const url = new URL(req.url ?? '/', redirect);
       const code = url.searchParams.get('code');
       res
         .writeHead(code ? 200 : 400, { 'content-type': 'text/plain' })
         .end(code ? 'Signed in; you can close this tab.' : 'No code in the callback.');
-      listener.close();
+      listener?.close();
       const iss = url.searchParams.get('iss') ?? undefined;
       if (code)
         resolve({ code, state: url.searchParams.get('state') ?? '', ...(iss ? { iss } : {}) });
       else reject(new InvalidArgumentsError('The callback carried no authorisation code.'));
     });
-    listener.listen(port, '127.0.0.1');
   });
+  // Listening first, so a taken port is a clear error before the user is sent anywhere.
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener?.once('error', reject).listen(port, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    throw new InvalidArgumentsError(
+      `Cannot receive the callback on 127.0.0.1:${port} (${(error as Error).message}); pick another --port.`,
+    );
+  }
   const { authorizationUrl } = await stack.oauth.startOAuth(ctx, server, redirect);
   if (authorizationUrl === '') {
     out(`${server} is already authorised`, { authorised: server });
