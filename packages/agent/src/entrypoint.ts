@@ -19,7 +19,7 @@ import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import { createAnthropicModelClient } from './model/anthropic-model-client.js';
 import type { ModelClient } from './model/model-client.js';
 import { BudgetTracker } from './planner/budget.js';
-import { runLoop } from './planner/planner.js';
+import { runLoop, type LoopDependencies } from './planner/planner.js';
 import { PlannerContext } from './planner/planner-context.js';
 import { connectorPrompt, systemPrompt } from './planner/prompts.js';
 
@@ -121,28 +121,20 @@ export class Agent {
         allow === undefined ? {} : { allow },
       );
       const connectors = options.connectors ?? this.#options.connectors ?? false;
-      const context = ctx;
-      const budgetTracker = tracker;
-      const rootPlanner = planner;
+      const base = this.#loopBase(ctx, model, tracker, planner);
       const answer = await runLoop(
         {
-          ctx,
-          model,
-          knowledge: this.#options.knowledge,
-          dispatcher: this.#options.dispatcher,
-          sandbox: this.#options.sandbox,
-          budget: tracker,
-          planner,
+          ...base,
           ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
           ...(allow === undefined ? {} : { allow }),
           ...(connectors
             ? {
                 queryConnector: (id: string, query: string, extra: string | undefined) =>
                   this.#queryConnector(
-                    context,
+                    base.ctx,
                     model,
-                    budgetTracker,
-                    rootPlanner,
+                    base.budget,
+                    base.planner,
                     servers.map((s) => s.id),
                     id,
                     query,
@@ -162,6 +154,17 @@ export class Agent {
       if (error.code === 'BUDGET_EXCEEDED') return finish('budget_exceeded', null, error);
       return finish('failed', null, error);
     }
+  }
+
+  // What every loop runs on, the task's and each connector sub-agent's.
+  #loopBase(
+    ctx: AgentContext,
+    model: ModelClient,
+    budget: BudgetTracker,
+    planner: PlannerContext,
+  ): LoopDependencies {
+    const { knowledge, dispatcher, sandbox } = this.#options;
+    return { ctx, model, knowledge, dispatcher, sandbox, budget, planner };
   }
 
   // A sub-agent scoped to one server, with its own prompt and a slice of the budget; its tokens
@@ -196,13 +199,7 @@ export class Agent {
     try {
       const answer = await runLoop(
         {
-          ctx,
-          model,
-          knowledge: this.#options.knowledge,
-          dispatcher: this.#options.dispatcher,
-          sandbox: this.#options.sandbox,
-          budget: tracker,
-          planner,
+          ...this.#loopBase(ctx, model, tracker, planner),
           allow: [connectorId],
           onlyProvider: connectorId,
         },
