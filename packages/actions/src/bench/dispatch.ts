@@ -1,21 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createContext } from '@mcp-agent/core';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
-import { ConnectionPool, ProcessTransport } from '@mcp-agent/registry';
-import { createTestRegistry } from '@mcp-agent/registry/testing';
+import { ProcessTransport } from '@mcp-agent/registry';
 import { Dispatcher } from '../dispatcher.js';
+import { everything, openEverythingStack } from './everything-stack.js';
 import { loggingLink } from '../links/logging-link.js';
 import { DispatchMetrics } from '../links/metrics-link.js';
 import { policyLink } from '../links/policy-link.js';
 
-const everything = fileURLToPath(
-  new URL(
-    '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-    import.meta.url,
-  ),
-);
 const RUNS = 2_000;
 
 /**
@@ -29,16 +21,8 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
     new ProcessTransport({ command: process.execPath, args: [everything], env: {} }),
   );
 
-  const registry = await createTestRegistry();
-  const pool = new ConnectionPool(registry, { pingIntervalMs: 0 });
-  const ctx = createContext({ userId: 'bench' });
-  await registry.addServer(ctx, {
-    id: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything],
-  });
-  await pool.waitForReady(ctx, ['everything']);
+  const stack = await openEverythingStack();
+  const { registry, pool, ctx } = stack;
   const metrics = new DispatchMetrics();
   const dispatcher = new Dispatcher({
     registry,
@@ -63,8 +47,7 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
     if (!response.ok) throw new Error(response.error.message);
   }
   await direct.close();
-  await pool.close();
-  await registry.close();
+  await stack.close();
   const directStats = latencyStats(directTimes);
   const dispatchStats = latencyStats(dispatchTimes);
   return {

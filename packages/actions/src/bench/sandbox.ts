@@ -1,19 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createContext } from '@mcp-agent/core';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
-import { ConnectionPool } from '@mcp-agent/registry';
-import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { codeToolCaller } from '../code-tool-caller.js';
 import { Dispatcher } from '../dispatcher.js';
-
-const everything = fileURLToPath(
-  new URL(
-    '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-    import.meta.url,
-  ),
-);
+import { openEverythingStack } from './everything-stack.js';
 
 /**
  * `pnpm bench sandbox`: cold and warm runs of an empty script, and a script making 100 tool
@@ -33,16 +23,8 @@ export async function runSandboxBenchmark(): Promise<Record<string, unknown>> {
     warm.push(performance.now() - start);
   }
 
-  const registry = await createTestRegistry();
-  const pool = new ConnectionPool(registry, { pingIntervalMs: 0 });
-  const ctx = createContext({ userId: 'bench' });
-  await registry.addServer(ctx, {
-    id: 'everything',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [everything],
-  });
-  await pool.waitForReady(ctx, ['everything']);
+  const stack = await openEverythingStack();
+  const { registry, pool, ctx } = stack;
   const dispatcher = new Dispatcher({ registry, pool });
   const callTool = codeToolCaller(dispatcher, ctx);
   const tools = [{ provider: 'everything', name: 'echo' }];
@@ -63,8 +45,7 @@ export async function runSandboxBenchmark(): Promise<Record<string, unknown>> {
     if (!result.ok) throw new Error(result.error.message);
   }
   await sandbox.dispose();
-  await pool.close();
-  await registry.close();
+  await stack.close();
   const directStats = latencyStats(direct);
   const scriptStats = latencyStats(scripted);
   const warmStats = latencyStats(warm);
