@@ -1,14 +1,7 @@
+import type { SandboxLimits } from './sandbox.js';
+
 /** Limits of one run, as the worker receives them (all already resolved). */
-export interface WorkerLimits {
-  readonly deadlineMs: number;
-  readonly memoryMb: number;
-  readonly maxToolCalls: number;
-  readonly maxConcurrentToolCalls: number;
-  readonly maxResultChars: number;
-  readonly maxLogLines: number;
-  readonly maxLogLineChars: number;
-  readonly maxErrorChars: number;
-}
+export type WorkerLimits = SandboxLimits;
 
 /** Messages from the host to a worker. */
 export type HostMessage =
