@@ -7,7 +7,6 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../crud/tool-catalog.js';
 import type { Registry } from '../registry.js';
@@ -15,6 +14,7 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { transportsFor } from './create-transport.js';
+import { listAllTools } from './list-all-tools.js';
 import { deliverProgressBeforeResponses } from './ordered-progress.js';
 import { ProcessTransport } from './process-transport.js';
 
@@ -387,29 +387,6 @@ export class PooledConnection {
 function isSessionExpired(error: unknown): boolean {
   if (!(error instanceof StreamableHTTPError)) return false;
   return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
-}
-
-// tools/list with a lenient result schema: the SDK's own rejects the whole list when one tool
-// is malformed; the catalog rejects bad tools one by one instead and keeps the rest.
-const LenientToolList = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
-});
-
-async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
-  const tools: unknown[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 100; page++) {
-    const result = await client.request(
-      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      LenientToolList,
-      { timeout: timeoutMs },
-    );
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return tools as Tool[];
 }
 
 async function withTimeout<T>(ms: number, reason: string, run: () => Promise<T>): Promise<T> {
