@@ -1,0 +1,76 @@
+/**
+ * Scores per document slot for one query: a dense array plus the list of slots touched, so
+ * adding is a typed-array write and clearing costs only what the query touched.
+ */
+export class ScoreBoard {
+  #scores = new Float64Array(256);
+  #seen = new Uint8Array(256);
+  readonly #touched: number[] = [];
+
+  /** Slots with a score, in the order first scored. */
+  get touched(): readonly number[] {
+    return this.#touched;
+  }
+
+  add(slot: number, value: number): void {
+    if (slot >= this.#scores.length) this.#grow(slot);
+    if (this.#seen[slot] === 0) {
+      this.#seen[slot] = 1;
+      this.#scores[slot] = 0;
+      this.#touched.push(slot);
+    }
+    this.#scores[slot]! += value;
+  }
+
+  get(slot: number): number {
+    return this.#seen[slot] === 1 ? this.#scores[slot]! : 0;
+  }
+
+  /** The best score, 0 when nothing was scored. */
+  best(): number {
+    let best = 0;
+    for (const slot of this.#touched) best = Math.max(best, this.#scores[slot]!);
+    return best;
+  }
+
+  /**
+   * The `n` best slots, best first; ties broken by `tieBreak` so results are deterministic.
+   * Selection keeps a sorted window of `n`, so most slots cost one comparison.
+   */
+  top(
+    n: number,
+    tieBreak: (a: number, b: number) => number,
+    keep?: (slot: number) => boolean,
+  ): number[] {
+    const scores = this.#scores;
+    const before = (a: number, b: number) =>
+      scores[a]! > scores[b]! || (scores[a] === scores[b] && tieBreak(a, b) < 0);
+    const window: number[] = [];
+    for (const slot of this.#touched) {
+      if (scores[slot]! <= 0 || (keep !== undefined && !keep(slot))) continue;
+      if (window.length === n && !before(slot, window[n - 1]!)) continue;
+      let at = window.length === n ? n - 1 : window.length;
+      while (at > 0 && before(slot, window[at - 1]!)) {
+        window[at] = window[at - 1]!;
+        at--;
+      }
+      window[at] = slot;
+    }
+    return window;
+  }
+
+  clear(): void {
+    for (const slot of this.#touched) this.#seen[slot] = 0;
+    this.#touched.length = 0;
+  }
+
+  #grow(slot: number): void {
+    const size = Math.max(this.#scores.length * 2, slot + 1);
+    const scores = new Float64Array(size);
+    scores.set(this.#scores);
+    const seen = new Uint8Array(size);
+    seen.set(this.#seen);
+    this.#scores = scores;
+    this.#seen = seen;
+  }
+}
