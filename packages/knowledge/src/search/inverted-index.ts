@@ -30,7 +30,10 @@ interface Postings {
 export class InvertedIndex {
   readonly #fieldWeights: readonly number[];
   readonly #bm25: Bm25Options;
-  readonly #terms = new SearchableMap<Postings>();
+  readonly #postings = new Map<string, Postings>();
+  // Minisearch's radix tree holds the single words, for prefix lookups; postings live in a plain
+  // map, which looks up several times faster than the tree.
+  readonly #words = new SearchableMap<true>();
   readonly #documentTerms: (readonly string[] | undefined)[] = [];
   readonly #lengths: number[][];
   readonly #totalLengths: number[];
@@ -71,10 +74,11 @@ export class InvertedIndex {
       }
     });
     for (const [term, frequencies] of counts) {
-      let postings = this.#terms.get(term);
+      let postings = this.#postings.get(term);
       if (postings === undefined) {
         postings = { slots: [], frequencies: [] };
-        this.#terms.set(term, postings);
+        this.#postings.set(term, postings);
+        if (!term.includes(' ')) this.#words.set(term, true);
       }
       postings.slots.push(slot);
       postings.frequencies.push(...frequencies);
@@ -90,7 +94,7 @@ export class InvertedIndex {
     if (terms === undefined) return;
     const width = this.#fieldWeights.length;
     for (const term of terms) {
-      const postings = this.#terms.get(term)!;
+      const postings = this.#postings.get(term)!;
       const at = postings.slots.indexOf(slot);
       const last = postings.slots.length - 1;
       // Order within postings does not matter: move the last entry into the hole.
@@ -99,7 +103,10 @@ export class InvertedIndex {
       for (let f = 0; f < width; f++)
         postings.frequencies[at * width + f] = postings.frequencies[last * width + f]!;
       postings.frequencies.length = last * width;
-      if (last === 0) this.#terms.delete(term);
+      if (last === 0) {
+        this.#postings.delete(term);
+        this.#words.delete(term);
+      }
     }
     this.#lengths.forEach((lengths, field) => {
       this.#totalLengths[field]! -= lengths[slot]!;
@@ -117,7 +124,7 @@ export class InvertedIndex {
 
   /** Documents holding `term`. */
   documentFrequency(term: string): number {
-    return this.#terms.get(term)?.slots.length ?? 0;
+    return this.#postings.get(term)?.slots.length ?? 0;
   }
 
   /** Inverse document frequency of `term` (BM25's, never negative). */
@@ -126,20 +133,22 @@ export class InvertedIndex {
     return Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
   }
 
-  /** Index terms starting with `prefix`, other than `prefix` itself. */
+  /** Single-word index terms starting with `prefix`, other than `prefix` itself. */
   termsWithPrefix(prefix: string): string[] {
     const terms: string[] = [];
-    for (const term of this.#terms.atPrefix(prefix).keys()) if (term !== prefix) terms.push(term);
+    for (const term of this.#words.atPrefix(prefix).keys()) if (term !== prefix) terms.push(term);
     return terms;
   }
 
   /** Adds the BM25F score of every document matching `query` to `board`. */
   score(query: readonly QueryTerm[], board: ScoreBoard): void {
     const { k, b } = this.#bm25;
-    const width = this.#fieldWeights.length;
+    const weights = this.#fieldWeights;
+    const lengths = this.#lengths;
+    const width = weights.length;
     const averages = this.#totalLengths.map((total) => Math.max(total / (this.#count || 1), 1));
     for (const { term, weight } of query) {
-      const postings = this.#terms.get(term);
+      const postings = this.#postings.get(term);
       if (postings === undefined || weight === 0) continue;
       const { slots, frequencies } = postings;
       const idf = Math.log(1 + (this.#count - slots.length + 0.5) / (slots.length + 0.5));
@@ -149,8 +158,8 @@ export class InvertedIndex {
         for (let f = 0; f < width; f++) {
           const frequency = frequencies[i * width + f]!;
           if (frequency === 0) continue;
-          const norm = 1 - b + (b * this.#lengths[f]![slot]!) / averages[f]!;
-          tf += (this.#fieldWeights[f]! * frequency) / norm;
+          const norm = 1 - b + (b * lengths[f]![slot]!) / averages[f]!;
+          tf += (weights[f]! * frequency) / norm;
         }
         board.add(slot, (weight * idf * tf * (k + 1)) / (k + tf));
       }

@@ -98,6 +98,39 @@ describe('ToolSearchIndex', () => {
     expect(index.search('weather '.repeat(5_000))[0]?.id).toBe('weather.get_forecast');
   });
 
+  it('prefers the tool that has the query words side by side', () => {
+    // Without word pairs the second tool wins: both words, one of them in its name.
+    const index = new ToolSearchIndex();
+    index.setProvider('finance', [
+      doc('finance', 'statement', 'Cash flow statement of a company'),
+      doc('finance', 'flow_of_funds', 'Funds flow between accounts; cash held'),
+    ]);
+    expect(index.search('show the cash flow for ACME')[0]?.id).toBe('finance.statement');
+  });
+
+  it('an index changed provider by provider ranks exactly like one built from scratch', () => {
+    const churned = sample();
+    churned.setProvider('slack', [doc('slack', 'post_message', 'Post a message to a channel')]);
+    churned.removeProvider('github');
+    churned.setProvider('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
+    churned.removeProvider('slack');
+    churned.setProvider('github', [
+      doc('github', 'create_issue', 'Create a new issue in a GitHub repository', ['owner']),
+      doc('github', 'search_code', 'Search code across repositories', ['query']),
+    ]);
+    const fresh = new ToolSearchIndex();
+    fresh.setProvider('weather', [
+      doc('weather', 'get_forecast', 'Weather forecast for a city', ['city']),
+    ]);
+    fresh.setProvider('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
+    fresh.setProvider('github', [
+      doc('github', 'create_issue', 'Create a new issue in a GitHub repository', ['owner']),
+      doc('github', 'search_code', 'Search code across repositories', ['query']),
+    ]);
+    for (const query of ['send a message', 'search the code of a repository', 'rain forecast'])
+      expect(churned.search(query)).toEqual(fresh.search(query));
+  });
+
   it('a request with several needs finds each of them', () => {
     const index = sample();
     const ids = index

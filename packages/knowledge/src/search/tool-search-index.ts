@@ -14,13 +14,18 @@ export interface IndexSearchOptions {
 
 /** The knobs of the ranking; the defaults are what the benchmarks chose (package README). */
 export interface RankingOptions {
-  /** BM25F weight of each field of a tool. */
-  readonly fieldBoost: Readonly<Record<'name' | 'provider' | 'description' | 'parameters', number>>;
+  /**
+   * BM25F weight of each field of a tool; `phrases` are the adjacent word pairs of the name and
+   * description, matched against the query's adjacent pairs.
+   */
+  readonly fieldBoost: Readonly<
+    Record<'name' | 'provider' | 'description' | 'parameters' | 'phrases', number>
+  >;
   /** Weight of the thesaurus expansion relative to the query itself. */
   readonly expansionWeight: number;
   /** Weight of the provider-level score (second stage) relative to the best tool score. */
   readonly providerWeight: number;
-  /** Most thesaurus terms added to one query. */
+  /** Most thesaurus terms added for one query term. */
   readonly maxExpansions: number;
   /** Query terms at least this long also match as prefixes ("regist" → "registr"); 0 turns it off. */
   readonly prefixMinLength: number;
@@ -36,15 +41,21 @@ export interface RankingOptions {
 
 /** The default ranking. */
 export const DEFAULT_RANKING: RankingOptions = Object.freeze({
-  fieldBoost: Object.freeze({ name: 3, provider: 1.5, description: 1.2, parameters: 0.4 }),
-  expansionWeight: 0.35,
-  providerWeight: 0.5,
+  fieldBoost: Object.freeze({
+    name: 4,
+    provider: 1.8,
+    description: 0.7,
+    parameters: 0.7,
+    phrases: 1.2,
+  }),
+  expansionWeight: 0.28,
+  providerWeight: 0.6,
   maxExpansions: 12,
   prefixMinLength: 5,
-  prefixWeight: 0.4,
-  clauseWeight: 0.4,
+  prefixWeight: 0.35,
+  clauseWeight: 0.1,
   maxQueryTerms: 32,
-  bm25: Object.freeze({ k: 1.2, b: 0.7 }),
+  bm25: Object.freeze({ k: 2.3, b: 0.65 }),
 });
 
 interface Scored {
@@ -64,12 +75,14 @@ interface IndexedProvider {
 
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
+// Share of the best provider score below which the provider stage leaves a provider out.
+const MIN_PROVIDER_SHARE = 0.2;
 
 /**
  * BM25F search over tool documents, with identifier-aware tokenizing, stemming, stop words,
- * prefix matching, a general thesaurus of how tools name actions and objects, a provider-level
- * second stage, clause fusion for multi-part requests, and an exact tool-name or id hit always
- * first. Incremental: documents are added and removed per provider.
+ * prefix matching, word-pair (phrase) matching, a general thesaurus of how tools name actions and
+ * objects, a provider-level second stage, clause fusion for multi-part requests, and an exact
+ * tool-name or id hit always first. Incremental: documents are added and removed per provider.
  */
 export class ToolSearchIndex {
   readonly #ranking: RankingOptions;
@@ -87,8 +100,11 @@ export class ToolSearchIndex {
 
   constructor(ranking: Partial<RankingOptions> = {}) {
     this.#ranking = { ...DEFAULT_RANKING, ...ranking };
-    const { name, provider, description, parameters } = this.#ranking.fieldBoost;
-    this.#tools = new InvertedIndex([name, provider, description, parameters], this.#ranking.bm25);
+    const { name, provider, description, parameters, phrases } = this.#ranking.fieldBoost;
+    this.#tools = new InvertedIndex(
+      [name, provider, description, parameters, phrases],
+      this.#ranking.bm25,
+    );
   }
 
   /** How many tools are indexed. */
@@ -103,11 +119,14 @@ export class ToolSearchIndex {
     const providerTerms = tokenize(provider);
     const tools = new Map<string, IndexedTool>();
     for (const doc of unique) {
+      const name = tokenize(doc.name);
+      const description = tokenize(doc.description);
       const slot = this.#tools.add([
-        tokenize(doc.name),
+        name,
         providerTerms,
-        tokenize(doc.description),
+        description,
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
+        [...bigrams(name), ...bigrams(description)],
       ]);
       tools.set(doc.id, { doc, slot });
       this.#byId.set(doc.id, { doc, slot });
@@ -223,8 +242,11 @@ export class ToolSearchIndex {
       }
     }
     if (expansionWeight > 0) {
-      for (const synonym of expandQuery(terms).slice(0, maxExpansions))
-        addOnce(synonym, expansionWeight);
+      // Capped per term, so a long query's last terms are expanded as well as its first.
+      for (const term of terms) {
+        for (const synonym of expandQuery([term]).slice(0, maxExpansions))
+          addOnce(synonym, expansionWeight);
+      }
     }
     return query;
   }
@@ -234,6 +256,11 @@ export class ToolSearchIndex {
     const terms = this.#selectTerms(allTerms);
     if (terms.length === 0) return [];
     const query = this.#expand(terms);
+    const selected = new Set(terms);
+    const phrases = new Set(
+      bigrams(allTerms.filter((term) => selected.has(term))).slice(0, this.#ranking.maxQueryTerms),
+    );
+    for (const phrase of phrases) query.push({ term: phrase, weight: 1 });
     const board = this.#toolScores;
     board.clear();
     this.#tools.score(query, board);
@@ -262,6 +289,9 @@ export class ToolSearchIndex {
     if (bestProvider === 0 || bestTool === 0) return;
     const scale = (weight * bestTool) / bestProvider;
     for (const slot of providers.touched) {
+      // Providers far below the best one could only reorder the tail; skipping them keeps a
+      // query's cost from growing with every provider that shares one common word.
+      if (providers.get(slot) < bestProvider * MIN_PROVIDER_SHARE) continue;
       const indexed = this.#byProvider.get(this.#providerBySlot[slot]!)!;
       const bonus = scale * providers.get(slot);
       for (const tool of indexed.tools.values()) this.#toolScores.add(tool.slot, bonus);
@@ -312,6 +342,13 @@ function fuse(rankings: readonly { entries: readonly Scored[]; weight: number }[
     }
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.hit.id, b.hit.id));
+}
+
+// Adjacent term pairs: a query's "cash flow" should prefer the tool that says "cash flow".
+function bigrams(terms: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 1; i < terms.length; i++) pairs.push(`${terms[i - 1]} ${terms[i]}`);
+  return pairs;
 }
 
 function exactKeys(doc: SearchDocument): string[] {
