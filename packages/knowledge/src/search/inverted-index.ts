@@ -13,10 +13,13 @@ export interface Bm25Options {
   readonly b: number;
 }
 
-// The documents that hold a term: parallel arrays, with `fieldCount` term frequencies per slot.
+// The documents that hold a term: parallel arrays, with `fieldCount` term frequencies per slot,
+// and each document's saturated BM25F term weight as of index version `version`.
 interface Postings {
   readonly slots: number[];
   readonly frequencies: number[];
+  weights: Float64Array;
+  version: number;
 }
 
 /**
@@ -39,6 +42,9 @@ export class InvertedIndex {
   readonly #totalLengths: number[];
   readonly #freeSlots: number[] = [];
   #count = 0;
+  // Bumped by every add and remove: the average field lengths, hence every saturated term
+  // weight, depend on the whole index. Weights are recomputed per term when next queried.
+  #version = 0;
 
   constructor(fieldWeights: readonly number[], bm25: Bm25Options) {
     this.#fieldWeights = fieldWeights;
@@ -76,7 +82,7 @@ export class InvertedIndex {
     for (const [term, frequencies] of counts) {
       let postings = this.#postings.get(term);
       if (postings === undefined) {
-        postings = { slots: [], frequencies: [] };
+        postings = { slots: [], frequencies: [], weights: new Float64Array(0), version: -1 };
         this.#postings.set(term, postings);
         if (!term.includes(' ')) this.#words.set(term, true);
       }
@@ -85,6 +91,7 @@ export class InvertedIndex {
     }
     this.#documentTerms[slot] = [...counts.keys()];
     this.#count++;
+    this.#version++;
     return slot;
   }
 
@@ -115,6 +122,7 @@ export class InvertedIndex {
     this.#documentTerms[slot] = undefined;
     this.#freeSlots.push(slot);
     this.#count--;
+    this.#version++;
   }
 
   /** The distinct terms of the document in `slot`. */
@@ -142,27 +150,40 @@ export class InvertedIndex {
 
   /** Adds the BM25F score of every document matching `query` to `board`. */
   score(query: readonly QueryTerm[], board: ScoreBoard): void {
-    const { k, b } = this.#bm25;
-    const weights = this.#fieldWeights;
-    const lengths = this.#lengths;
-    const width = weights.length;
-    const averages = this.#totalLengths.map((total) => Math.max(total / (this.#count || 1), 1));
     for (const { term, weight } of query) {
       const postings = this.#postings.get(term);
       if (postings === undefined || weight === 0) continue;
-      const { slots, frequencies } = postings;
+      const { slots } = postings;
+      const weights = this.#termWeights(postings);
       const idf = Math.log(1 + (this.#count - slots.length + 0.5) / (slots.length + 0.5));
-      for (let i = 0; i < slots.length; i++) {
-        const slot = slots[i]!;
-        let tf = 0;
-        for (let f = 0; f < width; f++) {
-          const frequency = frequencies[i * width + f]!;
-          if (frequency === 0) continue;
-          const norm = 1 - b + (b * lengths[f]![slot]!) / averages[f]!;
-          tf += (weights[f]! * frequency) / norm;
-        }
-        board.add(slot, (weight * idf * tf * (k + 1)) / (k + tf));
-      }
+      const factor = weight * idf;
+      for (let i = 0; i < slots.length; i++) board.add(slots[i]!, factor * weights[i]!);
     }
+  }
+
+  // Each document's saturated term weight: field frequencies weighted and length-normalised,
+  // summed, then saturated. Cached until the index changes.
+  #termWeights(postings: Postings): Float64Array {
+    if (postings.version === this.#version) return postings.weights;
+    const { k, b } = this.#bm25;
+    const fieldWeights = this.#fieldWeights;
+    const width = fieldWeights.length;
+    const averages = this.#totalLengths.map((total) => Math.max(total / (this.#count || 1), 1));
+    const { slots, frequencies } = postings;
+    const weights =
+      postings.weights.length === slots.length ? postings.weights : new Float64Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      let tf = 0;
+      for (let f = 0; f < width; f++) {
+        const frequency = frequencies[i * width + f]!;
+        if (frequency === 0) continue;
+        const norm = 1 - b + (b * this.#lengths[f]![slots[i]!]!) / averages[f]!;
+        tf += (fieldWeights[f]! * frequency) / norm;
+      }
+      weights[i] = (tf * (k + 1)) / (k + tf);
+    }
+    postings.weights = weights;
+    postings.version = this.#version;
+    return weights;
   }
 }

@@ -47,7 +47,10 @@ export class ScoreBoard {
       scores[a]! > scores[b]! || (scores[a] === scores[b] && tieBreak(a, b) < 0);
     const window: number[] = [];
     for (const slot of this.#touched) {
-      if (scores[slot]! <= 0 || (keep !== undefined && !keep(slot))) continue;
+      const score = scores[slot]!;
+      // Most slots fall below a full window's last score: one comparison, no call.
+      if (score <= 0 || (window.length === n && score < scores[window[n - 1]!]!)) continue;
+      if (keep !== undefined && !keep(slot)) continue;
       if (window.length === n && !before(slot, window[n - 1]!)) continue;
       let at = window.length === n ? n - 1 : window.length;
       while (at > 0 && before(slot, window[at - 1]!)) {

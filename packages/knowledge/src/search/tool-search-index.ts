@@ -71,6 +71,8 @@ interface IndexedTool {
 interface IndexedProvider {
   readonly slot: number;
   readonly tools: Map<string, IndexedTool>;
+  // The tools' slots again, as a plain array: the provider stage walks them on every query.
+  readonly toolSlots: readonly number[];
 }
 
 // How deep the rankings that get fused are kept.
@@ -143,7 +145,8 @@ export class ToolSearchIndex {
       tokenize(unique.map((doc) => doc.description.slice(0, 300)).join(' ')),
     ]);
     this.#providerBySlot[slot] = provider;
-    this.#byProvider.set(provider, { slot, tools });
+    const toolSlots = [...tools.values()].map((tool) => tool.slot);
+    this.#byProvider.set(provider, { slot, tools, toolSlots });
   }
 
   /** Removes every tool of `provider`. */
@@ -294,7 +297,7 @@ export class ToolSearchIndex {
       if (providers.get(slot) < bestProvider * MIN_PROVIDER_SHARE) continue;
       const indexed = this.#byProvider.get(this.#providerBySlot[slot]!)!;
       const bonus = scale * providers.get(slot);
-      for (const tool of indexed.tools.values()) this.#toolScores.add(tool.slot, bonus);
+      for (const toolSlot of indexed.toolSlots) this.#toolScores.add(toolSlot, bonus);
     }
   }
 
