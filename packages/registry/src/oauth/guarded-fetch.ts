@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { PolicyDeniedError } from '@mcp-agent/core';
 
 /** Options of {@link guardedFetch}. */
@@ -10,6 +11,11 @@ export interface GuardedFetchOptions {
    * authorisation server). Off by default.
    */
   readonly allowPrivateNetwork?: boolean;
+  /**
+   * Sends the checked requests. By default undici's fetch over a connection whose own address
+   * lookup is checked too, so the address connected to is one that passed; a custom `fetch`
+   * gets the URL checks only (its connections resolve names again).
+   */
   readonly fetch?: FetchLike;
   /** Resolves a host name to every address it has; the system resolver by default. */
   readonly resolve?: (host: string) => Promise<string[]>;
@@ -60,11 +66,11 @@ export function isPrivateAddress(address: string): boolean {
  * into `127.0.0.1`.
  */
 export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
-  const send = options.fetch ?? fetch;
-  if (options.allowPrivateNetwork === true) return send;
+  if (options.allowPrivateNetwork === true) return options.fetch ?? fetch;
   const resolve =
     options.resolve ??
     (async (host: string) => (await lookup(host, { all: true })).map((entry) => entry.address));
+  const send = options.fetch ?? pinnedFetch(resolve);
   const maxRedirects = options.maxRedirects ?? 5;
 
   const check = async (url: URL) => {
@@ -84,7 +90,10 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
     let url = new URL(input instanceof URL ? input.href : input);
     for (let hop = 0; ; hop += 1) {
       await check(url);
-      const response = await send(url, { ...init, redirect: 'manual' });
+      const response = await send(url, { ...init, redirect: 'manual' }).catch((error: unknown) => {
+        // undici wraps a refused lookup in "fetch failed": surface the refusal itself.
+        throw PolicyDeniedError.isInstance((error as Error).cause) ? (error as Error).cause : error;
+      });
       const location = response.headers.get('location');
       const method = (init?.method ?? 'GET').toUpperCase();
       // Only reads are followed: a redirected token request is handed back, not replayed.
@@ -97,5 +106,41 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
       await response.body?.cancel();
       url = new URL(location, url);
     }
+  };
+}
+
+/**
+ * undici's fetch on an agent whose connections look addresses up through {@link checkedLookup}:
+ * checking a name and then letting the connection resolve it again would leave a window for DNS
+ * rebinding (public at the check, 127.0.0.1 at the connect).
+ */
+function pinnedFetch(resolve: (host: string) => Promise<string[]>): FetchLike {
+  const agent = new Agent({ connect: { lookup: checkedLookup(resolve) } });
+  return async (url, init) =>
+    (await undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher: agent,
+    })) as unknown as Response;
+}
+
+/** A `net` lookup that refuses a name any of whose addresses is private or reserved. */
+export function checkedLookup(resolve: (host: string) => Promise<string[]>): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0 || addresses.some(isPrivateAddress)) {
+          const refused = new PolicyDeniedError(
+            `OAuth host ${hostname} resolved to a private or reserved address when connecting; refused.`,
+          );
+          callback(refused, '', 0);
+        } else if (options.all === true) {
+          const all = addresses.map((address) => ({ address, family: isIP(address) }));
+          (
+            callback as unknown as (error: null, all: { address: string; family: number }[]) => void
+          )(null, all);
+        } else callback(null, addresses[0]!, isIP(addresses[0]!));
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }

@@ -5,7 +5,7 @@ import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/
 import { ConnectionPool } from '../pool/connection-pool.js';
 import type { Registry } from '../registry.js';
 import { createTestRegistry } from '../testing/index.js';
-import { guardedFetch, isPrivateAddress } from './guarded-fetch.js';
+import { checkedLookup, guardedFetch, isPrivateAddress } from './guarded-fetch.js';
 import { OAuthService } from './oauth-service.js';
 
 const alice = createContext({ userId: 'alice' });
@@ -180,6 +180,43 @@ describe('OAuth for remote servers', () => {
     ).rejects.toThrow(/internal\.example points at a private or reserved address/);
     expect(hops).toEqual(['https://public.example/.well-known/oauth-protected-resource']);
     expect(isPrivateAddress('93.184.216.34')).toBe(false);
+  });
+
+  it('AUTH-05 a name that rebinds to a private address between the check and the connection is refused at connect', async () => {
+    // DNS rebinding: public when the URL is checked, loopback when the connection looks it up.
+    const answers = [['93.184.216.34'], ['127.0.0.1']];
+    const asked: string[] = [];
+    const send = guardedFetch({
+      resolve: async (host) => {
+        asked.push(host);
+        return answers.shift() ?? ['127.0.0.1'];
+      },
+    });
+    await expect(
+      send('https://rebinding.example/.well-known/oauth-authorization-server'),
+    ).rejects.toThrow(
+      /rebinding\.example resolved to a private or reserved address when connecting/,
+    );
+    // The connection did its own, checked lookup instead of trusting the first answer.
+    expect(asked).toEqual(['rebinding.example', 'rebinding.example']);
+
+    // The lookup answers net's single-address and all-addresses forms for public names.
+    const lookup = checkedLookup(async () => ['93.184.216.34', '2606:2800:220:1::1']);
+    const single = await new Promise((resolve, reject) =>
+      lookup('public.example', {}, (error, address, family) =>
+        error ? reject(error) : resolve({ address, family }),
+      ),
+    );
+    expect(single).toEqual({ address: '93.184.216.34', family: 4 });
+    const all = await new Promise((resolve, reject) =>
+      lookup('public.example', { all: true }, (error, addresses) =>
+        error ? reject(error) : resolve(addresses),
+      ),
+    );
+    expect(all).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ]);
   });
 
   it('AUTH-04 refuses redirect URIs that are not https or loopback http', async () => {
