@@ -1,9 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { JsonValue } from '@mcp-agent/core';
-import type { HostMessage, WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
+import type { WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
+import { SandboxWorkerPool, type SandboxWorker } from './sandbox-worker-pool.js';
 import {
   DEFAULT_SANDBOX_LIMITS,
   type Sandbox,
@@ -30,17 +28,8 @@ export interface IsolatedVmSandboxOptions {
   readonly maxRunsPerWorker?: number;
 }
 
-interface Worker {
-  readonly process: ChildProcess;
-  readonly ready: Promise<void>;
-  /** The run the worker is executing, until it reports that run done (or dies). */
-  runId: number | undefined;
-  runs: number;
-  dead: boolean;
-}
-
 interface ActiveRun {
-  readonly worker: Worker;
+  readonly worker: SandboxWorker;
   readonly tools: Map<string, SandboxTool>;
   readonly options: SandboxRunOptions;
   readonly limits: WorkerLimits;
@@ -65,32 +54,43 @@ const FORBIDDEN_OPTIONS = ['cachedData', 'snapshot', 'produceCachedData'];
  * and other runs carry on.
  */
 export class IsolatedVmSandbox implements Sandbox {
-  readonly #workers: Worker[] = [];
-  readonly #queue: (() => void)[] = [];
+  readonly #pool: SandboxWorkerPool;
   readonly #runs = new Map<number, ActiveRun>();
   readonly #limits: WorkerLimits;
-  readonly #rssCapMb: number;
-  readonly #killGraceMs: number;
-  readonly #size: number;
-  readonly #maxRunsPerWorker: number;
-  readonly #monitor: NodeJS.Timeout;
   #nextRunId = 1;
   #disposed = false;
 
   constructor(options: IsolatedVmSandboxOptions = {}) {
     this.#limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
-    this.#rssCapMb = options.workerRssCapMb ?? 512;
-    this.#killGraceMs = options.killGraceMs ?? 250;
-    this.#size = Math.max(1, options.workers ?? 2);
-    this.#maxRunsPerWorker = Math.max(1, options.maxRunsPerWorker ?? 5_000);
-    for (let i = 0; i < this.#size; i++) this.#workers.push(this.#spawn());
-    this.#monitor = setInterval(() => this.#checkMemory(), 200);
-    this.#monitor.unref();
+    const rssCapMb = options.workerRssCapMb ?? 512;
+    this.#pool = new SandboxWorkerPool({
+      size: Math.max(1, options.workers ?? 2),
+      rssCapMb,
+      killGraceMs: options.killGraceMs ?? 250,
+      maxRunsPerWorker: Math.max(1, options.maxRunsPerWorker ?? 5_000),
+      onMessage: (worker, message) => this.#onMessage(worker, message),
+      onExit: (worker, reason) => {
+        for (const run of this.#runsOn(worker))
+          this.#finishFailed(
+            run,
+            run.cancelled ? 'cancelled' : 'crashed',
+            `the sandbox worker died (${reason})`,
+          );
+      },
+      onOverMemory: (worker) => {
+        for (const run of this.#runsOn(worker))
+          this.#finishFailed(
+            run,
+            'memory',
+            `the sandbox worker passed its ${rssCapMb} MB memory cap`,
+          );
+      },
+    });
   }
 
   /** The pids of the live workers (for tests and status views). */
   get workerPids(): number[] {
-    return this.#workers.filter((w) => !w.dead).map((w) => w.process.pid as number);
+    return this.#pool.pids;
   }
 
   async run(code: string, options: SandboxRunOptions = {}): Promise<SandboxResult> {
@@ -127,11 +127,11 @@ export class IsolatedVmSandbox implements Sandbox {
       return fail('cancelled', 'the run was cancelled before it started');
     const limits: WorkerLimits = { ...this.#limits, ...options.limits };
     const runId = this.#nextRunId++;
-    const worker = await this.#acquire(runId);
+    const worker = await this.#pool.acquire(runId);
     try {
       await worker.ready;
     } catch (error) {
-      this.#idle(worker, runId);
+      this.#pool.release(worker, runId);
       return fail('crashed', `the sandbox worker could not start: ${(error as Error).message}`);
     }
     const named = nameTools(options.tools ?? []);
@@ -168,18 +168,18 @@ export class IsolatedVmSandbox implements Sandbox {
       this.#runs.set(runId, run);
       const onAbort = () => {
         run.cancelled = true;
-        this.#send(worker, { type: 'abort', runId });
+        this.#pool.send(worker, { type: 'abort', runId });
         this.#finishFailed(run, 'cancelled', 'the run was cancelled');
-        this.#killAfterGrace(worker);
+        this.#pool.killAfterGrace(worker);
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
       // The host's own watchdog: async code that ignores isolated-vm's timeout still ends here.
       const watchdog = setTimeout(() => {
-        this.#send(worker, { type: 'abort', runId });
+        this.#pool.send(worker, { type: 'abort', runId });
         this.#finishFailed(run, 'timeout', `the run passed its ${limits.deadlineMs} ms deadline`);
-        this.#killAfterGrace(worker);
+        this.#pool.killAfterGrace(worker);
       }, limits.deadlineMs);
-      this.#send(worker, {
+      this.#pool.send(worker, {
         type: 'run',
         runId,
         code: source,
@@ -193,65 +193,18 @@ export class IsolatedVmSandbox implements Sandbox {
 
   async dispose(): Promise<void> {
     this.#disposed = true;
-    clearInterval(this.#monitor);
     for (const run of this.#runs.values())
       this.#finishFailed(run, 'cancelled', 'the sandbox was disposed');
-    await Promise.all(this.#workers.map((worker) => this.#kill(worker)));
+    await this.#pool.dispose();
   }
 
-  #spawn(): Worker {
-    const child = fork(workerPath(), [], {
-      execArgv: ['--no-node-snapshot', '--disable-warning=ExperimentalWarning'],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4_000);
-    });
-    let markReady: () => void = () => undefined;
-    let markFailed: (error: Error) => void = () => undefined;
-    const worker: Worker = {
-      process: child,
-      runId: undefined,
-      runs: 0,
-      dead: false,
-      ready: new Promise<void>((resolve, reject) => {
-        markReady = resolve;
-        markFailed = reject;
-      }),
-    };
-    worker.ready.catch(() => undefined);
-    child.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') markReady();
-      else if (message.type === 'fatal') markFailed(new Error(message.message));
-      else this.#onMessage(worker, message);
-    });
-    child.on('exit', (code, signal) => {
-      worker.dead = true;
-      worker.runId = undefined;
-      markFailed(new Error(`sandbox worker exited (${signal ?? code}) ${stderr.slice(-500)}`));
-      for (const run of this.#runs.values()) {
-        if (run.worker === worker)
-          this.#finishFailed(
-            run,
-            run.cancelled ? 'cancelled' : 'crashed',
-            `the sandbox worker died (${signal ?? code})`,
-          );
-      }
-      const index = this.#workers.indexOf(worker);
-      if (index >= 0 && !this.#disposed) {
-        // Replaced at once, so a crash never leaves the pool short.
-        this.#workers[index] = this.#spawn();
-        this.#drain();
-      }
-    });
-    return worker;
+  #runsOn(worker: SandboxWorker): ActiveRun[] {
+    return [...this.#runs.values()].filter((run) => run.worker === worker);
   }
 
-  #onMessage(worker: Worker, message: WorkerMessage): void {
+  #onMessage(worker: SandboxWorker, message: WorkerMessage): void {
     if (message.type === 'ready' || message.type === 'fatal') return;
-    if (message.type === 'done') this.#idle(worker, message.runId);
+    if (message.type === 'done') this.#pool.release(worker, message.runId);
     const run = this.#runs.get(message.runId);
     if (run === undefined || run.worker !== worker) return; // late news of a finished run
     if (message.type === 'log') {
@@ -270,7 +223,7 @@ export class IsolatedVmSandbox implements Sandbox {
   ): Promise<void> {
     const reply = (json: string) => {
       if (!run.over)
-        this.#send(run.worker, {
+        this.#pool.send(run.worker, {
           type: 'tool-result',
           runId: message.runId,
           callId: message.callId,
@@ -373,89 +326,6 @@ export class IsolatedVmSandbox implements Sandbox {
       toolCalls: run.toolCalls,
       durationMs: elapsed(run.started),
     });
-  }
-
-  #killAfterGrace(worker: Worker): void {
-    // The worker disposes the isolate at the deadline itself; one stuck in uninterruptible V8
-    // code (Array(1e9).fill) never reports back, and is killed and replaced.
-    const runId = worker.runId;
-    const timer = setTimeout(() => {
-      if (!worker.dead && worker.runId === runId) worker.process.kill('SIGKILL');
-    }, this.#killGraceMs);
-    timer.unref();
-  }
-
-  async #kill(worker: Worker): Promise<void> {
-    if (worker.dead) return;
-    const exited = new Promise<void>((resolve) => worker.process.once('exit', () => resolve()));
-    worker.process.kill('SIGKILL');
-    await exited;
-  }
-
-  #checkMemory(): void {
-    for (const worker of this.#workers) {
-      const pid = worker.process.pid;
-      if (worker.dead || pid === undefined) continue;
-      const rssMb = readRssMb(pid);
-      if (rssMb !== undefined && rssMb > this.#rssCapMb) {
-        for (const run of this.#runs.values()) {
-          if (run.worker === worker)
-            this.#finishFailed(
-              run,
-              'memory',
-              `the sandbox worker passed its ${this.#rssCapMb} MB memory cap`,
-            );
-        }
-        worker.process.kill('SIGKILL');
-      }
-    }
-  }
-
-  async #acquire(runId: number): Promise<Worker> {
-    for (;;) {
-      const free = this.#workers.find((w) => w.runId === undefined && !w.dead);
-      if (free !== undefined) {
-        free.runId = runId;
-        return free;
-      }
-      await new Promise<void>((resolve) => this.#queue.push(resolve));
-    }
-  }
-
-  #idle(worker: Worker, runId: number): void {
-    if (worker.runId !== runId) return;
-    worker.runId = undefined;
-    worker.runs += 1;
-    if (worker.runs >= this.#maxRunsPerWorker) {
-      // Retired: no new run goes to it, and its exit spawns the replacement.
-      worker.dead = true;
-      worker.process.kill('SIGTERM');
-      return;
-    }
-    this.#drain();
-  }
-
-  #drain(): void {
-    this.#queue.shift()?.();
-  }
-
-  #send(worker: Worker, message: HostMessage): void {
-    if (!worker.dead && worker.process.connected) worker.process.send(message);
-  }
-}
-
-function workerPath(): string {
-  // From dist the worker is JavaScript; from source (tests) Node strips its types itself.
-  const js = fileURLToPath(new URL('./sandbox-worker.js', import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL('./sandbox-worker.ts', import.meta.url));
-}
-
-function readRssMb(pid: number): number | undefined {
-  try {
-    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-    return (pages * 4_096) / (1024 * 1024);
-  } catch {
-    return undefined;
   }
 }
 
