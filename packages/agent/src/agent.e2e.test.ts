@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContext, type StepEvent } from '@mcp-agent/core';
-import { Dispatcher } from '@mcp-agent/actions';
+import { createContext, type Logger, type StepEvent } from '@mcp-agent/core';
+import { createMemoryLogger } from '@mcp-agent/core/testing';
+import { Dispatcher, loggingLink } from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
@@ -72,9 +73,13 @@ async function addScripted(id: string, script: object, userId = USER) {
   });
 }
 
-function makeAgent(options: { connectors?: boolean } = {}): Agent {
+function makeAgent(options: { connectors?: boolean; logger?: Logger } = {}): Agent {
   const knowledge = new Knowledge({ registry });
-  const dispatcher = new Dispatcher({ registry, pool });
+  const dispatcher = new Dispatcher({
+    registry,
+    pool,
+    ...(options.logger === undefined ? {} : { links: [loggingLink] }),
+  });
   return new Agent({
     registry,
     pool,
@@ -214,6 +219,51 @@ describe('executeTask end to end (real SDK, scripted model, real MCP servers)', 
     expect(JSON.stringify(model.requests[3]?.body.messages.at(-1))).toContain(
       'mail.send is not available',
     );
+  });
+
+  it('OUT-07 a 2 MB result and a 1 MB error are cut before they reach the model, the task result or the logs', async () => {
+    const huge = 'A'.repeat(2_000_000);
+    const hugeError = 'E'.repeat(1_000_000);
+    await addScripted('dump', {
+      tools: [
+        { name: 'export_all', description: 'Export everything', inputSchema: { type: 'object' } },
+        { name: 'explode', description: 'Fail loudly', inputSchema: { type: 'object' } },
+      ],
+      results: {
+        export_all: { content: [{ type: 'text', text: huge }] },
+        explode: { isError: true, content: [{ type: 'text', text: hugeError }] },
+      },
+    });
+    const memory = createMemoryLogger();
+    const logged = makeAgent({ logger: memory.logger });
+    model.push(
+      use('describe_tools', { tool_ids: ['dump.export_all', 'dump.explode'] }),
+      use('call_tool', { tool_id: 'dump.export_all', arguments: {} }),
+      use('call_tool', { tool_id: 'dump.explode', arguments: {} }),
+      say('Done.'),
+    );
+    const result = await logged.executeTask('Export everything, then fail', USER);
+    expect(result.status).toBe('completed');
+    // What the model received after each call is bounded and says that it was cut.
+    for (const request of model.requests.slice(2)) {
+      const observation = JSON.stringify(request.body.messages.at(-1));
+      expect(observation.length).toBeLessThan(40_000);
+      expect(observation).not.toContain('A'.repeat(20_000));
+      expect(observation).not.toContain('E'.repeat(20_000));
+    }
+    expect(JSON.stringify(model.requests[2]?.body.messages.at(-1))).toMatch(
+      /truncat|2000000|2,000,000/i,
+    );
+    // So is what the caller gets back, and every log line.
+    expect(JSON.stringify(result).length).toBeLessThan(100_000);
+    const calls = memory.lines().filter((line) => line.msg === 'tool call');
+    expect(calls.map((line) => [line.toolId, line.isError])).toEqual([
+      ['dump.export_all', false],
+      ['dump.explode', true],
+    ]);
+    for (const line of memory.text().split('\n')) expect(line.length).toBeLessThan(4_000);
+    expect(memory.text()).not.toContain('A'.repeat(1_000));
+    expect(memory.text()).not.toContain('E'.repeat(1_000));
   });
 
   it('a failed server fails the task before any model request, with its diagnostics', async () => {
