@@ -98,6 +98,16 @@ describe('ToolSearchIndex', () => {
     expect(index.search('weather '.repeat(5_000))[0]?.id).toBe('weather.get_forecast');
   });
 
+  it('a ranking override of one nested knob keeps the other defaults', () => {
+    // What MCP_AGENT_RANKING='{"fieldBoost":{"name":5}}' hands over: not type-checked JSON.
+    const partial = JSON.parse('{"fieldBoost":{"name":5},"bm25":{"k":1.5}}') as object;
+    const index = new ToolSearchIndex(partial);
+    index.setProvider('weather', [doc('weather', 'get_forecast', 'Weather forecast for a city')]);
+    const [hit] = index.search('rain forecast');
+    expect(hit?.id).toBe('weather.get_forecast');
+    expect(Number.isFinite(hit?.score)).toBe(true);
+  });
+
   it('prefers the tool that has the query words side by side', () => {
     // Without word pairs the second tool wins: both words, one of them in its name.
     const index = new ToolSearchIndex();

@@ -101,7 +101,13 @@ export class ToolSearchIndex {
   readonly #providerScores = new ScoreBoard();
 
   constructor(ranking: Partial<RankingOptions> = {}) {
-    this.#ranking = { ...DEFAULT_RANKING, ...ranking };
+    // Nested knobs merge too, so `{"fieldBoost":{"name":5}}` from the environment keeps the rest.
+    this.#ranking = {
+      ...DEFAULT_RANKING,
+      ...ranking,
+      fieldBoost: { ...DEFAULT_RANKING.fieldBoost, ...ranking.fieldBoost },
+      bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25 },
+    };
     const { name, provider, description, parameters, phrases } = this.#ranking.fieldBoost;
     this.#tools = new InvertedIndex(
       [name, provider, description, parameters, phrases],
