@@ -113,6 +113,24 @@ describe('stdio faults', () => {
     await expect.poll(() => alive(grandchild), { timeout: 2_000 }).toBe(false);
   });
 
+  it('STD-06 a server that ignores stdin EOF and SIGTERM is killed at the end of the ladder', async () => {
+    const transport = new ProcessTransport({
+      command: process.execPath,
+      args: [servers.misbehaving, 'ignore-term'],
+      env: {},
+    });
+    await transport.start();
+    const pid = transport.pid as number;
+    expect(alive(pid)).toBe(true);
+    const started = Date.now();
+    await transport.close();
+    const took = Date.now() - started;
+    // EOF, then 2 s, SIGTERM (ignored), then 2 s, SIGKILL: about 4 s, never much more.
+    expect(took).toBeGreaterThanOrEqual(3_500);
+    expect(took).toBeLessThan(5_000);
+    await expect.poll(() => alive(pid), { timeout: 2_000 }).toBe(false);
+  });
+
   it('STD-10 a stderr flood is drained into a bounded tail', async () => {
     const transport = new ProcessTransport({
       command: process.execPath,
