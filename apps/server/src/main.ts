@@ -3,6 +3,8 @@
 import { parseArgs } from 'node:util';
 import { createLogger, toMcpAgentError } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
+import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
+import { readStdioAllowlist } from './api/stdio-allowlist.js';
 import { serveHttpApi } from './api/serve-api.js';
 import { StaticTokenVerifier } from './gateway/token-verifier.js';
 
@@ -12,6 +14,7 @@ const { values } = parseArgs({
     host: { type: 'string' },
     tokens: { type: 'string' },
     home: { type: 'string' },
+    'stdio-allowlist': { type: 'string' },
   },
 });
 try {
@@ -21,9 +24,16 @@ try {
       'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}',
     );
   const logger = createLogger();
+  // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
+  // servers must be public https.
+  const allowlist = values['stdio-allowlist'] ?? process.env.MCP_AGENT_STDIO_ALLOWLIST;
   const stack = await openAgentStack({
     ...(values.home === undefined ? {} : { home: values.home }),
     logger,
+    userServers:
+      allowlist === undefined
+        ? MULTI_TENANT_POLICY
+        : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
   });
   const api = await serveHttpApi({
     stack,

@@ -27,6 +27,13 @@ export {
 export type { Database } from './database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
 export { Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export {
+  checkUserServer,
+  MULTI_TENANT_POLICY,
+  SINGLE_USER_POLICY,
+  type StdioAllowEntry,
+  type UserServerPolicy,
+} from './user-server-policy.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export {
   RegistryManager,

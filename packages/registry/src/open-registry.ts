@@ -1,6 +1,7 @@
 import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
 import { openDatabase, resolveHome } from './database/open-database.js';
 import { Registry } from './registry.js';
+import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
 
 /** Options of {@link openRegistry}; each defaults to its environment variable. */
@@ -15,6 +16,8 @@ export interface OpenRegistryOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly appServers?: readonly ServerConfig[];
   readonly logger?: Logger;
+  /** What tenants may register as their own servers; default any command and URL. */
+  readonly userServers?: UserServerPolicy;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       db: database.db,
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+      ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
       onClose: () => database.close(),
     });
   } catch (error) {

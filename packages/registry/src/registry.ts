@@ -27,6 +27,11 @@ import { ThreadRepository } from './crud/threads.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './crud/tool-catalog.js';
 import { UserRepository } from './crud/users.js';
 import type { RegistryEvents } from './registry-events.js';
+import {
+  checkUserServer,
+  SINGLE_USER_POLICY,
+  type UserServerPolicy,
+} from './user-server-policy.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
@@ -38,6 +43,11 @@ export interface RegistryOptions {
   readonly appServers?: readonly ServerConfig[];
   /** Called by `close()`, for example to close the database. */
   readonly onClose?: () => Promise<void>;
+  /**
+   * What tenants may register as their own servers; default `SINGLE_USER_POLICY` (any command,
+   * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
+   */
+  readonly userServers?: UserServerPolicy;
 }
 
 /** What an import wrote. */
@@ -63,10 +73,12 @@ export class Registry {
   readonly #db: Executor;
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
+  readonly #userServers: UserServerPolicy;
 
   constructor(options: RegistryOptions) {
     this.#db = options.db;
     this.#onClose = options.onClose;
+    this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
     this.vault = new CredentialVault(options.keyring);
     this.users = new UserRepository(this.#db);
@@ -81,6 +93,11 @@ export class Registry {
   /** The database handle, for maintenance such as `rotateSecrets`. */
   get db(): Executor {
     return this.#db;
+  }
+
+  /** What tenants may register as their own servers. */
+  get userServerPolicy(): UserServerPolicy {
+    return this.#userServers;
   }
 
   /** The app servers, by id. */
@@ -115,6 +132,7 @@ export class Registry {
 
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
+    checkUserServer(this.#userServers, parseServerConfig(input));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
     this.events.emit(existed ? 'server-updated' : 'server-registered', {
@@ -141,6 +159,8 @@ export class Registry {
     options: { source?: string; env?: Environment } = {},
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
+    // All or nothing: one refused server refuses the file before anything is written.
+    for (const server of parsed.servers) checkUserServer(this.#userServers, server);
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
@@ -161,7 +181,12 @@ export class Registry {
   /** The full definition of a server in effect for the tenant, secrets included: pool only. */
   async resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig> {
     const row = await this.connections.find(ctx, providerId);
-    if (row?.scope === 'user') return this.connections.resolveUserServer(ctx, providerId);
+    if (row?.scope === 'user') {
+      const server = await this.connections.resolveUserServer(ctx, providerId);
+      // Checked again at launch: the server may predate the policy or come from the CLI.
+      checkUserServer(this.#userServers, server);
+      return server;
+    }
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
     return app;

@@ -10,9 +10,12 @@ import {
   startScriptedAnthropicServer,
   type ScriptedAnthropicServer,
 } from '@mcp-agent/agent/testing';
+import { SINGLE_USER_POLICY } from '@mcp-agent/registry';
 import { serverFixtures } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { createHttpApi } from './http-api.js';
 import { serveHttpApi } from './serve-api.js';
+import { readStdioAllowlist } from './stdio-allowlist.js';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-api-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;
@@ -53,6 +56,11 @@ beforeAll(async () => {
   stack = await openAgentStack({
     home,
     env: { MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
+    // The one stdio server tenants may register here: the scripted fixture.
+    userServers: {
+      stdio: [{ command: process.execPath, args: [serverFixtures.scripted, script] }],
+      remote: 'public',
+    },
     sandbox: false,
     model: createAnthropicModelClient({
       apiKey: 'test-key',
@@ -124,6 +132,61 @@ describe('the HTTP API', () => {
     expect(status).toMatchObject({ serverId: 'github', status: 'ready', toolCount: 1 });
     expect((await call(BOB, 'GET', '/v1/servers/github/status')).status).toBe(404);
     expect((await call(BOB, 'DELETE', '/v1/servers/github')).status).toBe(404);
+  });
+
+  it('STD-08 a tenant cannot run a command of its choosing on the host, nor reach private URLs', async () => {
+    for (const server of [
+      { id: 'pwn', transport: 'stdio', command: 'sh', args: ['-c', 'touch /tmp/pwned'] },
+      { id: 'pwn', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit()'] },
+      {
+        id: 'pwn',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [serverFixtures.scripted, script],
+        env: { NODE_OPTIONS: '--import=data:text/javascript,process.exit()' },
+      },
+      { id: 'pwn', transport: 'streamable-http', url: 'http://169.254.169.254/latest/' },
+      { id: 'pwn', transport: 'streamable-http', url: 'https://127.0.0.1:6379/' },
+    ]) {
+      const refused = await call(ALICE, 'POST', '/v1/servers', server);
+      expect(refused.status).toBe(403);
+      expect((await read(refused)).error).toMatchObject({
+        code: 'POLICY_DENIED',
+        message: expect.stringMatching(/Server "pwn" is refused: .+/),
+      });
+    }
+    const listed = (await read(await call(ALICE, 'GET', '/v1/servers'))).servers as {
+      id: string;
+    }[];
+    expect(listed.map((s) => s.id)).not.toContain('pwn');
+  });
+
+  it('refuses to serve many users from a registry that lets anyone run any command', () => {
+    const permissive = { registry: { userServerPolicy: SINGLE_USER_POLICY } } as AgentStack;
+    const verifier = new StaticTokenVerifier({});
+    expect(() => createHttpApi({ stack: permissive, verifier })).toThrow(
+      /lets any user run any command on this host.*MULTI_TENANT_POLICY/,
+    );
+    expect(() =>
+      createHttpApi({ stack: permissive, verifier, trustTenantCommands: true }),
+    ).not.toThrow();
+  });
+
+  it("reads the operator's stdio allowlist, and says what is wrong with a bad one", () => {
+    const good = join(home, 'allow.json');
+    writeFileSync(
+      good,
+      JSON.stringify({ stdio: [{ command: 'npx', args: ['-y', 'pkg'], env: ['TOKEN'] }] }),
+    );
+    expect(readStdioAllowlist(good)).toEqual([
+      { command: 'npx', args: ['-y', 'pkg'], env: ['TOKEN'] },
+    ]);
+    const bad = join(home, 'bad-allow.json');
+    writeFileSync(bad, JSON.stringify({ stdio: [{ cmd: 'npx' }] }));
+    expect(() => readStdioAllowlist(bad)).toThrow(
+      /Invalid stdio allowlist .*stdio\[0\]\.command: .*Unrecognized key: "cmd"/,
+    );
+    expect(() => readStdioAllowlist(join(home, 'missing.json'))).toThrow(/could not be read/);
   });
 
   it('starts a task, reports it, and streams its steps as server-sent events', async () => {

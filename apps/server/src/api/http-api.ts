@@ -4,6 +4,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { z } from 'zod';
 import {
+  ConfigError,
   createContext,
   describeIssues,
   InvalidArgumentsError,
@@ -24,6 +25,12 @@ export interface HttpApiOptions {
   readonly gateway?: HttpGateway;
   /** The public base URL, for OAuth redirect URIs; default the request's own origin. */
   readonly baseUrl?: string;
+  /**
+   * Let tenants register stdio servers with any command. Those commands run on this host, so
+   * the API refuses to start on a registry whose policy allows that, unless this is set (a
+   * single trusted user). Open the stack with `userServers: MULTI_TENANT_POLICY` or an allowlist.
+   */
+  readonly trustTenantCommands?: boolean;
 }
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
@@ -55,6 +62,10 @@ const taskBody = z.strictObject({
  */
 export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const { stack } = options;
+  if (stack.registry.userServerPolicy.stdio === 'any' && options.trustTenantCommands !== true)
+    throw new ConfigError(
+      'The HTTP API serves many users, but its registry lets any user run any command on this host (stdio servers). Open the stack with userServers: MULTI_TENANT_POLICY (or an allowlist of stdio commands), or pass trustTenantCommands: true for a single trusted user.',
+    );
   const tasks = new TaskStore();
   const app = new Hono<Env>();
   const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });

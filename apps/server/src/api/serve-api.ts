@@ -11,6 +11,8 @@ export async function serveHttpApi(options: {
   verifier: TokenVerifier;
   port: number;
   host?: string;
+  /** See `HttpApiOptions.trustTenantCommands`. */
+  trustTenantCommands?: boolean;
 }): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   const holder: { gateway?: ReturnType<typeof createHttpGateway> } = {};
@@ -28,6 +30,9 @@ export async function serveHttpApi(options: {
     stack: options.stack,
     verifier: options.verifier,
     gateway: lazyGateway,
+    ...(options.trustTenantCommands === undefined
+      ? {}
+      : { trustTenantCommands: options.trustTenantCommands }),
   });
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve(

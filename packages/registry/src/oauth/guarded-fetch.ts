@@ -20,6 +20,10 @@ export interface GuardedFetchOptions {
   /** Resolves a host name to every address it has; the system resolver by default. */
   readonly resolve?: (host: string) => Promise<string[]>;
   readonly maxRedirects?: number;
+  /** What the URLs are, in errors; default "OAuth URL". */
+  readonly label?: string;
+  /** How to allow a private URL anyway, appended to errors; default the OAuth opt-in. */
+  readonly hint?: string;
 }
 
 // Loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast and reserved.
@@ -59,8 +63,9 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /**
- * A `fetch` for OAuth discovery, registration and token requests, whose URLs come from the
- * servers themselves (`resource_metadata`, `authorization_servers`, `token_endpoint`): https
+ * A `fetch` for URLs that others chose: OAuth discovery, registration and token requests, whose
+ * URLs come from the servers themselves, and, in a multi-tenant service, the tenants' own MCP
+ * servers (`resource_metadata`, `authorization_servers`, `token_endpoint`): https
  * only, and never to a private or reserved address, checked for every resolved address and on
  * every redirect hop (SSRF). The WHATWG URL parser already turns `0177.0.0.1` and `0x7f000001`
  * into `127.0.0.1`.
@@ -70,19 +75,19 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
   const resolve =
     options.resolve ??
     (async (host: string) => (await lookup(host, { all: true })).map((entry) => entry.address));
-  const send = options.fetch ?? pinnedFetch(resolve);
+  const label = options.label ?? 'OAuth URL';
+  const hint = options.hint ?? 'set MCP_AGENT_OAUTH_ALLOW_PRIVATE=1 only for local development';
+  const send = options.fetch ?? pinnedFetch(resolve, label);
   const maxRedirects = options.maxRedirects ?? 5;
 
   const check = async (url: URL) => {
     if (url.protocol !== 'https:')
-      throw new PolicyDeniedError(
-        `OAuth URL ${url.origin} is not https; authorisation servers must use https (set MCP_AGENT_OAUTH_ALLOW_PRIVATE=1 only for local development).`,
-      );
+      throw new PolicyDeniedError(`${label} ${url.origin} is not https; refused (${hint}).`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) === 0 ? await resolve(host) : [host];
     if (addresses.length === 0 || addresses.some(isPrivateAddress))
       throw new PolicyDeniedError(
-        `OAuth URL ${url.origin} points at a private or reserved address; refused (set MCP_AGENT_OAUTH_ALLOW_PRIVATE=1 only for local development).`,
+        `${label} ${url.origin} points at a private or reserved address; refused (${hint}).`,
       );
   };
 
@@ -101,7 +106,7 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
         return response;
       if (hop === maxRedirects)
         throw new PolicyDeniedError(
-          `OAuth URL ${url.origin} redirected more than ${maxRedirects} times.`,
+          `${label} ${url.origin} redirected more than ${maxRedirects} times.`,
         );
       await response.body?.cancel();
       url = new URL(location, url);
@@ -114,8 +119,8 @@ export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
  * checking a name and then letting the connection resolve it again would leave a window for DNS
  * rebinding (public at the check, 127.0.0.1 at the connect).
  */
-function pinnedFetch(resolve: (host: string) => Promise<string[]>): FetchLike {
-  const agent = new Agent({ connect: { lookup: checkedLookup(resolve) } });
+function pinnedFetch(resolve: (host: string) => Promise<string[]>, label: string): FetchLike {
+  const agent = new Agent({ connect: { lookup: checkedLookup(resolve, label) } });
   return async (url, init) =>
     (await undiciFetch(url, {
       ...(init as Parameters<typeof undiciFetch>[1]),
@@ -124,13 +129,16 @@ function pinnedFetch(resolve: (host: string) => Promise<string[]>): FetchLike {
 }
 
 /** A `net` lookup that refuses a name any of whose addresses is private or reserved. */
-export function checkedLookup(resolve: (host: string) => Promise<string[]>): LookupFunction {
+export function checkedLookup(
+  resolve: (host: string) => Promise<string[]>,
+  label = 'OAuth URL',
+): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
         if (addresses.length === 0 || addresses.some(isPrivateAddress)) {
           const refused = new PolicyDeniedError(
-            `OAuth host ${hostname} resolved to a private or reserved address when connecting; refused.`,
+            `${label} host ${hostname} resolved to a private or reserved address when connecting; refused.`,
           );
           callback(refused, '', 0);
         } else if (options.all === true) {

@@ -182,14 +182,19 @@ export class OAuthService {
   /**
    * A `fetch` for the pool's transports: adds the bearer token (refreshed when due) and retries
    * once after a 401. Without tokens the request goes out bare, so the server's 401 and its
-   * challenge (kept for `lastChallenge`) tell the host how to authorise.
+   * challenge (kept for `lastChallenge`) tell the host how to authorise. `base` sends the
+   * requests: the pool passes a guarded fetch for tenants' servers in a multi-tenant service.
    */
-  fetchFor(ctx: AgentContext, providerId: string): AuthorizedFetch {
+  fetchFor(
+    ctx: AgentContext,
+    providerId: string,
+    base: typeof globalThis.fetch = fetch,
+  ): AuthorizedFetch {
     return async (input, init) => {
       const send = async (token: string | undefined) => {
         const headers = new Headers(init?.headers);
         if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-        const response = await fetch(input, { ...init, headers });
+        const response = await base(input, { ...init, headers });
         if (response.status === 401 || response.status === 403)
           this.#remember(ctx, providerId, response);
         return response;

@@ -9,6 +9,7 @@ import {
 } from '@mcp-agent/core';
 import { canonicalHash } from '../crud/canonical-hash.js';
 import type { CatalogUpdate } from '../crud/tool-catalog.js';
+import { guardedFetch } from '../oauth/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
 import type { Registry } from '../registry.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
@@ -71,6 +72,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #unsubscribe: (() => void)[] = [];
   #closed = false;
+  #guardedFetch: typeof globalThis.fetch | undefined;
 
   constructor(registry: Registry, options: ConnectionPoolOptions = {}) {
     super();
@@ -265,9 +267,16 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       this.#oauth !== undefined &&
       config.transport !== 'stdio' &&
       (await this.#registry.authConfigs.find(ctx, serverId))?.kind === 'oauth';
+    // A tenant's own remote server, in a service that accepts public ones only: every
+    // connection and redirect is checked, not just the URL that was registered.
+    const guarded =
+      config.transport !== 'stdio' &&
+      this.#registry.userServerPolicy.remote === 'public' &&
+      (await this.#registry.connections.find(ctx, serverId))?.scope === 'user';
+    const base = guarded ? this.#publicFetch() : undefined;
     const fetch = isOAuth
-      ? (this.#oauth?.fetchFor(background, serverId) as typeof globalThis.fetch)
-      : undefined;
+      ? (this.#oauth?.fetchFor(background, serverId, base) as typeof globalThis.fetch)
+      : base;
     const connection = new PooledConnection(
       background,
       config,
@@ -283,6 +292,14 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     );
     this.#connections.set(id, connection);
     return connection;
+  }
+
+  #publicFetch(): typeof globalThis.fetch {
+    this.#guardedFetch ??= guardedFetch({
+      label: 'MCP server URL',
+      hint: 'this service accepts public https servers only',
+    }) as typeof globalThis.fetch;
+    return this.#guardedFetch;
   }
 
   async #close(id: string): Promise<void> {

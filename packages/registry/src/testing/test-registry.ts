@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerConfig } from '@mcp-agent/core';
 import { openRegistry } from '../open-registry.js';
 import type { Registry } from '../registry.js';
+import type { UserServerPolicy } from '../user-server-policy.js';
 
 /** A database the contract suites run on. */
 export interface TestDialect {
@@ -20,12 +21,17 @@ export function randomKey(): string {
 
 /** An in-memory SQLite registry with a random key: for tests of the packages above. */
 export async function createTestRegistry(
-  options: { appServers?: readonly ServerConfig[]; env?: Record<string, string> } = {},
+  options: {
+    appServers?: readonly ServerConfig[];
+    env?: Record<string, string>;
+    userServers?: UserServerPolicy;
+  } = {},
 ): Promise<Registry> {
   return openRegistry({
     url: ':memory:',
     env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
     ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+    ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
   });
 }
 
