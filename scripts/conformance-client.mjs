@@ -1,6 +1,7 @@
 // Runs the official MCP conformance suite's client scenarios against our client entry point
 // (packages/registry/dist/bin/conformance-client.js) and prints one summary line. The scenarios
-// are those of spec 2025-06-18 and 2025-11-25 that a client must pass.
+// are those of spec 2025-06-18 and 2025-11-25 that a client must pass, plus the 2025-03-26
+// back-compatibility ones; client_credentials (machine-to-machine) is not supported.
 import { fileURLToPath } from 'node:url';
 import { report, runScenario } from './lib/run-conformance.mjs';
 
@@ -25,6 +26,11 @@ const scenarios = [
   'auth/token-endpoint-auth-post',
   'auth/token-endpoint-auth-none',
   'auth/pre-registration',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
 ];
 
 const run = (scenario) =>
