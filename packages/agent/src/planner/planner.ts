@@ -240,6 +240,8 @@ async function call(
   return {
     ok: true,
     value: {
+      // Provenance: the result is data from this tool, whatever it says (POI-06).
+      tool_id: response.meta.toolId,
       result: response.data,
       ...(response.meta.truncated
         ? { truncated: true, observation_id: response.meta.observationId ?? null }
