@@ -26,6 +26,7 @@ import { SecretRepository } from './crud/secrets.js';
 import { ThreadRepository } from './crud/threads.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './crud/tool-catalog.js';
 import { UserRepository } from './crud/users.js';
+import { scanToolDefinitions } from './crud/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
 import {
   checkUserServer,
@@ -201,7 +202,15 @@ export class Registry {
     providerId: string,
     tools: readonly unknown[],
   ): Promise<CatalogUpdate> {
-    const update = await this.catalog.replace(ctx, providerId, tools);
+    const stored = await this.catalog.replace(ctx, providerId, tools);
+    const rejected = new Set(stored.rejected.map((r) => r.index));
+    const update: CatalogUpdate = {
+      ...stored,
+      flagged: scanToolDefinitions(
+        tools.filter((_, index) => !rejected.has(index)),
+        await this.#otherServersTools(ctx, providerId),
+      ),
+    };
     if (
       update.added.length + update.removed.length + update.changed.length > 0 ||
       update.version === 1
@@ -210,6 +219,20 @@ export class Registry {
       this.events.emit('catalog-changed', { userId: ctx.userId, providerId, scope, update });
     }
     return update;
+  }
+
+  // The tenant's other servers' tool names, each with its server: what shadowing would mention.
+  async #otherServersTools(ctx: AgentContext, providerId: string): Promise<Map<string, string>> {
+    const providers = new Set([
+      ...this.#appServers.keys(),
+      ...(await this.connections.list(ctx)).map((row) => row.providerId),
+    ]);
+    providers.delete(providerId);
+    const names = new Map<string, string>();
+    for (const other of providers) {
+      for (const tool of await this.catalog.list(ctx, other)) names.set(tool.name, other);
+    }
+    return names;
   }
 
   /** Records a readiness change (from the pool) and emits `state-changed`. */

@@ -4,6 +4,7 @@ import { compareText } from './compare-text.js';
 import { notFound } from './connections.js';
 import type { Executor } from './executor.js';
 import { timestamp } from './timestamp.js';
+import type { ToolFinding } from './tool-findings.js';
 
 /** One cached tool, as its server listed it. */
 export interface CatalogTool {
@@ -23,6 +24,11 @@ export interface CatalogUpdate {
   readonly changed: readonly string[];
   /** Listed tools that could not be stored, with why (no name, bad name, duplicate). */
   readonly rejected: readonly { readonly index: number; readonly reason: string }[];
+  /**
+   * Stored tools whose definitions look poisoned, for the operator (`scanToolDefinitions`).
+   * Filled by `Registry.replaceCatalog`, which knows the tenant's other servers.
+   */
+  readonly flagged: readonly ToolFinding[];
 }
 
 /** The cached tool list of each connection, versioned and hashed per tool. */
@@ -117,7 +123,7 @@ export class ToolCatalogRepository {
         .where('user_id', '=', ctx.userId)
         .where('id', '=', connection.id)
         .execute();
-      return { version, toolCount: incoming.size, added, removed, changed, rejected };
+      return { version, toolCount: incoming.size, added, removed, changed, rejected, flagged: [] };
     });
   }
 

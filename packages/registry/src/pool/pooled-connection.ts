@@ -249,6 +249,11 @@ export class PooledConnection {
         if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
         if (update.rejected.length > 0)
           this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
+        if (update.flagged.length > 0)
+          this.#logger.warn(
+            { flagged: update.flagged.slice(0, 20) },
+            'tool definitions flagged as possible poisoning; review them before trusting this server',
+          );
         await this.#setState({
           status: 'ready',
           lastError: null,
