@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createContext } from '@mcp-agent/core';
+import { createManualClock } from '@mcp-agent/core/testing';
 import { createTestRegistry } from '../testing/index.js';
 import type { Registry } from '../registry.js';
 import { ConnectionPool } from './connection-pool.js';
@@ -91,6 +92,25 @@ describe('stdio faults', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
     expect(pool.status(alice)[0]?.status).toBe('ready');
   });
+
+  it('RDY-09 a session idle for over a minute is pinged before reuse; a failed ping reconnects', async () => {
+    const clock = createManualClock();
+    const ctx = createContext({ userId: 'alice', clock });
+    await registry.addServer(ctx, misbehaving('sleepy', 'normal'));
+    const pidOf = async () =>
+      Number(
+        ((await pool.callTool(ctx, 'sleepy', 'pid', {})).content as { text: string }[])[0]?.text,
+      );
+    const first = await pidOf();
+    // The server stops answering (as a wedged or half-dead process does) while the session idles.
+    process.kill(first, 'SIGSTOP');
+    clock.advance(61_000);
+    const result = await pool.callTool(ctx, 'sleepy', 'echo', { text: 'after the nap' });
+    expect(result.content).toEqual([{ type: 'text', text: 'after the nap' }]);
+    const second = await pidOf();
+    expect(second).not.toBe(first);
+    await expect.poll(() => alive(first), { timeout: 10_000 }).toBe(false);
+  }, 30_000);
 
   it('STD-04 an endless line without a newline is cut at the buffer bound and the session fails', async () => {
     await registry.addServer(alice, misbehaving('endless', 'endless-line'));
