@@ -1,0 +1,125 @@
+// The end-to-end stack the agent tests share: real SDK over HTTP to a scripted model, real MCP
+// servers through the pool, real isolated-vm.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createContext, type Logger } from '@mcp-agent/core';
+import { Dispatcher, loggingLink } from '@mcp-agent/actions';
+import { IsolatedVmSandbox } from '@mcp-agent/execution';
+import { Knowledge } from '@mcp-agent/knowledge';
+import { ConnectionPool, type Registry } from '@mcp-agent/registry';
+import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
+import { Agent } from './entrypoint.js';
+import { createAnthropicModelClient } from './model/anthropic-model-client.js';
+import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from './testing/index.js';
+
+export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
+export const USER = 'alice';
+export const META = ['search_tools', 'describe_tools', 'call_tool', 'run_code'];
+
+const issuesScript = {
+  tools: [
+    {
+      name: 'list_issues',
+      description: 'List the open issues of a repository',
+      inputSchema: { type: 'object', properties: { repo: { type: 'string' } }, required: ['repo'] },
+    },
+    {
+      name: 'add_label',
+      description: 'Add a label to an issue',
+      inputSchema: {
+        type: 'object',
+        properties: { issue: { type: 'integer' }, label: { type: 'string' } },
+        required: ['issue', 'label'],
+      },
+    },
+  ],
+  results: {
+    list_issues: {
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify([
+            { number: 7, title: 'Crash on start' },
+            { number: 9, title: 'Typo' },
+          ]),
+        },
+      ],
+    },
+  },
+};
+
+/** The current test's stack: registry, pool, scripted model endpoint and agent. */
+export const e2e = {} as {
+  sandbox: IsolatedVmSandbox;
+  registry: Registry;
+  pool: ConnectionPool;
+  model: ScriptedAnthropicServer;
+  agent: Agent;
+};
+
+export async function addScripted(id: string, script: object, userId = USER) {
+  const file = join(dir, `${id}-${Math.random()}.json`);
+  writeFileSync(file, JSON.stringify(script));
+  await e2e.registry.addServer(createContext({ userId }), {
+    id,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [serverFixtures.scripted, file],
+  });
+}
+
+export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {}): Agent {
+  const knowledge = new Knowledge({ registry: e2e.registry });
+  const dispatcher = new Dispatcher({
+    registry: e2e.registry,
+    pool: e2e.pool,
+    ...(options.logger === undefined ? {} : { links: [loggingLink] }),
+  });
+  return new Agent({
+    registry: e2e.registry,
+    pool: e2e.pool,
+    knowledge,
+    dispatcher,
+    sandbox: e2e.sandbox,
+    model: createAnthropicModelClient({
+      apiKey: 'test-key-not-secret',
+      baseURL: e2e.model.url,
+      model: 'scripted',
+      maxRetries: 2,
+    }),
+    readyTimeoutMs: 10_000,
+    ...options,
+  });
+}
+
+/**
+ * Opens the stack for the calling file: one sandbox for the file, and before each test a fresh
+ * e2e.registry, e2e.pool, scripted model and agent with the "github" issues server.
+ */
+export function useE2eStack(): void {
+  beforeAll(() => {
+    e2e.sandbox = new IsolatedVmSandbox({ workers: 1 });
+  });
+  afterAll(async () => {
+    await e2e.sandbox.dispose();
+  });
+  beforeEach(async () => {
+    e2e.registry = await createTestRegistry();
+    e2e.pool = new ConnectionPool(e2e.registry, { pingIntervalMs: 0, attempts: 1 });
+    e2e.model = await startScriptedAnthropicServer();
+    await addScripted('github', issuesScript);
+    e2e.agent = makeAgent();
+  });
+  afterEach(async () => {
+    await e2e.pool.close();
+    await e2e.registry.close();
+    await e2e.model.close();
+  });
+}
+
+export const use = (name: string, input: unknown) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+});
+export const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
