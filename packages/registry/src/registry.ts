@@ -223,15 +223,9 @@ export class Registry {
 
   // The tenant's other servers' tool names, each with its server: what shadowing would mention.
   async #otherServersTools(ctx: AgentContext, providerId: string): Promise<Map<string, string>> {
-    const providers = new Set([
-      ...this.#appServers.keys(),
-      ...(await this.connections.list(ctx)).map((row) => row.providerId),
-    ]);
-    providers.delete(providerId);
     const names = new Map<string, string>();
-    for (const other of providers) {
-      for (const tool of await this.catalog.list(ctx, other)) names.set(tool.name, other);
-    }
+    for (const tool of await this.catalog.toolNames(ctx))
+      if (tool.providerId !== providerId) names.set(tool.name, tool.providerId);
     return names;
   }
 

@@ -127,6 +127,18 @@ export class ToolCatalogRepository {
     });
   }
 
+  /** The names of every cached tool of the tenant, with their server: one query, no raw JSON. */
+  async toolNames(ctx: AgentContext): Promise<{ providerId: string; name: string }[]> {
+    const rows = await this.db
+      .selectFrom('tool_catalog')
+      .innerJoin('mcp_connections', 'mcp_connections.id', 'tool_catalog.connection_id')
+      .select(['mcp_connections.provider_id', 'tool_catalog.tool_name'])
+      .where('tool_catalog.user_id', '=', ctx.userId)
+      .where('mcp_connections.user_id', '=', ctx.userId)
+      .execute();
+    return rows.map((row) => ({ providerId: row.provider_id, name: row.tool_name }));
+  }
+
   /** The cached tools of `providerId`, by name; empty when never discovered or not found. */
   async list(ctx: AgentContext, providerId: string): Promise<CatalogTool[]> {
     const rows = await this.db
