@@ -1,17 +1,17 @@
 export type { ActiveServer, ActiveServersOptions, Exclusion, TierEntry } from './active-servers.js';
-export type { AccountRecord, AccountStatus } from './crud/accounts.js';
-export type { AuthConfigRecord, AuthKind } from './crud/auth-configs.js';
-export { canonicalHash } from './crud/canonical-hash.js';
+export type { AccountRecord, AccountStatus } from './repositories/accounts.js';
+export type { AuthConfigRecord, AuthKind } from './repositories/auth-configs.js';
+export { canonicalHash } from './catalog/canonical-hash.js';
 export type {
   ConnectionRecord,
   ConnectionScope,
   ConnectionStateUpdate,
   ConnectionStatus,
   PublicServerConfig,
-} from './crud/connections.js';
-export type { SecretOwner } from './crud/secrets.js';
-export type { CatalogTool, CatalogUpdate } from './crud/tool-catalog.js';
-export type { UserRecord } from './crud/users.js';
+} from './repositories/connections.js';
+export type { SecretOwner } from './repositories/secrets.js';
+export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
+export type { UserRecord } from './repositories/users.js';
 export { migrateToLatest } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {

@@ -6,7 +6,7 @@ import {
   type ToolSpec,
 } from '@mcp-agent/core';
 import type { ActiveServer, ActiveServersOptions } from './active-servers.js';
-import { notFound } from './crud/connections.js';
+import { notFound } from './repositories/connections.js';
 import type { Registry } from './registry.js';
 import type { RegistryEvents } from './registry-events.js';
 

@@ -13,20 +13,20 @@ import {
   type ActiveServersOptions,
   type TierEntry,
 } from './active-servers.js';
-import { AccountRepository } from './crud/accounts.js';
-import { AuthConfigRepository } from './crud/auth-configs.js';
+import { AccountRepository } from './repositories/accounts.js';
+import { AuthConfigRepository } from './repositories/auth-configs.js';
 import {
   ConnectionRepository,
   notFound,
   type ConnectionRecord,
   type ConnectionStateUpdate,
-} from './crud/connections.js';
-import type { Executor } from './crud/executor.js';
-import { SecretRepository } from './crud/secrets.js';
-import { ThreadRepository } from './crud/threads.js';
-import { ToolCatalogRepository, type CatalogUpdate } from './crud/tool-catalog.js';
-import { UserRepository } from './crud/users.js';
-import { scanToolDefinitions } from './crud/tool-findings.js';
+} from './repositories/connections.js';
+import type { Executor } from './database/executor.js';
+import { SecretRepository } from './repositories/secrets.js';
+import { ThreadRepository } from './repositories/threads.js';
+import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
+import { UserRepository } from './repositories/users.js';
+import { scanToolDefinitions } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
 import {
   checkUserServer,

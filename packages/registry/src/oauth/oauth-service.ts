@@ -5,9 +5,9 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { notFound } from '../crud/connections.js';
+import { notFound } from '../repositories/connections.js';
 import type { Registry } from '../registry.js';
-import { guardedFetch } from './guarded-fetch.js';
+import { guardedFetch } from '../net/guarded-fetch.js';
 import {
   OAUTH_FIELDS,
   VaultOAuthProvider,

@@ -7,9 +7,9 @@ import {
   type AgentContext,
   type Logger,
 } from '@mcp-agent/core';
-import { canonicalHash } from '../crud/canonical-hash.js';
-import type { CatalogUpdate } from '../crud/tool-catalog.js';
-import { guardedFetch } from '../oauth/guarded-fetch.js';
+import { canonicalHash } from '../catalog/canonical-hash.js';
+import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
 import type { Registry } from '../registry.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
-import type { CatalogUpdate } from '../crud/tool-catalog.js';
+import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import type { Registry } from '../registry.js';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';

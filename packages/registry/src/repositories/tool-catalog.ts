@@ -1,10 +1,10 @@
 import { toolNameProblem, type AgentContext, type JsonObject } from '@mcp-agent/core';
-import { canonicalHash } from './canonical-hash.js';
-import { compareText } from './compare-text.js';
-import { notFound } from './connections.js';
-import type { Executor } from './executor.js';
-import { timestamp } from './timestamp.js';
-import type { ToolFinding } from './tool-findings.js';
+import { canonicalHash } from '../catalog/canonical-hash.js';
+import { compareText } from '../database/compare-text.js';
+import { notFound } from '../repositories/connections.js';
+import type { Executor } from '../database/executor.js';
+import { timestamp } from '../database/timestamp.js';
+import type { ToolFinding } from '../catalog/tool-findings.js';
 
 /** One cached tool, as its server listed it. */
 export interface CatalogTool {

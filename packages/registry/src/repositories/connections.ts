@@ -6,11 +6,11 @@ import {
   type ServerConfig,
 } from '@mcp-agent/core';
 import type { McpConnectionsTable } from '../database/schema.js';
-import { compareText } from './compare-text.js';
-import type { Executor } from './executor.js';
-import type { SecretRepository } from './secrets.js';
-import { timestamp } from './timestamp.js';
-import type { UserRepository } from './users.js';
+import { compareText } from '../database/compare-text.js';
+import type { Executor } from '../database/executor.js';
+import type { SecretRepository } from '../repositories/secrets.js';
+import { timestamp } from '../database/timestamp.js';
+import type { UserRepository } from '../repositories/users.js';
 
 /** Where a connection's definition comes from. */
 export type ConnectionScope = 'app' | 'user';

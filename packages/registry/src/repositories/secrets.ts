@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentContext } from '@mcp-agent/core';
 import type { CredentialVault, SecretBinding } from '../vault/credential-vault.js';
-import type { Executor } from './executor.js';
-import { timestamp } from './timestamp.js';
+import type { Executor } from '../database/executor.js';
+import { timestamp } from '../database/timestamp.js';
 
 /** The row a secret belongs to. */
 export interface SecretOwner {

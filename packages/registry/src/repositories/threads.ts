@@ -1,8 +1,8 @@
 import type { AgentContext } from '@mcp-agent/core';
-import { compareText } from './compare-text.js';
-import type { Executor } from './executor.js';
-import { timestamp } from './timestamp.js';
-import type { UserRepository } from './users.js';
+import { compareText } from '../database/compare-text.js';
+import type { Executor } from '../database/executor.js';
+import { timestamp } from '../database/timestamp.js';
+import type { UserRepository } from '../repositories/users.js';
 
 /** Which servers are active in a conversation. A thread with none activated uses them all. */
 export class ThreadRepository {

@@ -1,6 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
-import type { Executor } from './executor.js';
-import { timestamp } from './timestamp.js';
+import type { Executor } from '../database/executor.js';
+import { timestamp } from '../database/timestamp.js';
 
 /** A tenant row. */
 export interface UserRecord {

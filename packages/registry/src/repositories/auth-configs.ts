@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentContext, JsonObject } from '@mcp-agent/core';
 import type { AuthConfigsTable } from '../database/schema.js';
-import type { Executor } from './executor.js';
-import { timestamp } from './timestamp.js';
-import type { UserRepository } from './users.js';
+import type { Executor } from '../database/executor.js';
+import { timestamp } from '../database/timestamp.js';
+import type { UserRepository } from '../repositories/users.js';
 
 /** How a provider is authenticated: nothing, static secret headers/env, or OAuth. */
 export type AuthKind = AuthConfigsTable['kind'];
