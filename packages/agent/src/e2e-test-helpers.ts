@@ -10,7 +10,7 @@ import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
-import { Agent } from './entrypoint.js';
+import { Agent } from './agent.js';
 import { createAnthropicModelClient } from './model/anthropic-model-client.js';
 import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from './testing/index.js';
 

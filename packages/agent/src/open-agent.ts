@@ -10,7 +10,7 @@ import {
   type OpenRegistryOptions,
   type Registry,
 } from '@mcp-agent/registry';
-import { Agent } from './entrypoint.js';
+import { Agent } from './agent.js';
 import type { ModelClient } from './model/model-client.js';
 
 /** Options of {@link openAgentStack}. */

@@ -47,6 +47,7 @@ export {
   UnauthorizedError,
   type McpAgentErrorOptions,
 } from './errors.js';
+export { ExpiringCache, type ExpiringCacheOptions } from './expiring-cache.js';
 export { toJsonSafe, type JsonObject, type JsonValue } from './json.js';
 export {
   createLogger,

@@ -5,7 +5,6 @@ export {
   type KnowledgeSearchOptions,
   type ToolSearchResult,
 } from './knowledge.js';
-export { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
 export { expandQuery } from './search/thesaurus.js';
 export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';

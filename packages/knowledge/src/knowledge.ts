@@ -1,13 +1,14 @@
 import {
   InvalidArgumentsError,
+  McpAgentError,
+  PolicyDeniedError,
   parseToolId,
   ToolNotFoundError,
   type AgentContext,
-  type McpAgentError,
+  type ParsedToolId,
   type ToolSpec,
 } from '@mcp-agent/core';
-import { RegistryManager, type ActiveServersOptions, type Registry } from '@mcp-agent/registry';
-import { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
+import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import type { SearchDocument } from './search/search-document.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
@@ -26,19 +27,14 @@ export interface ToolSearchResult {
 export interface KnowledgeSearchOptions {
   /** Results to return; default 5, at most 50. */
   readonly limit?: number;
-  /** Only these providers (intersected with the tenant's active ones). */
+  /** Only these providers (intersected with the ones the request may use). */
   readonly providers?: readonly string[];
-  /** `text` (default): ranked BM25 search. `regex`: the query is a pattern on names and descriptions. */
-  readonly mode?: 'text' | 'regex';
-  /** The call-level allow-list of the request. */
-  readonly allow?: readonly string[];
 }
 
 /** Options of {@link Knowledge}. */
 export interface KnowledgeOptions {
   readonly registry: Registry;
   readonly ranking?: Partial<RankingOptions>;
-  readonly schemaStore?: SchemaStoreOptions;
   /** Tenants whose search index is kept in memory (least recently used dropped); default 200. */
   readonly maxTenantIndexes?: number;
 }
@@ -49,16 +45,12 @@ interface TenantIndex {
   readonly versions: Map<string, number>;
 }
 
-const MAX_PATTERN = 200;
-
 /**
  * The knowledge a model needs to find and use tools, for one tenant at a time: the manifest,
  * the inventory view, search, and the deep view. Each tenant has its own search index, updated
  * per provider when a catalog version changes; no result ever comes from another tenant.
  */
 export class Knowledge {
-  readonly manager: RegistryManager;
-  readonly schemas: SchemaStore;
   readonly #registry: Registry;
   readonly #toolbox: ToolboxBuilder;
   readonly #ranking: Partial<RankingOptions>;
@@ -67,9 +59,7 @@ export class Knowledge {
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
-    this.manager = new RegistryManager(options.registry);
-    this.schemas = new SchemaStore(options.registry, options.schemaStore);
-    this.#toolbox = new ToolboxBuilder(this.manager);
+    this.#toolbox = new ToolboxBuilder(options.registry);
     this.#ranking = options.ranking ?? {};
     this.#maxIndexes = options.maxTenantIndexes ?? 200;
     // Removing or redefining a server drops its tools from the tenant's index at once.
@@ -78,27 +68,19 @@ export class Knowledge {
       tenant?.index.removeProvider(providerId);
       tenant?.versions.delete(providerId);
     };
-    this.manager.on('server-removed', forget);
-    this.manager.on('server-updated', forget);
-    // A changed catalog is picked up by version on the next search; the schema cache checks it too.
+    options.registry.events.on('server-removed', forget);
+    options.registry.events.on('server-updated', forget);
+    // A changed catalog is picked up by version on the next search.
   }
 
-  /** The tenant's manifest, built now from the registry. */
-  manifest(ctx: AgentContext, options: ActiveServersOptions = {}): Promise<ToolManifest> {
-    return this.#toolbox.build(ctx, options);
+  /** The tenant's manifest for this request (its thread and allow-list), from its availability. */
+  manifest(ctx: AgentContext): Promise<ToolManifest> {
+    return this.#toolbox.build(ctx);
   }
 
   /** The inventory view for the model's system prompt. */
-  async inventoryView(
-    ctx: AgentContext,
-    options: InventoryViewOptions & ActiveServersOptions = {},
-  ): Promise<string> {
-    return inventoryView(await this.manifest(ctx, options), options);
-  }
-
-  /** The schemas of one tool, cached per tenant with a TTL and catalog-version invalidation. */
-  getToolSchema(ctx: AgentContext, provider: string, tool: string): Promise<ToolSchema> {
-    return this.schemas.getToolSchema(ctx, provider, tool);
+  async inventoryView(ctx: AgentContext, options: InventoryViewOptions = {}): Promise<string> {
+    return inventoryView(await this.manifest(ctx), options);
   }
 
   /** Ranked slim results over the tenant's available tools. */
@@ -114,11 +96,7 @@ export class Knowledge {
     }
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
     const { index, providers } = await this.#sync(ctx, options);
-    const scoped = { limit, providers };
-    const hits =
-      options.mode === 'regex'
-        ? index.searchRegex(compilePattern(query), scoped)
-        : index.search(query, scoped);
+    const hits = index.search(query, { limit, providers });
     return hits.map((hit) => ({
       tool_id: hit.id,
       description: trimText(index.get(hit.id)?.description ?? '', 160),
@@ -134,30 +112,36 @@ export class Knowledge {
     ctx: AgentContext,
     toolIds: readonly string[],
   ): Promise<{ tools: DeepViewTool[]; errors: McpAgentError[] }> {
-    const specs = new Map<string, ToolSpec[]>();
     const tools: DeepViewTool[] = [];
     const errors: McpAgentError[] = [];
-    const active = new Set((await this.#registry.activeServers(ctx)).map((s) => s.id));
-    for (const raw of toolIds) {
-      let parsed;
+    const availability = await this.#registry.availability(ctx);
+    // Each id parsed once: a tool id, a server the tenant has outside this request, or nothing.
+    const parsed = toolIds.map((raw): ParsedToolId | McpAgentError | undefined => {
       try {
-        parsed = parseToolId(raw);
+        const id = parseToolId(raw);
+        const server = availability.get(id.providerId);
+        if (server === undefined) return undefined;
+        return server.excludedBy === undefined
+          ? id
+          : new PolicyDeniedError(`${id.id} is not available in this request.`, {
+              details: { toolId: id.id, reason: server.excludedBy },
+            });
       } catch {
-        errors.push(await this.#notFound(ctx, String(raw)));
+        return undefined;
+      }
+    });
+    const catalogs = await this.#registry.catalog.listMany(ctx, [
+      ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.providerId]))),
+    ]);
+    for (const [index, id] of parsed.entries()) {
+      if (id !== undefined && isError(id)) {
+        errors.push(id);
         continue;
       }
-      if (!active.has(parsed.providerId)) {
-        errors.push(await this.#notFound(ctx, parsed.id));
-        continue;
-      }
-      let list = specs.get(parsed.providerId);
-      if (list === undefined) {
-        list = await this.manager.getProviderTools(ctx, parsed.providerId);
-        specs.set(parsed.providerId, list);
-      }
-      const spec = list.find((tool) => tool.name === parsed.toolName);
-      if (spec === undefined) errors.push(await this.#notFound(ctx, parsed.id));
-      else tools.push(describeTool(spec));
+      const tool = id && catalogs.get(id.providerId)?.find((t) => t.name === id.toolName);
+      if (id !== undefined && tool !== undefined)
+        tools.push(describeTool(toToolSpec(id.providerId, tool.raw)));
+      else errors.push(await this.#notFound(ctx, id?.id ?? String(toolIds[index])));
     }
     return { tools, errors };
   }
@@ -191,31 +175,34 @@ export class Knowledge {
     this.#indexes.delete(ctx.userId);
     this.#indexes.set(ctx.userId, tenant);
 
-    const all = await this.manager.getAvailableProviders(ctx, { includeDisabled: true });
-    const known = new Set(all.map((p) => p.id));
+    const availability = await this.#registry.availability(ctx);
+    const known = new Set(availability.servers.map((server) => server.id));
     for (const provider of tenant.index.providers()) {
       if (!known.has(provider)) {
         tenant.index.removeProvider(provider);
         tenant.versions.delete(provider);
       }
     }
-    for (const provider of all) {
-      if (
-        provider.toolCount === null ||
-        tenant.versions.get(provider.id) === provider.catalogVersion
-      )
-        continue;
-      const specs = await this.manager.getProviderTools(ctx, provider.id);
-      tenant.index.setProvider(provider.id, specs.map(toDocument));
-      tenant.versions.set(provider.id, provider.catalogVersion);
+    const stale = availability.servers.filter(
+      (server) =>
+        server.toolCount !== null && tenant.versions.get(server.id) !== server.catalogVersion,
+    );
+    const catalogs = await this.#registry.catalog.listMany(
+      ctx,
+      stale.map((server) => server.id),
+    );
+    for (const server of stale) {
+      const specs = (catalogs.get(server.id) ?? []).map((tool) => toToolSpec(server.id, tool.raw));
+      tenant.index.setProvider(server.id, specs.map(toDocument));
+      tenant.versions.set(server.id, server.catalogVersion);
     }
-    const usable = await this.manager.getAvailableProviders(ctx, {
-      ...(options.allow === undefined ? {} : { allow: options.allow }),
-    });
     const wanted = options.providers === undefined ? undefined : new Set(options.providers);
-    const providers = usable
-      .filter((p) => p.authorized && p.status !== 'failed' && p.status !== 'needs_auth')
-      .map((p) => p.id)
+    const providers = availability.active
+      .filter(
+        (server) =>
+          server.authorized && server.status !== 'failed' && server.status !== 'needs_auth',
+      )
+      .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
     return { index: tenant.index, providers };
   }
@@ -240,17 +227,6 @@ export function toDocument(spec: ToolSpec): SearchDocument {
   };
 }
 
-function compilePattern(pattern: string): RegExp {
-  if (pattern.length > MAX_PATTERN) {
-    throw new InvalidArgumentsError(
-      `The regex is ${pattern.length} characters long; keep it under ${MAX_PATTERN}.`,
-    );
-  }
-  try {
-    return new RegExp(pattern, 'iu');
-  } catch (error) {
-    throw new InvalidArgumentsError(
-      `Invalid regex: ${(error as Error).message}. Use JavaScript regular expression syntax.`,
-    );
-  }
+function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {
+  return McpAgentError.isInstance(value);
 }

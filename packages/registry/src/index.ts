@@ -26,7 +26,7 @@ export {
 } from './database/open-database.js';
 export type { Database } from './database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
-export { Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export { AVAILABILITY, Registry, type ImportResult, type RegistryOptions } from './registry.js';
 export {
   checkUserServer,
   MULTI_TENANT_POLICY,
@@ -36,11 +36,12 @@ export {
 } from './user-server-policy.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export {
-  RegistryManager,
-  toToolSpec,
-  type Availability,
-  type ProviderSummary,
-} from './registry-manager.js';
+  Availability,
+  type ServerAvailability,
+  type ServerVerdict,
+  type UnavailableCode,
+} from './availability.js';
+export { toToolSpec } from './catalog/tool-spec.js';
 export { CredentialVault, type SecretBinding } from './vault/credential-vault.js';
 export { rotateSecrets, type RotationResult } from './vault/rotate-secrets.js';
 export {

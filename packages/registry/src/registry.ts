@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
   configError,
+  defineSlot,
   parseServerConfig,
   parseServerConfigFile,
   type AgentContext,
@@ -13,6 +14,7 @@ import {
   type ActiveServersOptions,
   type TierEntry,
 } from './active-servers.js';
+import { Availability, judgeServer } from './availability.js';
 import { AccountRepository } from './repositories/accounts.js';
 import { AuthConfigRepository } from './repositories/auth-configs.js';
 import {
@@ -33,6 +35,7 @@ import {
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from './user-server-policy.js';
+import { WriteObserver } from './database/write-observer.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
@@ -50,6 +53,12 @@ export interface RegistryOptions {
    */
   readonly userServers?: UserServerPolicy;
 }
+
+/**
+ * Where a request keeps its availability once it has it: `Registry.availability(ctx)` answers
+ * from this slot when it is filled, so one request asks the database once.
+ */
+export const AVAILABILITY = defineSlot<Availability>('availability');
 
 /** What an import wrote. */
 export interface ImportResult {
@@ -75,9 +84,16 @@ export class Registry {
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
+  readonly #availabilityMemo = new WeakMap<
+    AgentContext,
+    { generation: number; pass: Promise<Availability> }
+  >();
+  // Bumped by every write through this registry: a memoised availability is then stale.
+  #generation = 0;
 
   constructor(options: RegistryOptions) {
-    this.#db = options.db;
+    // Any write through this registry makes memoised availability stale, whichever table.
+    this.#db = options.db.withPlugin(new WriteObserver(() => (this.#generation += 1)));
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
@@ -129,6 +145,43 @@ export class Registry {
           : entry.excludedBy === undefined,
       )
       .map((entry) => entry.server);
+  }
+
+  /**
+   * The one availability pass of a request: every server of the tenant after tiers, the
+   * context's thread and allow-list, with authorisation, readiness and catalog version — a
+   * constant number of queries however many servers there are. A context that carries a pass
+   * (the {@link AVAILABILITY} slot) gets that one back without a query.
+   */
+  async availability(ctx: AgentContext): Promise<Availability> {
+    const attached = ctx.find(AVAILABILITY);
+    if (attached !== undefined) return attached;
+    // Memoised per context object until any change is reported, so the layers of one request
+    // (inventory, search, deep view, dispatch) share one pass.
+    const memo = this.#availabilityMemo.get(ctx);
+    if (memo !== undefined && memo.generation === this.#generation) return memo.pass;
+    const pass = this.#availabilityPass(ctx);
+    this.#availabilityMemo.set(ctx, { generation: this.#generation, pass });
+    pass.catch(() => this.#availabilityMemo.delete(ctx));
+    return pass;
+  }
+
+  async #availabilityPass(ctx: AgentContext): Promise<Availability> {
+    const [entries, oauth] = await Promise.all([
+      this.tiers(ctx, ctx.allowServers === undefined ? {} : { allow: ctx.allowServers }),
+      this.authConfigs.oauthAuthorizations(ctx),
+    ]);
+    return new Availability(
+      entries.map(({ server, excludedBy }) => {
+        const authorized = oauth.get(server.id) ?? true;
+        return {
+          ...server,
+          excludedBy,
+          authorized,
+          verdict: judgeServer(server, excludedBy, authorized),
+        };
+      }),
+    );
   }
 
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
@@ -266,6 +319,7 @@ export class Registry {
   /** Closes what the registry owns (the database, when it opened it). */
   async close(): Promise<void> {
     this.events.removeAllListeners();
+    this.#generation += 1;
     await this.#onClose?.();
   }
 }

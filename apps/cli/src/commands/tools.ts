@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentsError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { table, usage, waitQuietly, type Invocation } from '../invocation.js';
+import { table, usage, type Invocation } from '../invocation.js';
 
 /** tools search | describe | call. */
 export async function tools(
@@ -13,7 +13,7 @@ export async function tools(
   rest: string[],
 ): Promise<void> {
   const { values, out } = cli;
-  await waitQuietly(stack, ctx);
+  await stack.pool.warmUp(ctx);
   switch (sub) {
     case 'search': {
       const query =

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAnthropicModelClient, openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
 import {
   startScriptedAnthropicServer,
   type ScriptedAnthropicServer,

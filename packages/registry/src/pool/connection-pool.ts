@@ -128,26 +128,45 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     return connection;
   }
 
-  /** Starts discovery for `serverIds` (default: every active server of the tenant) without waiting. */
-  async prewarm(ctx: AgentContext, serverIds?: readonly string[]): Promise<void> {
-    const ids = serverIds ?? (await this.#registry.activeServers(ctx)).map((s) => s.id);
-    await Promise.all(
+  /**
+   * Connects every server in effect for the request and waits until each one is ready, has
+   * failed or ran out of `timeoutMs` — each on its own, so one slow or broken server never cuts
+   * another's wait short. Never rejects: the states say how each one ended.
+   */
+  async warmUp(
+    ctx: AgentContext,
+    options: { timeoutMs?: number } = {},
+  ): Promise<ConnectionState[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const ids = (await this.#registry.availability(ctx)).active.map((server) => server.id);
+    const states = await Promise.all(
       ids.map(async (id) => {
         const connection = await this.connection(ctx, id).catch(() => undefined);
-        connection?.ensureReady().catch(() => undefined);
+        if (connection === undefined) return undefined;
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          connection.ensureReady().catch(() => undefined),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, timeoutMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        return connection.state;
       }),
     );
+    return states.filter((state): state is ConnectionState => state !== undefined);
   }
 
   /**
-   * Resolves when every server is ready. Rejects at once when one has failed (or is unknown),
-   * and at the timeout, with a `NotReadyError` listing each server's state and last error.
+   * Resolves with each server's state when every one is ready. Rejects at once when one has
+   * failed (or is unknown), and at the timeout, with a `NotReadyError` listing each server's
+   * state and last error.
    */
   async waitForReady(
     ctx: AgentContext,
     serverIds: readonly string[],
     options: { timeoutMs?: number } = {},
-  ): Promise<void> {
+  ): Promise<ConnectionState[]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const connections = new Map<string, PooledConnection | Error>();
     await Promise.all(
@@ -210,6 +229,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       clearTimeout(timer);
       aborted.abort();
     }
+    return [...connections.values()].map((c) => (c as PooledConnection).state);
   }
 
   /** Calls a tool on the tenant's server through its pooled session. */

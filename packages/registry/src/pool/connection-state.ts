@@ -11,6 +11,8 @@ export interface ConnectionState {
   readonly lastError: string | null;
   /** `null` until a discovery succeeded; `0` when the server listed no tools. */
   readonly toolCount: number | null;
+  /** The catalog version the last discovery stored; `null` before the first. */
+  readonly catalogVersion: number | null;
   readonly discoveredAt: number | null;
   readonly breaker: 'closed' | 'open' | 'half-open';
 }

@@ -105,6 +105,7 @@ export class PooledConnection {
       attempts: 0,
       lastError: null,
       toolCount: null,
+      catalogVersion: null,
       discoveredAt: null,
       breaker: 'closed',
     };
@@ -258,6 +259,7 @@ export class PooledConnection {
           status: 'ready',
           lastError: null,
           toolCount: update.toolCount,
+          catalogVersion: update.version,
           discoveredAt: this.#ctx.clock.now(),
         });
         return;
@@ -328,7 +330,7 @@ export class PooledConnection {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
         const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
-        await this.#setState({ toolCount: update.toolCount });
+        await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
       } catch (error) {
         this.#logger.warn({ error: message(error) }, 'refreshing the tool list failed');

@@ -66,6 +66,32 @@ export class AuthConfigRepository {
       .executeTakeFirst();
     return row && toRecord(row);
   }
+
+  /**
+   * The tenant's OAuth-configured providers, each with whether it can be used: an active account
+   * holding tokens. One query for every provider, so availability costs the same for 1 or 100.
+   */
+  async oauthAuthorizations(ctx: AgentContext): Promise<Map<string, boolean>> {
+    const rows = await this.db
+      .selectFrom('auth_configs as ac')
+      .leftJoin('connected_accounts as ca', (join) =>
+        join.onRef('ca.user_id', '=', 'ac.user_id').onRef('ca.provider_id', '=', 'ac.provider_id'),
+      )
+      .leftJoin('secrets as s', (join) =>
+        join
+          .onRef('s.user_id', '=', 'ac.user_id')
+          .onRef('s.owner_id', '=', 'ca.id')
+          .on('s.owner_kind', '=', 'account')
+          .on('s.field', '=', 'oauth_tokens'),
+      )
+      .select(['ac.provider_id', 'ca.status', 's.id as token_id'])
+      .where('ac.user_id', '=', ctx.userId)
+      .where('ac.kind', '=', 'oauth')
+      .execute();
+    return new Map(
+      rows.map((row) => [row.provider_id, row.status === 'active' && row.token_id !== null]),
+    );
+  }
 }
 
 function toRecord(row: AuthConfigsTable): AuthConfigRecord {
