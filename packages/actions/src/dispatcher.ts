@@ -25,10 +25,16 @@ import { SchemaValidator } from './schema-validator.js';
 import { chain, type Caller, type DispatchLink, type ToolCall } from './tool-call.js';
 import { ToolResolver, type ToolVerdict } from './tool-resolver.js';
 
+/**
+ * What the dispatcher needs of the connection pool: calls, and word of changed tool lists. A
+ * `ConnectionPool` is one; a unit test passes a double that answers in memory.
+ */
+export type ToolCallPool = Pick<ConnectionPool, 'callTool'> & Partial<Pick<ConnectionPool, 'on'>>;
+
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
   readonly registry: Registry;
-  readonly pool: ConnectionPool;
+  readonly pool: ToolCallPool;
   /** Middleware, outermost first: logging, metrics, policy, rate limit, changed-tool hold… */
   readonly links?: readonly DispatchLink[];
   readonly mappings?: ProviderMappings;

@@ -46,7 +46,7 @@ export class ToolResolver {
   constructor(
     private readonly registry: Registry,
     private readonly validator: SchemaValidator,
-    pool: ConnectionPool | undefined,
+    pool: Partial<Pick<ConnectionPool, 'on'>> | undefined,
     options: ToolResolverOptions = {},
   ) {
     this.#cache = new ExpiringCache({
@@ -64,7 +64,7 @@ export class ToolResolver {
     ] as const) {
       registry.events.on(event, forget);
     }
-    pool?.on('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
+    pool?.on?.('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
   }
 
   /** Drops the cached tools of one tenant's server. */

@@ -29,7 +29,8 @@ import { failed, observed, type Observation } from './session/observation.js';
 /** What an agent is made of. */
 export interface AgentOptions {
   readonly registry: Registry;
-  readonly pool: ConnectionPool;
+  /** Only its readiness wait is used: a `ConnectionPool`, or a double in unit tests. */
+  readonly pool: Pick<ConnectionPool, 'waitForReady'>;
   readonly knowledge: Knowledge;
   readonly dispatcher: Dispatcher;
   /** Without one, run_code answers that it is unavailable. */
