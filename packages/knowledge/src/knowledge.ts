@@ -11,9 +11,9 @@ import { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-
 import type { SearchDocument } from './search/search-document.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
-import { describeTool, type DeepViewTool } from './views/deep-view.js';
+import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
-import { trimText } from './views/schema-summary.js';
+import { trimText } from './views/description-text.js';
 
 /** One slim search result: what the model needs to decide which tools to describe. */
 export interface ToolSearchResult {
@@ -128,11 +128,12 @@ export class Knowledge {
 
   /**
    * The debloated specs of `toolIds`; ids the tenant does not have come back as
-   * `ToolNotFoundError`s with the closest ids as suggestions.
+   * `ToolNotFoundError`s with the closest ids as suggestions. `full` lifts the view's budgets.
    */
   async deepView(
     ctx: AgentContext,
     toolIds: readonly string[],
+    options: DeepViewOptions = {},
   ): Promise<{ tools: DeepViewTool[]; errors: McpAgentError[] }> {
     const specs = new Map<string, ToolSpec[]>();
     const tools: DeepViewTool[] = [];
@@ -157,7 +158,7 @@ export class Knowledge {
       }
       const spec = list.find((tool) => tool.name === parsed.toolName);
       if (spec === undefined) errors.push(await this.#notFound(ctx, parsed.id));
-      else tools.push(describeTool(spec));
+      else tools.push(describeTool(spec, options));
     }
     return { tools, errors };
   }

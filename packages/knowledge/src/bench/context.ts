@@ -3,7 +3,7 @@ import { toDocument } from '../knowledge.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { describeTool } from '../views/deep-view.js';
 import { inventoryView } from '../views/inventory-view.js';
-import { trimText } from '../views/schema-summary.js';
+import { trimText } from '../views/description-text.js';
 import { countTokens } from '../views/token-count.js';
 import { manifestOf, toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
