@@ -28,7 +28,7 @@ export {
   type DeepViewTool,
   type DeepViewType,
 } from './views/deep-view.js';
-export { READ_THE_REST, trimText, verbatimText } from './views/description-text.js';
+export { firstLine, READ_THE_REST, trimText, verbatimText } from './views/description-text.js';
 export { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 export type { DeepViewParameter } from './views/parameter-list.js';
 export {

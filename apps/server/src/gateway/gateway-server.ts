@@ -92,11 +92,16 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     {
       description:
         'Step 2. Read parameters, output fields and the call signature of tools found by search_tools. Describe a tool before calling it.',
-      inputSchema: { tool_ids: z.array(z.string()).min(1).max(10) },
+      inputSchema: {
+        tool_ids: z.array(z.string()).min(1).max(10),
+        full: z.boolean().optional().describe('Lift the cuts of long descriptions and lists.'),
+      },
     },
-    ({ tool_ids }, extra) =>
+    ({ tool_ids, full }, extra) =>
       guard(async () => {
-        const { tools, errors } = await stack.knowledge.deepView(context(extra.signal), tool_ids);
+        const { tools, errors } = await stack.knowledge.deepView(context(extra.signal), tool_ids, {
+          full: full === true,
+        });
         for (const tool of tools) described.add(tool.tool_id);
         return respond(
           { tools, errors: errors.map((e) => ({ code: e.code, message: e.message })) },
