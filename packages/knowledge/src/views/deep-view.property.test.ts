@@ -49,11 +49,14 @@ describe('deep view over every tool of the bench catalogs', () => {
       const missing: string[] = [];
       const invalid: string[] = [];
       const uncompilable: string[] = [];
+      const cut: string[] = [];
       let validated = 0;
       let validatedWithOptional = 0;
       const invalidWithOptional: string[] = [];
       for (const spec of specs) {
         const view = describeTool(spec);
+        if (JSON.stringify(view) !== JSON.stringify(describeTool(spec, { full: true })))
+          cut.push(spec.id);
         const shown = viewRequiredChains(view);
         for (const chain of requiredChains(spec.inputSchema))
           if (!shown.has(chain)) missing.push(`${spec.id}: ${chain}`);
@@ -87,6 +90,7 @@ describe('deep view over every tool of the bench catalogs', () => {
           validated_with_optional: validatedWithOptional,
           invalid_with_optional: invalidWithOptional,
           missing_required: missing.length,
+          cut_by_budgets: cut,
           uncompilable,
         }),
       );

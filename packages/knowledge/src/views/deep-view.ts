@@ -45,8 +45,8 @@ export const DEEP_VIEW_BUDGETS = {
   description: 6_000,
   /** Characters of one field description (the longest real one: 1,721). */
   fieldDescription: 2_000,
-  /** Characters of one row's enum list as JSON (the longest real one: 169 values, ~1,900). */
-  enumCharacters: 4_000,
+  /** Characters of one row's enum list as JSON (the longest real one: 4,924). */
+  enumCharacters: 6_000,
   /** Rows of the parameter list, named types included. */
   rows: 400,
   /** Characters of the call signature before deeper objects are written `{…}`. */
