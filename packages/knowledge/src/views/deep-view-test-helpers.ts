@@ -1,8 +1,8 @@
 // Test helpers of the deep-view property test: arguments built from a deep view alone, and the
 // required fields of a schema next to those a deep view shows.
 import randexpModule from 'randexp';
-import type { JsonObject, JsonValue } from '@mcp-agent/core';
-import type { DeepViewTool } from './deep-view.js';
+import type { JsonObject, JsonValue, ToolSpec } from '@mcp-agent/core';
+import { describeTool, type DeepViewTool } from './deep-view.js';
 import type { DeepViewParameter } from './parameter-list.js';
 
 type RandExpClass = new (pattern: string) => {
@@ -14,6 +14,24 @@ const RandExp = ((randexpModule as unknown as { default?: RandExpClass }).defaul
   (randexpModule as unknown as RandExpClass)) as RandExpClass;
 
 const MAX_DEPTH = 24;
+
+/** A tool `p.t` with this input schema. */
+export const tool = (inputSchema: JsonObject, extra: Partial<ToolSpec> = {}): ToolSpec => ({
+  id: 'p.t',
+  providerId: 'p',
+  name: 't',
+  description: '',
+  inputSchema,
+  ...extra,
+});
+
+/** The deep view of {@link tool}. */
+export const view = (inputSchema: JsonObject, extra: Partial<ToolSpec> = {}) =>
+  describeTool(tool(inputSchema, extra));
+
+/** One parameter row of the deep view of {@link tool}. */
+export const row = (schema: JsonObject, path: string) =>
+  view(schema).parameters.find((p) => p.path === path);
 
 /**
  * Arguments for a tool built only from its deep view: the call signature's root type, the
