@@ -60,9 +60,15 @@ describe('mcp-agent (the built binary)', () => {
     expect(
       run('tools', 'search', 'read', 'the', 'knowledge', 'graph').stdout.split('\n')[0],
     ).toMatch(/^memory\.read_graph/);
-    expect(JSON.parse(run('tools', 'describe', 'memory.create_entities').stdout)[0]).toMatchObject({
+    const described = JSON.parse(run('tools', 'describe', 'memory.create_entities').stdout)[0];
+    expect(described).toMatchObject({
       tool_id: 'memory.create_entities',
+      call_signature:
+        'memory.create_entities({ entities: { name: string, entityType: string, observations: string[] }[] })',
     });
+    expect(JSON.parse(run('tools', 'describe', '--full', 'memory.create_entities').stdout)).toEqual(
+      [described],
+    );
     const created = run(
       'tools',
       'call',
