@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { PolicyDeniedError, type ServerConfig } from '@mcp-agent/core';
-import { isPrivateAddress } from './net/guarded-fetch.js';
+import { isPrivateAddress } from './net/private-address.js';
 
 /**
  * A stdio server tenants may register: this command with exactly these arguments, and at most
