@@ -18,6 +18,8 @@ export interface OpenRegistryOptions {
   readonly logger?: Logger;
   /** What tenants may register as their own servers; default any command and URL. */
   readonly userServers?: UserServerPolicy;
+  /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
   try {
     const { keyring, createdKeyFile } = loadKeyring({
