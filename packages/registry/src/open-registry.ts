@@ -51,6 +51,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      home,
       onClose: () => database.close(),
     });
   } catch (error) {

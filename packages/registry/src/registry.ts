@@ -28,8 +28,11 @@ import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-c
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
+import { resolveHome } from './database/open-database.js';
+import { tenantFolder, type TenantFolder } from './tenant-folder.js';
 import {
   checkUserServer,
+  launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from './user-server-policy.js';
@@ -49,6 +52,11 @@ export interface RegistryOptions {
    * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly userServers?: UserServerPolicy;
+  /**
+   * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
+   * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
+   */
+  readonly home?: string;
 }
 
 /** What an import wrote. */
@@ -75,9 +83,11 @@ export class Registry {
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
+  readonly #home: string;
 
   constructor(options: RegistryOptions) {
     this.#db = options.db;
+    this.#home = resolveHome(options.home);
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
@@ -99,6 +109,11 @@ export class Registry {
   /** What tenants may register as their own servers. */
   get userServerPolicy(): UserServerPolicy {
     return this.#userServers;
+  }
+
+  /** The tenant's own folder under the registry home (created when first needed). */
+  tenantFolder(ctx: AgentContext): TenantFolder {
+    return tenantFolder(this.#home, ctx.userId);
   }
 
   /** The app servers, by id. */
@@ -133,7 +148,7 @@ export class Registry {
 
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
-    checkUserServer(this.#userServers, parseServerConfig(input));
+    checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
     this.events.emit(existed ? 'server-updated' : 'server-registered', {
@@ -161,7 +176,8 @@ export class Registry {
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
     // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers) checkUserServer(this.#userServers, server);
+    for (const server of parsed.servers)
+      checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
@@ -185,8 +201,7 @@ export class Registry {
     if (row?.scope === 'user') {
       const server = await this.connections.resolveUserServer(ctx, providerId);
       // Checked again at launch: the server may predate the policy or come from the CLI.
-      checkUserServer(this.#userServers, server);
-      return server;
+      return launchUserServer(this.#userServers, server, this.tenantFolder(ctx));
     }
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
