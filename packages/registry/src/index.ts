@@ -34,6 +34,8 @@ export {
   type StdioAllowEntry,
   type UserServerPolicy,
 } from './user-server-policy.js';
+export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
+export { tenantFolderName, type TenantFolder } from './tenant-folder.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export {
   Availability,

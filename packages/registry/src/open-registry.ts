@@ -21,6 +21,8 @@ export interface OpenRegistryOptions {
   readonly userServers?: UserServerPolicy;
   /** Kysely plugins every query passes through (tracing, counting). */
   readonly plugins?: readonly KyselyPlugin[];
+  /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
   try {
     const { keyring, createdKeyFile } = loadKeyring({
@@ -51,6 +54,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      home,
       onClose: () => database.close(),
     });
   } catch (error) {

@@ -30,8 +30,11 @@ import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-c
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
+import { resolveHome } from './database/open-database.js';
+import { tenantFolder, type TenantFolder } from './tenant-folder.js';
 import {
   checkUserServer,
+  launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from './user-server-policy.js';
@@ -52,6 +55,11 @@ export interface RegistryOptions {
    * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly userServers?: UserServerPolicy;
+  /**
+   * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
+   * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
+   */
+  readonly home?: string;
 }
 
 /**
@@ -84,6 +92,7 @@ export class Registry {
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
+  readonly #home: string;
   readonly #availabilityMemo = new WeakMap<
     AgentContext,
     { generation: number; pass: Promise<Availability> }
@@ -94,6 +103,7 @@ export class Registry {
   constructor(options: RegistryOptions) {
     // Any write through this registry makes memoised availability stale, whichever table.
     this.#db = options.db.withPlugin(new WriteObserver(() => (this.#generation += 1)));
+    this.#home = resolveHome(options.home);
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
@@ -115,6 +125,11 @@ export class Registry {
   /** What tenants may register as their own servers. */
   get userServerPolicy(): UserServerPolicy {
     return this.#userServers;
+  }
+
+  /** The tenant's own folder under the registry home (created when first needed). */
+  tenantFolder(ctx: AgentContext): TenantFolder {
+    return tenantFolder(this.#home, ctx.userId);
   }
 
   /** The app servers, by id. */
@@ -186,7 +201,7 @@ export class Registry {
 
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
-    checkUserServer(this.#userServers, parseServerConfig(input));
+    checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
     this.events.emit(existed ? 'server-updated' : 'server-registered', {
@@ -214,7 +229,8 @@ export class Registry {
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
     // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers) checkUserServer(this.#userServers, server);
+    for (const server of parsed.servers)
+      checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
@@ -238,8 +254,7 @@ export class Registry {
     if (row?.scope === 'user') {
       const server = await this.connections.resolveUserServer(ctx, providerId);
       // Checked again at launch: the server may predate the policy or come from the CLI.
-      checkUserServer(this.#userServers, server);
-      return server;
+      return launchUserServer(this.#userServers, server, this.tenantFolder(ctx));
     }
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);

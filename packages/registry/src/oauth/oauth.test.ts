@@ -5,7 +5,8 @@ import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/
 import { ConnectionPool } from '../pool/connection-pool.js';
 import type { Registry } from '../registry.js';
 import { createTestRegistry } from '../testing/index.js';
-import { checkedLookup, guardedFetch, isPrivateAddress } from '../net/guarded-fetch.js';
+import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
+import { isPrivateAddress } from '../net/private-address.js';
 import { OAuthService } from './oauth-service.js';
 
 const alice = createContext({ userId: 'alice' });

@@ -17,7 +17,11 @@ import { PooledConnection, type CallOptions, type ConnectionOptions } from './po
 
 /** Options of {@link ConnectionPool}; every field has a default. */
 export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
-  /** Close connections unused for this long; default 10 minutes; 0 never. */
+  /**
+   * Close a connection (and its child process) this long after its last request of any kind
+   * (connect, list, refresh, call; pings do not count); default 10 minutes; 0 never. Checked
+   * every minute (or every `idleMs`, if shorter).
+   */
   readonly idleMs?: number;
   /** Most open connections; the least recently used idle one is closed first; default 500. */
   readonly maxSize?: number;
@@ -86,7 +90,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     const pingIntervalMs = options.pingIntervalMs ?? 30_000;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, () => this.#pingAll());
     if (this.#idleMs > 0)
-      this.#every(Math.max(1_000, Math.min(this.#idleMs, 60_000)), () => this.#evictIdle());
+      this.#every(Math.max(1_000, Math.min(this.#idleMs, 60_000)), async () => {
+        await this.evictIdle();
+      });
     // A changed or removed definition closes the old session; the next use opens the new one.
     const drop = ({ userId, providerId }: { userId: string; providerId: string }) => {
       void this.#close(key(userId, providerId));
@@ -116,14 +122,8 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   /** A ready connection: connects and discovers if needed, pings one that sat idle. */
   async ready(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
     const connection = await this.connection(ctx, serverId);
-    const lastUsed = connection.metrics.lastUsedAt;
-    if (
-      connection.state.status === 'ready' &&
-      lastUsed !== null &&
-      ctx.clock.now() - lastUsed > this.#pingAfterIdleMs
-    ) {
+    if (connection.state.status === 'ready' && connection.idleFor() > this.#pingAfterIdleMs)
       await connection.ping();
-    }
     await connection.ensureReady();
     return connection;
   }
@@ -333,7 +333,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     if (this.#connections.size < this.#maxSize) return;
     const idle = [...this.#connections.entries()]
       .filter(([, c]) => !c.busy)
-      .sort(([, a], [, b]) => (a.metrics.lastUsedAt ?? 0) - (b.metrics.lastUsedAt ?? 0));
+      .sort(([, a], [, b]) => a.metrics.lastActiveAt - b.metrics.lastActiveAt);
     const victim = idle[0];
     if (victim !== undefined) await this.#close(victim[0]);
     else
@@ -343,13 +343,17 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       );
   }
 
-  async #evictIdle(): Promise<void> {
-    const now = Date.now();
-    for (const [id, connection] of this.#connections) {
-      const lastUsed = connection.metrics.lastUsedAt;
-      if (!connection.busy && lastUsed !== null && now - lastUsed > this.#idleMs)
-        await this.#close(id);
-    }
+  /**
+   * Closes every connection idle past `idleMs` (see `PooledConnection.idleFor`), with its child
+   * process, and returns how many; the pool runs this on a timer. A later use reconnects.
+   */
+  async evictIdle(): Promise<number> {
+    if (this.#idleMs <= 0) return 0;
+    const idle = [...this.#connections].filter(
+      ([, connection]) => !connection.busy && connection.idleFor() > this.#idleMs,
+    );
+    await Promise.all(idle.map(([id]) => this.#close(id)));
+    return idle.length;
   }
 
   async #pingAll(): Promise<void> {

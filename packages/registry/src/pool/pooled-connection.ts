@@ -77,6 +77,7 @@ export class PooledConnection {
   #calls = 0;
   #errors = 0;
   #lastUsedAt: number | null = null;
+  #lastActiveAt: number;
   #lastLatencyMs: number | null = null;
   #totalLatencyMs = 0;
 
@@ -98,6 +99,8 @@ export class PooledConnection {
     this.#hooks = hooks;
     this.#logger = ctx.logger.child({ serverId: config.id });
     this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
+    // Opening the connection is its first request: one never used again still goes idle.
+    this.#lastActiveAt = ctx.clock.now();
     this.#state = {
       userId: ctx.userId,
       serverId: config.id,
@@ -120,9 +123,18 @@ export class PooledConnection {
       calls: this.#calls,
       errors: this.#errors,
       lastUsedAt: this.#lastUsedAt,
+      lastActiveAt: this.#lastActiveAt,
       lastLatencyMs: this.#lastLatencyMs,
       meanLatencyMs: this.#calls === 0 ? null : this.#totalLatencyMs / this.#calls,
     };
+  }
+
+  /**
+   * How long, by this connection's clock, since its last request of any kind (connect, list,
+   * refresh, call). Pings do not count: a health check must not keep an unused server alive.
+   */
+  idleFor(): number {
+    return this.#ctx.clock.now() - this.#lastActiveAt;
   }
 
   /** True while a call is running: the pool never evicts a busy connection. */
@@ -167,6 +179,7 @@ export class PooledConnection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     this.#inFlight += 1;
+    this.#touch();
     const started = performance.now();
     try {
       await this.ensureReady();
@@ -190,6 +203,7 @@ export class PooledConnection {
       this.#lastLatencyMs = latency;
       this.#totalLatencyMs += latency;
       this.#lastUsedAt = this.#ctx.clock.now();
+      this.#touch();
     }
   }
 
@@ -242,8 +256,10 @@ export class PooledConnection {
         break;
       }
       await this.#setState({ status: 'connecting', attempts: attempt + 1 });
+      this.#touch();
       try {
         const tools = await this.#connectAndList();
+        this.#touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
         const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
@@ -329,6 +345,7 @@ export class PooledConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
+        this.#touch();
         const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
         await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
@@ -355,6 +372,10 @@ export class PooledConnection {
     await sleep(backoffDelay(this.#restarts - 1, this.#options.backoff));
     if (this.#closing) return;
     await this.ensureReady().catch(() => undefined);
+  }
+
+  #touch(): void {
+    this.#lastActiveAt = this.#ctx.clock.now();
   }
 
   async #drop(reason: string): Promise<void> {
