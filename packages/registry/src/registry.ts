@@ -39,6 +39,7 @@ import {
   type UserServerPolicy,
 } from './user-server-policy.js';
 import { WriteObserver } from './database/write-observer.js';
+import type { LaunchPlan } from './pool/pool-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
@@ -259,6 +260,21 @@ export class Registry {
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
     return app;
+  }
+
+  /** How the pool opens `providerId` for the tenant (see `PoolStore`). */
+  async launchPlan(ctx: AgentContext, providerId: string): Promise<LaunchPlan> {
+    const [config, scope, auth] = await Promise.all([
+      this.resolveServer(ctx, providerId),
+      this.connections.find(ctx, providerId).then((row) => row?.scope ?? 'app'),
+      this.authConfigs.find(ctx, providerId),
+    ]);
+    const remote = config.transport !== 'stdio';
+    return {
+      config,
+      oauth: remote && auth?.kind === 'oauth',
+      publicOnly: remote && scope === 'user' && this.#userServers.remote === 'public',
+    };
   }
 
   /**

@@ -11,8 +11,8 @@ import { canonicalHash } from '../catalog/canonical-hash.js';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
-import type { Registry } from '../registry.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
+import type { PoolStore } from './pool-store.js';
 import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
 
 /** Options of {@link ConnectionPool}; every field has a default. */
@@ -64,7 +64,7 @@ const DEFAULTS: ConnectionOptions = {
  * are reconnected or closed without a restart. Two tenants never share a session.
  */
 export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
-  readonly #registry: Registry;
+  readonly #store: PoolStore;
   readonly #options: ConnectionOptions;
   readonly #idleMs: number;
   readonly #maxSize: number;
@@ -78,9 +78,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   #closed = false;
   #guardedFetch: typeof globalThis.fetch | undefined;
 
-  constructor(registry: Registry, options: ConnectionPoolOptions = {}) {
+  constructor(store: PoolStore, options: ConnectionPoolOptions = {}) {
     super();
-    this.#registry = registry;
+    this.#store = store;
     this.#options = { ...DEFAULTS, ...definedOnly(options) };
     this.#idleMs = options.idleMs ?? 10 * 60_000;
     this.#maxSize = options.maxSize ?? 500;
@@ -97,11 +97,11 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     const drop = ({ userId, providerId }: { userId: string; providerId: string }) => {
       void this.#close(key(userId, providerId));
     };
-    registry.events.on('server-updated', drop);
-    registry.events.on('server-removed', drop);
+    store.events.on('server-updated', drop);
+    store.events.on('server-removed', drop);
     this.#unsubscribe.push(
-      () => registry.events.off('server-updated', drop),
-      () => registry.events.off('server-removed', drop),
+      () => store.events.off('server-updated', drop),
+      () => store.events.off('server-removed', drop),
     );
   }
 
@@ -138,7 +138,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     options: { timeoutMs?: number } = {},
   ): Promise<ConnectionState[]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const ids = (await this.#registry.availability(ctx)).active.map((server) => server.id);
+    const ids = (await this.#store.availability(ctx)).active.map((server) => server.id);
     const states = await Promise.all(
       ids.map(async (id) => {
         const connection = await this.connection(ctx, id).catch(() => undefined);
@@ -269,7 +269,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   }
 
   async #open(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
-    const config = await this.#registry.resolveServer(ctx, serverId);
+    const { config, oauth, publicOnly } = await this.#store.launchPlan(ctx, serverId);
     const version = canonicalHash(config).slice(0, 16);
     const id = key(ctx.userId, serverId);
     const existing = this.#connections.get(id);
@@ -283,25 +283,18 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       logger: this.#logger,
       clock: ctx.clock,
     });
-    const isOAuth =
-      this.#oauth !== undefined &&
-      config.transport !== 'stdio' &&
-      (await this.#registry.authConfigs.find(ctx, serverId))?.kind === 'oauth';
     // A tenant's own remote server, in a service that accepts public ones only: every
     // connection and redirect is checked, not just the URL that was registered.
-    const guarded =
-      config.transport !== 'stdio' &&
-      this.#registry.userServerPolicy.remote === 'public' &&
-      (await this.#registry.connections.find(ctx, serverId))?.scope === 'user';
-    const base = guarded ? this.#publicFetch() : undefined;
-    const fetch = isOAuth
-      ? (this.#oauth?.fetchFor(background, serverId, base) as typeof globalThis.fetch)
-      : base;
+    const base = publicOnly ? this.#publicFetch() : undefined;
+    const fetch =
+      oauth && this.#oauth !== undefined
+        ? (this.#oauth?.fetchFor(background, serverId, base) as typeof globalThis.fetch)
+        : base;
     const connection = new PooledConnection(
       background,
       config,
       version,
-      this.#registry,
+      this.#store,
       this.#options,
       {
         onState: (state) => this.emit('state', state),

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
-import type { Registry } from '../registry.js';
+import type { PoolStore } from './pool-store.js';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
@@ -62,7 +62,7 @@ export class PooledConnection {
   readonly credentialVersion: string;
   readonly #ctx: AgentContext;
   readonly #config: ServerConfig;
-  readonly #registry: Registry;
+  readonly #store: PoolStore;
   readonly #options: ConnectionOptions;
   readonly #hooks: ConnectionHooks;
   readonly #logger: Logger;
@@ -85,7 +85,7 @@ export class PooledConnection {
     ctx: AgentContext,
     config: ServerConfig,
     credentialVersion: string,
-    registry: Registry,
+    store: PoolStore,
     options: ConnectionOptions,
     hooks: ConnectionHooks,
   ) {
@@ -94,7 +94,7 @@ export class PooledConnection {
     this.userId = ctx.userId;
     this.credentialVersion = credentialVersion;
     this.#config = config;
-    this.#registry = registry;
+    this.#store = store;
     this.#options = options;
     this.#hooks = hooks;
     this.#logger = ctx.logger.child({ serverId: config.id });
@@ -262,7 +262,7 @@ export class PooledConnection {
         this.#touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
-        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
         if (update.rejected.length > 0)
           this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
@@ -346,7 +346,7 @@ export class PooledConnection {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
         this.#touch();
-        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
       } catch (error) {
@@ -392,7 +392,7 @@ export class PooledConnection {
     this.#state = { ...this.#state, ...change };
     const state = this.state;
     try {
-      await this.#registry.recordState(this.#ctx, this.serverId, {
+      await this.#store.recordState(this.#ctx, this.serverId, {
         status: state.status,
         lastError: state.lastError,
         attempts: state.attempts,
