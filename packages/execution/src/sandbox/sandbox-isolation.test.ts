@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxRunOptions, SandboxToolReply } from './sandbox.js';
 import {
   echoTools,
+  expectEndedByDeadline,
   failure,
   sbx,
   stillWorks,
@@ -22,12 +23,12 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
       { limits: { deadlineMs: 300 } },
     );
     expect(thrown.result.ok).toBe(false);
-    expect(thrown.ms).toBeLessThan(550);
+    expectEndedByDeadline(thrown.ms, 300);
     const returned = await timed('return { get x() { for (;;) {} } };', {
       limits: { deadlineMs: 300 },
     });
     expect(returned.result.ok).toBe(false);
-    expect(returned.ms).toBeLessThan(550);
+    expectEndedByDeadline(returned.ms, 300);
     await stillWorks();
   });
 
@@ -40,7 +41,7 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
       },
     );
     expect(result.ok).toBe(false);
-    expect(ms).toBeLessThan(550);
+    expectEndedByDeadline(ms, 300);
     expect(Error.prepareStackTrace).toBe(hostBefore);
   });
 
@@ -230,20 +231,23 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
   });
 
   it('SBX-27 a run that ends while a host call is pending rejects at once; the late result is dropped', async () => {
+    // The host call answers only when the test lets it: the run must end on its own, before it.
+    let answer: () => void = () => undefined;
     let late = false;
     const { result, ms } = await timed('await tools.util.echo({}); return "never";', {
       tools: echoTools,
       callTool: async () => {
-        await new Promise((r) => setTimeout(r, 600));
+        await new Promise<void>((resolve) => (answer = resolve));
         late = true;
         return { ok: true, value: 'late' };
       },
       limits: { deadlineMs: 200 },
     });
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(200 + 200);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(late).toBe(true);
+    expectEndedByDeadline(ms, 200);
+    expect(late).toBe(false);
+    answer();
+    await expect.poll(() => late).toBe(true);
     await stillWorks();
   });
 

@@ -144,12 +144,13 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
       },
       { ignored: true },
     );
+    // Synchronous, so that every line reaches the host before the run's `done`: an ignored
+    // callback may run after the script settles, and its line was lost (at most maxLogLines).
     const emit = new ivm.Callback(
-      (line: string) =>
-        send({ type: 'log', runId, line: String(line).slice(0, limits.maxLogLineChars + 20) }),
-      {
-        ignored: true,
+      (line: string) => {
+        send({ type: 'log', runId, line: String(line).slice(0, limits.maxLogLineChars + 20) });
       },
+      { sync: true },
     );
     run.deliver = (await context.evalClosure(
       BOOTSTRAP,
