@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { HostMessage, WorkerMessage } from './sandbox-protocol.js';
+import { workerEnvironment } from './worker-environment.js';
 
 /** One supervised worker process. */
 export interface SandboxWorker {
@@ -33,7 +34,7 @@ export interface SandboxWorkerPoolOptions {
 
 /**
  * The worker processes that host the isolates (never the host process): forked with
- * --no-node-snapshot, handed out one run at a time, watched for memory, retired after a number
+ * --no-node-snapshot and a minimal environment, handed out one run at a time, watched for memory, retired after a number
  * of runs, and replaced at once when one dies, so a crash never leaves the pool short.
  */
 export class SandboxWorkerPool {
@@ -107,6 +108,7 @@ export class SandboxWorkerPool {
       execArgv: ['--no-node-snapshot', '--disable-warning=ExperimentalWarning'],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
+      env: workerEnvironment(),
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
