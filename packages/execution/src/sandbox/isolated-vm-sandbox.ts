@@ -298,12 +298,10 @@ export class IsolatedVmSandbox implements Sandbox {
       });
     } else {
       const name = String(outcome.error?.name ?? 'Error').slice(0, 100);
+      // Both names are set by the bootstrap's own checks (user code could set them too, and
+      // only mislabel its own failure).
       const kind: SandboxFailure =
-        name === 'ResultTooLarge'
-          ? 'limit'
-          : /tool call limit/.test(String(outcome.error?.message))
-            ? 'limit'
-            : 'runtime';
+        name === 'ResultTooLarge' || name === 'SandboxLimitError' ? 'limit' : 'runtime';
       run.finish({
         ok: false,
         error: {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IsolatedVmSandbox } from './isolated-vm-sandbox.js';
-import { useTestSandbox } from './sandbox-test-helpers.js';
+import { echoTools, failure, sbx, stillWorks, useTestSandbox } from './sandbox-test-helpers.js';
 
 useTestSandbox();
 
@@ -52,5 +52,80 @@ describe('K. the server process is out of reach of sandbox code', () => {
         else process.env[name] = value;
       }
     }
+  });
+
+  it('SBX-32 a 30 MB tool argument, sent 40 times, is refused in the worker and never reaches the host', async () => {
+    let hostCalls = 0;
+    const options = {
+      tools: echoTools,
+      callTool: async () => {
+        hostCalls += 1;
+        return { ok: true as const, value: null };
+      },
+      limits: { memoryMb: 256, deadlineMs: 30_000 },
+    };
+    const before = process.memoryUsage().rss;
+    const result = await sbx.sandbox.run(
+      `const big = 'x'.repeat(30 * 1024 * 1024);
+       const errors = [];
+       for (let i = 0; i < 40; i++) {
+         try { await tools.util.echo({ big }); } catch (error) { errors.push(error.name + ': ' + error.message); }
+       }
+       return { refused: errors.length, first: errors[0] };`,
+      options,
+    );
+    const grewMb = (process.memoryUsage().rss - before) / (1024 * 1024);
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        refused: 40,
+        first: expect.stringMatching(
+          /^SandboxLimitError: tool arguments are \d+ characters as JSON; at most 1000000 bytes .*maxToolArgumentBytes/,
+        ),
+      },
+    });
+    expect(hostCalls).toBe(0);
+    // Loose: before the fix 23 crossings added 100 MB here (the probe saw +740 MB for 40).
+    expect(grewMb).toBeLessThan(50);
+    await stillWorks();
+  }, 60_000);
+
+  it('SBX-32 the limit counts UTF-8 bytes exactly, lets a call within it through, and fails an uncaught refusal as a limit', async () => {
+    const received: number[] = [];
+    const options = {
+      tools: echoTools,
+      callTool: async (_tool: unknown, args: unknown) => {
+        received.push(JSON.stringify(args).length);
+        return { ok: true as const, value: null };
+      },
+    };
+    // 400,000 euro signs: 400,008 characters but 1,200,008 bytes as JSON.
+    const euros = await sbx.sandbox.run(
+      `try { await tools.util.echo({ s: '€'.repeat(400_000) }); } catch (error) { return error.message; }`,
+      options,
+    );
+    expect(euros).toMatchObject({
+      ok: true,
+      value: expect.stringMatching(/^tool arguments are 1200008 bytes as JSON; at most 1000000/),
+    });
+    expect(
+      await sbx.sandbox.run(
+        `await tools.util.echo({ s: 'x'.repeat(999_000) }); return 'sent';`,
+        options,
+      ),
+    ).toMatchObject({ ok: true, value: 'sent' });
+    expect(received).toEqual([999_008]);
+    const uncaught = failure(
+      await sbx.sandbox.run(`await tools.util.echo({ s: 'x'.repeat(200) });`, {
+        ...options,
+        limits: { maxToolArgumentBytes: 100 },
+      }),
+    );
+    expect(uncaught).toMatchObject({
+      kind: 'limit',
+      name: 'SandboxLimitError',
+      message: expect.stringMatching(/at most 100 bytes .*maxToolArgumentBytes/),
+    });
+    expect(received).toHaveLength(1);
   });
 });

@@ -28,7 +28,10 @@ const BOOTSTRAP = `
 const bridge = $0, emit = $1, toolList = JSON.parse($2), limits = JSON.parse($3);
 const stringify = JSON.stringify, parse = JSON.parse, slice = String.prototype.slice;
 const apply = Reflect.apply, ObjectCreate = Object.create, freeze = Object.freeze, Str = String;
+const ErrorClass = Error;
 const clip = (text, max) => text.length > max ? apply(slice, text, [0, max]) + '…[truncated]' : text;
+// A run that passes one of its limits fails with this name, which the host reads as kind 'limit'.
+const limitError = (message) => { const error = new ErrorClass(message); error.name = 'SandboxLimitError'; return error; };
 const describe = (value) => {
   try {
     if (typeof value === 'string') return value;
@@ -49,6 +52,7 @@ const logger = (...args) => {
 Object.defineProperty(globalThis, 'console', {
   value: freeze({ log: logger, info: logger, warn: logger, error: logger, debug: logger }),
 });
+const tooLarge = (size) => 'tool arguments are ' + size + ' as JSON; at most ' + limits.maxToolArgumentBytes + ' bytes may be sent in one call (sandbox limit maxToolArgumentBytes): send less per call';
 const pending = new Map();
 let calls = 0, inFlight = 0, nextCall = 0;
 const waiting = [];
@@ -61,8 +65,11 @@ for (const [provider, tool, safeProvider, safeTool] of toolList) {
   const namespace = root[safeProvider] || (root[safeProvider] = ObjectCreate(null));
   namespace[safeTool] = async function (args) {
     calls += 1;
-    if (calls > limits.maxToolCalls) throw new Error('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
+    if (calls > limits.maxToolCalls) throw limitError('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
     const json = stringify(args === undefined ? {} : args);
+    // Characters never outnumber UTF-8 bytes: an argument this long is refused before it is
+    // copied out of the isolate; the worker checks the exact byte count of the rest.
+    if (json !== undefined && json.length > limits.maxToolArgumentBytes) throw limitError(tooLarge(json.length + ' characters'));
     await acquire();
     let reply;
     try {
@@ -71,7 +78,7 @@ for (const [provider, tool, safeProvider, safeTool] of toolList) {
       bridge(id, provider, tool, json === undefined ? '{}' : json);
       reply = parse(await answer);
     } finally { release(); }
-    if (!reply.ok) throw new Error(reply.error.code + ': ' + reply.error.message);
+    if (!reply.ok) throw reply.limit === true ? limitError(reply.error.message) : new ErrorClass(reply.error.code + ': ' + reply.error.message);
     return reply.value;
   };
 }
@@ -133,13 +140,29 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
     const bridge = new ivm.Callback(
       (callId: number, provider: string, tool: string, argsJson: string) => {
         if (run.aborted) return;
+        const json = String(argsJson);
+        // The exact size, checked here so an oversized argument never crosses to the host (SBX-32).
+        const bytes = Buffer.byteLength(json, 'utf8');
+        if (bytes > limits.maxToolArgumentBytes) {
+          const message = `tool arguments are ${bytes} bytes as JSON; at most ${limits.maxToolArgumentBytes} bytes may be sent in one call (sandbox limit maxToolArgumentBytes): send less per call`;
+          answer(
+            run,
+            Number(callId),
+            JSON.stringify({
+              ok: false,
+              limit: true,
+              error: { code: 'INVALID_ARGUMENTS', message },
+            }),
+          );
+          return;
+        }
         send({
           type: 'tool',
           runId,
           callId: Number(callId),
           provider: String(provider),
           tool: String(tool),
-          argsJson: String(argsJson),
+          argsJson: json,
         });
       },
       { ignored: true },
@@ -214,6 +237,17 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
   }
 }
 
+// Answers a tool call of the run's isolate. Fire and forget: the isolate resolves the waiting call
+// on its own thread, nothing comes back; a late answer to a disposed isolate is dropped.
+function answer(run: Run, callId: number, json: string): void {
+  if (run.deliver === undefined || run.aborted || run.isolate.isDisposed) return;
+  try {
+    run.deliver.applyIgnored(undefined, [callId, json], { arguments: { copy: true } });
+  } catch {
+    // The isolate went away between the check and the call.
+  }
+}
+
 // Host-side errors are isolated-vm's own (their messages are safe); still, bound them.
 function bound(error: unknown, limits: WorkerLimits): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -226,16 +260,7 @@ process.on('message', (message: HostMessage) => {
   if (message.type === 'run') void execute(message);
   else if (message.type === 'tool-result') {
     const run = runs.get(message.runId);
-    if (run?.deliver === undefined || run.aborted || run.isolate.isDisposed) return;
-    // Fire and forget: the isolate resolves the waiting call on its own thread, nothing comes
-    // back; a late answer to a disposed isolate is dropped.
-    try {
-      run.deliver.applyIgnored(undefined, [message.callId, message.json], {
-        arguments: { copy: true },
-      });
-    } catch {
-      // The isolate went away between the check and the call.
-    }
+    if (run !== undefined) answer(run, message.callId, message.json);
   } else if (message.type === 'abort') {
     const run = runs.get(message.runId);
     if (run !== undefined) {

@@ -29,6 +29,11 @@ export interface SandboxLimits {
   readonly maxLogLineChars: number;
   /** Characters of an error message; default 1,000. */
   readonly maxErrorChars: number;
+  /**
+   * The arguments of one tool call as JSON, in UTF-8 bytes; default 1,000,000 (the dispatcher's
+   * own `maxArgumentBytes`). Checked in the worker, so a larger call never reaches the host.
+   */
+  readonly maxToolArgumentBytes: number;
 }
 
 /** The defaults of {@link SandboxLimits}. */
@@ -41,6 +46,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   maxLogLines: 100,
   maxLogLineChars: 1_000,
   maxErrorChars: 1_000,
+  maxToolArgumentBytes: 1_000_000,
 });
 
 /** Options of one run. */
