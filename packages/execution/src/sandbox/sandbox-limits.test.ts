@@ -77,7 +77,8 @@ describe('A. containment: runaway code ends at its limits and the host carries o
     clearInterval(interval);
     expect(failure(result).kind).toBe('timeout');
     expectEndedByDeadline(ms, 300);
-    expect(ticks).toBeGreaterThan(10);
+    // A starved loop would tick once at most; a loaded machine ticked only 10 times in 500 ms.
+    expect(ticks).toBeGreaterThan(3);
   });
 
   it('SBX-03 an async loop around host calls ends at the deadline and no call reaches the host after it', async () => {

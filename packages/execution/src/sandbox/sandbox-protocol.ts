@@ -9,6 +9,8 @@ export type HostMessage =
       readonly type: 'run';
       readonly runId: number;
       readonly code: string;
+      /** TypeScript is stripped in the worker, never in the host process. */
+      readonly language: 'javascript' | 'typescript';
       /** [provider, tool, safe provider identifier, safe tool identifier]. */
       readonly tools: readonly (readonly [string, string, string, string])[];
       readonly limits: WorkerLimits;
@@ -41,7 +43,10 @@ export type WorkerMessage =
       readonly outcome: string | null;
       /** Set when the isolate itself failed (disposed, out of memory, syntax). */
       readonly failure?: {
-        readonly kind: 'timeout' | 'memory' | 'syntax' | 'runtime' | 'crashed' | 'cancelled';
+        readonly kind:
+          'timeout' | 'memory' | 'syntax' | 'runtime' | 'crashed' | 'cancelled' | 'limit';
         readonly message: string;
       };
+      /** The worker may no longer be sound (its TypeScript stripper failed): replace it. */
+      readonly retire?: boolean;
     };

@@ -68,12 +68,15 @@ export class SandboxWorkerPool {
     }
   }
 
-  /** The worker finished `runId` (late or stale reports are ignored). */
-  release(worker: SandboxWorker, runId: number): void {
+  /**
+   * The worker finished `runId` (late or stale reports are ignored). `retire` replaces it now,
+   * as reaching `maxRunsPerWorker` does: no further run goes to it.
+   */
+  release(worker: SandboxWorker, runId: number, { retire = false } = {}): void {
     if (worker.runId !== runId) return;
     worker.runId = undefined;
     worker.runs += 1;
-    if (worker.runs >= this.#options.maxRunsPerWorker) {
+    if (retire || worker.runs >= this.#options.maxRunsPerWorker) {
       // Retired: no new run goes to it, and its exit spawns the replacement.
       worker.dead = true;
       worker.process.kill('SIGTERM');

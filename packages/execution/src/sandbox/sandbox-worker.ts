@@ -2,8 +2,12 @@
 // and talks to its supervisor over IPC. Nothing of this process is reachable from user code:
 // the only bridges are two isolated-vm Callbacks captured in the bootstrap's closure. Kept free
 // of workspace imports so that the supervisor can start it from source or from dist.
+import { existsSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import type { HostMessage, WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
+import type * as TypeScriptStrippingModule from './typescript-stripping.js';
+
+type TypeScriptStripping = typeof TypeScriptStrippingModule;
 
 const send = (message: WorkerMessage): void => {
   process.send?.(message);
@@ -17,6 +21,13 @@ if (!process.execArgv.includes('--no-node-snapshot')) {
   });
   process.exit(78);
 }
+
+// A sibling module, loaded by path: JavaScript in dist, TypeScript (stripped by Node) in source.
+function sibling(name: string): string {
+  const js = new URL(`./${name}.js`, import.meta.url);
+  return existsSync(js) ? js.href : new URL(`./${name}.ts`, import.meta.url).href;
+}
+const { stripTypeScript } = (await import(sibling('typescript-stripping'))) as TypeScriptStripping;
 
 // Runs in the isolate before user code, with $0 = tool bridge, $1 = log bridge, $2 = tools
 // (JSON), $3 = limits (JSON). Captures every intrinsic it relies on first, so user code that
@@ -113,7 +124,17 @@ interface Run {
 const runs = new Map<number, Run>();
 
 async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<void> {
-  const { runId, code, limits } = message;
+  const { runId, limits } = message;
+  let code = message.code;
+  if (message.language === 'typescript') {
+    const stripped = stripTypeScript(code, limits.maxTypeScriptNesting);
+    if (!stripped.ok) {
+      const { kind, message: text, retire } = stripped;
+      send({ type: 'done', runId, outcome: null, failure: { kind, message: text }, retire });
+      return;
+    }
+    code = stripped.code;
+  }
   let catastrophic: string | undefined;
   const isolate = new ivm.Isolate({
     memoryLimit: limits.memoryMb,
