@@ -175,7 +175,15 @@ export class IsolatedVmSandbox implements Sandbox {
         code,
         language: options.language === 'typescript' ? 'typescript' : 'javascript',
         tools: named.map(
-          (t) => [t.provider, t.name, t.providerIdentifier, t.toolIdentifier] as const,
+          (t) =>
+            [
+              t.provider,
+              t.name,
+              t.providerIdentifier,
+              t.toolIdentifier,
+              t.providerByName,
+              t.toolByName,
+            ] as const,
         ),
         limits,
       });

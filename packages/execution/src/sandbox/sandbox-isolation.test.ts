@@ -308,4 +308,78 @@ describe('B. tool bridge', () => {
     expect(signals.every((s) => s.aborted)).toBe(true);
     await stillWorks();
   });
+
+  it('BRG-06 a tool the run was not given says to describe it first, however it is reached', async () => {
+    const result = await sbx.sandbox.run(
+      `const messages = [];
+      for (const call of [() => tools.memory.read_graph({}), () => tools.util.nope({}), () => tools['my-server']['get-item']()]) {
+        try { await call(); } catch (error) { messages.push(error.constructor.name + ': ' + error.message); }
+      }
+      return { messages, inTools: 'memory' in tools, inUtil: 'nope' in tools.util, keys: Object.keys(tools.util) };`,
+      withEcho(),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        messages: [
+          'TypeError: tools.memory.read_graph is not available: describe "memory.read_graph" with describe_tools first',
+          'TypeError: tools.util.nope is not available: describe "util.nope" with describe_tools first',
+          'TypeError: tools.my-server.get-item is not available: describe "my-server.get-item" with describe_tools first',
+        ],
+        inTools: false,
+        inUtil: false,
+        keys: ['echo'],
+      },
+    });
+    // Uncaught, it fails the run with the same words.
+    expect(
+      failure(await sbx.sandbox.run('return await tools.memory.read_graph({});')),
+    ).toMatchObject({
+      kind: 'runtime',
+      name: 'TypeError',
+      message: expect.stringMatching(/describe "memory\.read_graph" with describe_tools first/),
+    });
+  });
+
+  it('BRG-01 a hyphenated server and tool answer to both spellings; then, constructor and __proto__ stay inert', async () => {
+    const calls: string[] = [];
+    const result = await sbx.sandbox.run(
+      `const a = await tools.my_server.get_item({ n: 1 });
+      const b = await tools['my-server']['get-item']({ n: 2 });
+      const c = await tools.my_server['get-item']({ n: 3 });
+      const same = tools['my-server'] === tools.my_server;
+      const awaited = [await tools === tools, await tools.my_server === tools.my_server];
+      const inert = [typeof tools.then, typeof tools.my_server.then, typeof tools.constructor, typeof tools.my_server.__proto__, Object.getPrototypeOf(tools)];
+      const thenTool = await tools.my_server._then({ n: 4 });
+      return { values: [a, b, c, thenTool], same, awaited, inert, keys: Object.keys(tools), serverKeys: Object.keys(tools.my_server), frozen: Object.isFrozen(tools) && Object.isFrozen(tools.my_server) };`,
+      {
+        tools: [
+          { provider: 'my-server', name: 'get-item' },
+          { provider: 'my-server', name: 'then' },
+        ],
+        callTool: async (tool, args) => {
+          calls.push(`${tool.provider}.${tool.name}`);
+          return { ok: true, value: args as never };
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        values: [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }],
+        same: true,
+        awaited: [true, true],
+        inert: ['undefined', 'undefined', 'undefined', 'undefined', null],
+        keys: ['my_server'],
+        serverKeys: ['get_item', '_then'],
+        frozen: true,
+      },
+    });
+    expect(calls).toEqual([
+      'my-server.get-item',
+      'my-server.get-item',
+      'my-server.get-item',
+      'my-server.then',
+    ]);
+  });
 });

@@ -11,8 +11,11 @@ export type HostMessage =
       readonly code: string;
       /** TypeScript is stripped in the worker, never in the host process. */
       readonly language: 'javascript' | 'typescript';
-      /** [provider, tool, safe provider identifier, safe tool identifier]. */
-      readonly tools: readonly (readonly [string, string, string, string])[];
+      /**
+       * [provider, tool, provider identifier, tool identifier, provider also by its name, tool
+       * also by its name], as `nameTools` made them.
+       */
+      readonly tools: readonly (readonly [string, string, string, string, boolean, boolean])[];
       readonly limits: WorkerLimits;
     }
   | {

@@ -71,9 +71,20 @@ const acquire = () => new Promise((resolve) => {
   if (inFlight < limits.maxConcurrentToolCalls) { inFlight += 1; resolve(); } else waiting.push(resolve);
 });
 const release = () => { const next = waiting.shift(); if (next) next(); else inFlight -= 1; };
-const root = ObjectCreate(null);
-for (const [provider, tool, safeProvider, safeTool] of toolList) {
-  const namespace = root[safeProvider] || (root[safeProvider] = ObjectCreate(null));
+const ProxyClass = Proxy, hasOwn = Object.hasOwn, define = Object.defineProperty, TypeErrorClass = TypeError;
+// Names that await, JSON or a console look up without meaning a tool: they read as absent.
+const quiet = ObjectCreate(null);
+for (const name of [...Object.getOwnPropertyNames(Object.prototype), 'then', 'toJSON']) quiet[name] = true;
+const notAvailable = (provider, tool) => async function () {
+  throw new TypeErrorClass('tools.' + provider + '.' + tool + ' is not available: describe "' + provider + '.' + tool + '" with describe_tools first');
+};
+// A server or tool this run was not given reads as a function that says how to get it.
+const guarded = (target, missing) => new ProxyClass(freeze(target), {
+  get: (object, key) => typeof key !== 'string' || hasOwn(object, key) || quiet[key] === true ? object[key] : missing(key),
+});
+const spaces = ObjectCreate(null);
+for (const [provider, tool, safeProvider, safeTool, , toolByName] of toolList) {
+  const namespace = spaces[safeProvider] || (spaces[safeProvider] = ObjectCreate(null));
   namespace[safeTool] = async function (args) {
     calls += 1;
     if (calls > limits.maxToolCalls) throw limitError('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
@@ -92,9 +103,17 @@ for (const [provider, tool, safeProvider, safeTool] of toolList) {
     if (!reply.ok) throw reply.limit === true ? limitError(reply.error.message) : new ErrorClass(reply.error.code + ': ' + reply.error.message);
     return reply.value;
   };
+  // The exact name as a second, non-enumerable key: tools.my_server["get-item"].
+  if (toolByName && !hasOwn(namespace, tool)) define(namespace, tool, { value: namespace[safeTool] });
 }
-for (const key of Object.keys(root)) freeze(root[key]);
-Object.defineProperty(globalThis, 'tools', { value: freeze(root) });
+const root = ObjectCreate(null);
+for (const [provider, , safeProvider, , providerByName] of toolList) {
+  if (!hasOwn(root, safeProvider)) root[safeProvider] = guarded(spaces[safeProvider], (tool) => notAvailable(provider, tool));
+  if (providerByName && !hasOwn(root, provider)) define(root, provider, { value: root[safeProvider] });
+}
+Object.defineProperty(globalThis, 'tools', {
+  value: guarded(root, (provider) => guarded(ObjectCreate(null), (tool) => notAvailable(provider, tool))),
+});
 globalThis.__finish = (value) => {
   try {
     const json = stringify({ ok: true, value: value === undefined ? null : value });
