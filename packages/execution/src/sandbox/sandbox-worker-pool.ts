@@ -34,8 +34,9 @@ export interface SandboxWorkerPoolOptions {
 
 /**
  * The worker processes that host the isolates (never the host process): forked with
- * --no-node-snapshot and a minimal environment, handed out one run at a time, watched for memory, retired after a number
- * of runs, and replaced at once when one dies, so a crash never leaves the pool short.
+ * --no-node-snapshot and a minimal environment, handed out one run at a time, watched for
+ * memory, retired after a number of runs or when one reports itself unsound, and replaced at
+ * once when one dies, so a crash never leaves the pool short.
  */
 export class SandboxWorkerPool {
   readonly #options: SandboxWorkerPoolOptions;
