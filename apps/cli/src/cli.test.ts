@@ -40,9 +40,11 @@ beforeAll(() => {
     `MEMORY_FILE_PATH=${join(home, 'memory.jsonl')}`,
   );
   expect(added).toMatchObject({ code: 0, stdout: 'added memory (stdio) for cli-user\n' });
-});
+}, 90_000);
 
-describe('mcp-agent (the built binary)', () => {
+// Each case starts the binary several times, and each start loads the whole stack: on a loaded
+// 2-core machine that is seconds per start, so the cases get a minute, not the default 20 s.
+describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
   it('servers list and status show the server, ready, with its tool count', () => {
     expect(run('servers', 'list').stdout).toMatch(/memory\s+user\s+stdio/);
     const status = run('servers', 'status');
