@@ -1,4 +1,5 @@
 import {
+  clampBudget,
   ConfigError,
   createContext,
   resolveBudget,
@@ -6,6 +7,7 @@ import {
   toMcpAgentError,
   type AgentContext,
   type Budget,
+  type ClampedBudget,
   type JsonValue,
   type Logger,
   type MCPTaskResult,
@@ -16,6 +18,7 @@ import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
 import type { ConnectionPool, Registry } from '@mcp-agent/registry';
+import { resolveAgentLimits, RunningTasks, type AgentLimits } from './agent-limits.js';
 import { createAnthropicModelClient } from './model/anthropic-model-client.js';
 import type { ModelClient } from './model/model-client.js';
 import { BudgetTracker } from './planner/budget.js';
@@ -38,6 +41,8 @@ export interface AgentOptions {
   readonly readyTimeoutMs?: number;
   /** Offer query_connector by default; default false. */
   readonly connectors?: boolean;
+  /** The operator's ceilings on every task's budget, and running tasks per user. */
+  readonly limits?: AgentLimits;
 }
 
 /** Options of one task. */
@@ -62,9 +67,14 @@ const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cache
  */
 export class Agent {
   readonly #options: AgentOptions;
+  readonly #ceilings: Budget;
+  readonly #running: RunningTasks;
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    const limits = resolveAgentLimits(options.limits);
+    this.#ceilings = limits.budgetCeilings;
+    this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
   }
 
   async executeTask(
@@ -72,10 +82,43 @@ export class Agent {
     userId: string,
     options: ExecuteTaskOptions = {},
   ): Promise<MCPTaskResult> {
+    try {
+      return await this.startTask(task, userId, options);
+    } catch (thrown) {
+      // Only admission throws: the user already runs as many tasks as allowed.
+      const error = toMcpAgentError(thrown);
+      return {
+        status: 'failed',
+        answer: null,
+        steps: [],
+        toolsUsed: [],
+        usage: EMPTY_USAGE,
+        durationMs: 0,
+        requestId: 'none',
+        error: { code: error.code, message: error.message, details: error.details },
+      };
+    }
+  }
+
+  /**
+   * Like {@link executeTask}, but a task past the user's running-task limit is refused by a
+   * synchronous `RateLimitedError` (`details.retryAfterMs`), so a server can answer 429 at once.
+   */
+  startTask(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions = {},
+  ): Promise<MCPTaskResult> {
+    const release = this.#running.admit(userId);
+    return this.#run(task, userId, options).finally(release);
+  }
+
+  async #run(task: string, userId: string, options: ExecuteTaskOptions): Promise<MCPTaskResult> {
     const started = performance.now();
     let ctx: AgentContext | undefined;
     let planner = new PlannerContext();
     let tracker: BudgetTracker | undefined;
+    let budget: ClampedBudget | undefined;
     const finish = (status: TaskStatus, answer: string | null, thrown?: unknown): MCPTaskResult => {
       const error = thrown === undefined ? undefined : toMcpAgentError(thrown);
       return {
@@ -86,6 +129,7 @@ export class Agent {
         usage: tracker?.usage ?? EMPTY_USAGE,
         durationMs: Math.round(performance.now() - started),
         requestId: ctx?.requestId ?? 'none',
+        ...(budget === undefined ? {} : { budget }),
         ...(error === undefined
           ? {}
           : { error: { code: error.code, message: error.message, details: error.details } }),
@@ -94,7 +138,7 @@ export class Agent {
     try {
       if (typeof task !== 'string' || task.trim() === '')
         throw new ConfigError('The task is empty: say what should be done.');
-      const budget = resolveBudget(options.budget ?? {});
+      budget = clampBudget(resolveBudget(options.budget ?? {}), this.#ceilings);
       // The model is resolved first: a missing key fails before any server or model work.
       const model = options.model ?? this.#options.model ?? createAnthropicModelClient();
       ctx = createContext({
@@ -103,7 +147,7 @@ export class Agent {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         logger: this.#options.logger ?? silentLogger,
       });
-      tracker = new BudgetTracker(budget, ctx.clock);
+      tracker = new BudgetTracker(budget.limits, ctx.clock);
       planner = new PlannerContext();
       const allow = options.allowServers;
       const servers = await this.#options.registry.activeServers(
