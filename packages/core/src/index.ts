@@ -46,6 +46,7 @@ export {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
   RateLimitedError,
