@@ -49,7 +49,12 @@ beforeAll(async () => {
     process.execPath,
     [main, '--port', '0', '--home', home, '--tokens', join(home, 'tokens.json')],
     {
-      env: { ...process.env, MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
+      // The operator's limit, set as a deployment sets it (the default is 1 MiB).
+      env: {
+        ...process.env,
+        MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),
+        MCP_AGENT_MAX_BODY_BYTES: '524288',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
@@ -86,14 +91,14 @@ describe('request body limits', () => {
         expect(await response.json()).toEqual({
           error: {
             code: 'PAYLOAD_TOO_LARGE',
-            message: expect.stringMatching(/larger than 1048576 bytes.*maxBodyBytes/),
+            message: expect.stringMatching(/larger than 524288 bytes.*maxBodyBytes/),
           },
         });
       }
     }
     const gateway = await post('POST', '/mcp');
     expect(gateway.status).toBe(413);
-    expect(JSON.stringify(await gateway.json())).toMatch(/must not exceed 1048576 bytes/);
+    expect(JSON.stringify(await gateway.json())).toMatch(/must not exceed 524288 bytes/);
     // Eight at once, streamed: the probe held 1.24 GB here.
     const concurrent = await Promise.all(
       Array.from({ length: 8 }, (_, i) => post('POST', i % 2 ? '/mcp' : '/v1/tasks')),

@@ -122,7 +122,17 @@ beforeAll(() => {
   expect(added.status, added.stderr).toBe(0);
 });
 afterEach(() => {
-  for (const child of started.splice(0)) child.kill('SIGKILL');
+  // A gateway that did not exit is killed with all it started, so a failure leaves nothing.
+  for (const child of started.splice(0)) {
+    if (child.exitCode !== null || child.pid === undefined) continue;
+    for (const pid of [child.pid, ...descendants(child.pid)]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
