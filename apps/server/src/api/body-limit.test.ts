@@ -107,4 +107,24 @@ describe('request body limits', () => {
     expect(rssMb() - before).toBeLessThan(50);
     expect((await fetch(`${url}/health`)).status).toBe(200);
   });
+
+  it('API-03 a chunked body within the limit is read whole and validated as usual', async () => {
+    const json = new TextEncoder().encode(JSON.stringify({ id: 'Bad.Id', transport: 'stdio' }));
+    const response = await fetch(`${url}/v1/servers`, {
+      method: 'POST',
+      duplex: 'half',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(json.subarray(0, 10));
+          controller.enqueue(json.subarray(10));
+          controller.close();
+        },
+      }),
+    } as RequestInit);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { code: 'CONFIG_INVALID', message: expect.stringMatching(/id: /) },
+    });
+  });
 });
