@@ -32,7 +32,7 @@ export interface HttpApiOptions extends PublicUrlOptions {
   readonly verifier: TokenVerifier;
   /** The gateway served at `/mcp`. */
   readonly gateway?: HttpGateway;
-  /** Request bodies under `/v1` past this many bytes get 413 before they are read; 4 MiB. */
+  /** Request bodies under `/v1` past this many bytes get 413 before they are read; 1 MiB. */
   readonly maxBodyBytes?: number;
   readonly logger?: Logger;
   /**
@@ -86,10 +86,11 @@ const taskBody = z.strictObject({
 
 /**
  * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
- * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), per-user servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`,
- * `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`),
- * the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on everything under `/v1`;
- * bodies validated; errors as `{"error": {code, message}}` with stable codes.
+ * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), per-user
+ * servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`),
+ * OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`), the gateway at `/mcp`, and
+ * `/health` and `/ready`. Bearer auth on everything under `/v1`; bodies limited and validated;
+ * errors as `{"error": {code, message}}` with stable codes.
  */
 export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const { stack } = options;

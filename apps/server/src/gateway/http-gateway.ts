@@ -89,6 +89,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       session.lastSeen = clock.now();
     });
   };
+  const idleFor =
+    limits.sessionIdleMs >= 60_000
+      ? `${Math.round(limits.sessionIdleMs / 60_000)} min`
+      : `${Math.round(limits.sessionIdleMs / 1_000)} s`;
   const sweep = setInterval(
     () => void expireIdleSessions(),
     Math.min(limits.sessionIdleMs, 60_000),
@@ -120,7 +124,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         429,
         rpcError(
           -32000,
-          `Too many sessions: this user has ${held} open, the most allowed (maxSessionsPerUser). Close one (DELETE /mcp with its Mcp-Session-Id), or wait: a session idle for ${Math.round(limits.sessionIdleMs / 60_000)} min expires.`,
+          `Too many sessions: this user has ${held} open, the most allowed (maxSessionsPerUser). Close one (DELETE /mcp with its Mcp-Session-Id), or wait: a session idle for ${idleFor} expires.`,
         ),
         { 'retry-after': '60' },
       );
