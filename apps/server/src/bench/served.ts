@@ -1,175 +1,29 @@
 // `pnpm bench served`: the hostile-tenant probes of the catalogue's section K against the built
 // server (dist/main.js) and CLI, measured from outside as the probe did: RSS from /proc, /health
 // latency, session and body refusals, time to exit.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { latencyStats, round3 } from '@mcp-agent/core/testing';
+import { round3 } from '@mcp-agent/core/testing';
 import { serverFixtures } from '@mcp-agent/registry/testing';
+import { alive, descendants } from '../testing/process-tree.js';
+import {
+  healthSampler,
+  MB,
+  PROTOCOL,
+  rssMb,
+  rssSampler,
+  session,
+  sleep,
+  startServer,
+  streamed,
+  type Server,
+} from './served-harness.js';
 
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
-const PROTOCOL = '2025-11-25';
-const MB = 1024 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rssMb = (pid: number) =>
-  round3(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
-
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const all: number[] = [];
-  const walk = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      all.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return all;
-}
-
-// Samples a process's RSS until stopped; returns the peak.
-function rssSampler(pid: number): () => number {
-  let peak = rssMb(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
-  return () => {
-    clearInterval(timer);
-    return peak;
-  };
-}
-
-// /health latencies while something else runs.
-function healthSampler(url: string): () => Promise<{ p50: number; p99: number; max: number }> {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      await fetch(`${url}/health`).then((r) => r.text());
-      times.push(performance.now() - started);
-      await sleep(10);
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    const stats = latencyStats(times);
-    return { p50: stats.p50, p99: stats.p99, max: round3(Math.max(...times)) };
-  };
-}
-
-function streamed(bytes: number): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= bytes) return controller.close();
-      sent += chunk.length;
-      controller.enqueue(chunk);
-    },
-  });
-}
-
-interface Server {
-  readonly url: string;
-  readonly pid: number;
-  readonly tokens: { readonly alice: string; readonly bob: string };
-  close(): void;
-}
-
-async function startServer(home: string, script: string, flags: string[] = []): Promise<Server> {
-  const tokens = { alice: randomBytes(16).toString('hex'), bob: randomBytes(16).toString('hex') };
-  writeFileSync(
-    join(home, 'tokens.json'),
-    JSON.stringify({ tokens: { [tokens.alice]: 'alice', [tokens.bob]: 'bob' } }),
-  );
-  writeFileSync(
-    join(home, 'allow.json'),
-    JSON.stringify({
-      stdio: [{ command: process.execPath, args: [serverFixtures.scripted, script] }],
-    }),
-  );
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [main, '--port', '0', '--home', home, '--tokens', join(home, 'tokens.json')].concat([
-      '--stdio-allowlist',
-      join(home, 'allow.json'),
-      ...flags,
-    ]),
-    {
-      env: { ...process.env, MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /"url":"([^"]+)"/.exec(log);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
-  });
-  return { url, pid: child.pid as number, tokens, close: () => child.kill('SIGTERM') };
-}
-
-// One tenant's MCP session over plain HTTP.
-async function session(server: Server, token: string) {
-  const headers = (id?: string) => ({
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    ...(id === undefined ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL }),
-  });
-  const post = async (id: string | undefined, message: object) => {
-    const response = await fetch(`${server.url}/mcp`, {
-      method: 'POST',
-      headers: headers(id),
-      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-    });
-    await response.text();
-    return response;
-  };
-  const init = await post(undefined, {
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: PROTOCOL,
-      capabilities: {},
-      clientInfo: { name: 'b', version: '1' },
-    },
-  });
-  const id = init.headers.get('mcp-session-id') ?? undefined;
-  if (init.status !== 200 || id === undefined) return { status: init.status };
-  await post(id, { method: 'notifications/initialized' });
-  return {
-    status: init.status,
-    call: (n: number) =>
-      post(id, {
-        id: n,
-        method: 'tools/call',
-        params: {
-          name: 'call_tool',
-          arguments: { tool_id: 'reports.fetch_report', arguments: {} },
-        },
-      }),
-    close: () => fetch(`${server.url}/mcp`, { method: 'DELETE', headers: headers(id) }),
-  };
-}
 
 async function api03(server: Server) {
   const routes = [
@@ -369,14 +223,7 @@ async function gw04(home: string, script: string) {
   const code = await exited;
   const exitMs = round3(performance.now() - closed);
   await sleep(200);
-  const left = held.filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const left = held.filter(alive);
   return {
     descendantsBeforeClose: held.length,
     exitCode: code,

@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serverFixtures } from '@mcp-agent/registry/testing';
+import { alive, descendants } from '../testing/process-tree.js';
 
 // `mcp-agent serve --stdio` as a client launches it: the built CLI, spoken to in raw lines.
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
@@ -16,39 +17,6 @@ const env = {
   MCP_AGENT_USER: 'alice',
 };
 const started: ChildProcess[] = [];
-
-// Every process below `pid`, read from /proc.
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const all: number[] = [];
-  const walk = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      all.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return all;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 // The gateway process, and a way to wait for the reply with a given id.
 function gateway() {
@@ -154,8 +122,8 @@ describe('the stdio gateway (mcp-agent serve --stdio)', () => {
     served.child.stdin.end();
     expect(await exited).toBe(0);
     expect(performance.now() - closedAt).toBeLessThan(5_000);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // let the kernel reap them
-    expect(held.filter(alive)).toEqual([]);
+    // Gone with it; a killed worker may take a moment to be reaped.
+    await expect.poll(() => held.filter(alive), { timeout: 1_000 }).toEqual([]);
   });
 
   it('GW-04 an 11 MB line gets a JSON-RPC error naming its size, and the session goes on', async () => {
