@@ -11,6 +11,7 @@ const benches = {
   dispatch: 'packages/actions/dist/bench/main.js',
   sandbox: 'packages/actions/dist/bench/main.js',
   agent: 'packages/agent/dist/bench/main.js',
+  served: 'apps/server/dist/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   auth,
   extractWWWAuthenticateParams,
@@ -114,6 +115,17 @@ export class OAuthService {
   ): Promise<void> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
     const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.state);
+    const expected =
+      stored === undefined
+        ? undefined
+        : (JSON.parse(stored) as { value: string; createdAt: number });
+    // Compared before anything is deleted: a wrong state, from anyone, leaves the user's
+    // pending login as it was (API-04); the right one is used up here, whatever follows.
+    if (expected === undefined || typeof state !== 'string' || !sameSecret(state, expected.value)) {
+      throw new UnauthorizedError(
+        'The authorisation callback does not match a pending authorisation (missing, wrong or reused state). Start it again.',
+      );
+    }
     const account = await this.registry.accounts.find(ctx, providerId);
     if (account !== undefined)
       await this.registry.secrets.remove(
@@ -121,15 +133,6 @@ export class OAuthService {
         { kind: 'account', id: account.id },
         OAUTH_FIELDS.state,
       );
-    const expected =
-      stored === undefined
-        ? undefined
-        : (JSON.parse(stored) as { value: string; createdAt: number });
-    if (expected === undefined || typeof state !== 'string' || state !== expected.value) {
-      throw new UnauthorizedError(
-        'The authorisation callback does not match a pending authorisation (missing, wrong or reused state). Start it again.',
-      );
-    }
     if (ctx.clock.now() - expected.createdAt > this.#stateTtlMs) {
       throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
     }
@@ -343,6 +346,12 @@ function sdkHints(hints: AuthorizationHints): { resourceMetadataUrl?: URL; scope
 }
 
 // AUTH-04/AUTH-13: only http(s) redirect URIs, exactly as registered; loopback for http.
+// Constant time whatever the lengths: both sides are hashed to 32 bytes first.
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 function checkRedirect(uri: string): string {
   let url: URL;
   try {

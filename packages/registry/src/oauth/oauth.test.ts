@@ -112,12 +112,13 @@ describe('OAuth for remote servers', () => {
     await expect(oauth.finalizeOAuth(alice, 'linear', code, 'forged')).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
-    // The failed attempt consumed the pending state: even the right one is now a replay.
-    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
-      /missing, wrong or reused state/,
-    );
     await expect(oauth.finalizeOAuth(bob, 'linear', code, state, iss)).rejects.toBeInstanceOf(
       UnauthorizedError,
+    );
+    // Wrong states leave the pending login untouched (API-04): the right one completes it, once.
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
+      /missing, wrong or reused state/,
     );
   });
 
