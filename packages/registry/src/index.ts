@@ -87,3 +87,5 @@ export {
   VaultOAuthProvider,
   type StoredTokens,
 } from './oauth/vault-oauth-provider.js';
+export { VaultTokenStore, type OAuthField, type TokenStore } from './oauth/token-store.js';
+export type { LaunchPlan, PoolStore } from './pool/pool-store.js';
