@@ -10,9 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from './token-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-'));
 const key = randomBytes(32).toString('base64');
