@@ -15,7 +15,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { createContext, type Logger } from '@mcp-agent/core';
+import { createContext, createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpApi } from '../api/serve-api.js';
@@ -54,13 +54,12 @@ async function startIssuer(): Promise<TestIssuer> {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-jwt-'));
-const logged: unknown[] = [];
-const logger: Logger = {
-  debug: () => undefined,
-  info: (fields, message) => logged.push({ fields, message }),
-  warn: (fields, message) => logged.push({ fields, message }),
-  error: (fields, message) => logged.push({ fields, message }),
-} as unknown as Logger;
+// The real logger, its JSON lines kept here.
+const logged: { level: number; msg: string }[] = [];
+const logger = createLogger({
+  level: 'info',
+  destination: { write: (line: string) => logged.push(JSON.parse(line) as never) },
+});
 let issuer: TestIssuer;
 let stack: AgentStack;
 let api: Awaited<ReturnType<typeof serveHttpApi>>;

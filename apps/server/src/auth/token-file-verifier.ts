@@ -108,7 +108,7 @@ export class TokenFileVerifier implements TokenVerifier {
     const added = [...next.keys()].filter((digest) => !this.#users.has(digest)).length;
     this.#users = next;
     this.#logger.info(
-      { file: this.#path, tokens: next.size, added, revoked: revoked.size },
+      { file: this.#path, count: next.size, added, revoked: revoked.size },
       'token file reloaded',
     );
     if (revoked.size > 0) for (const listener of this.#listeners) listener(revoked);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '@mcp-agent/core';
+import { createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
 import { apiCall, until } from '../api/api-test-helpers.js';
@@ -13,18 +13,12 @@ import { TokenFileVerifier } from './token-file-verifier.js';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-tokens-'));
 const file = join(home, 'tokens.json');
-const logged: { level: string; message: string }[] = [];
-const record =
-  (level: string) =>
-  (_fields: unknown, message: string): void => {
-    logged.push({ level, message });
-  };
-const logger = {
-  debug: () => undefined,
-  info: record('info'),
-  warn: record('warn'),
-  error: record('error'),
-} as unknown as Logger;
+// The real logger, its JSON lines kept here.
+const logged: { level: number; msg: string }[] = [];
+const logger = createLogger({
+  level: 'info',
+  destination: { write: (line: string) => logged.push(JSON.parse(line) as never) },
+});
 let stack: AgentStack;
 let verifier: TokenFileVerifier;
 let api: Awaited<ReturnType<typeof serveHttpApi>>;
@@ -138,10 +132,9 @@ describe('the token file', () => {
     const old = TokenFileVerifier.open(legacy, { logger });
     try {
       expect(await old.verify(plain)).toBe('carol');
-      expect(logged).toContainEqual({
-        level: 'warn',
-        message: expect.stringMatching(/plain tokens/),
-      });
+      expect(logged).toContainEqual(
+        expect.objectContaining({ level: 40, msg: expect.stringMatching(/plain tokens/) }),
+      );
       addToken(legacy, 'dave');
       expect(readFileSync(legacy, 'utf8')).not.toContain(plain);
       expect(readTokenFile(legacy).entries.map((e) => e.user)).toEqual(['carol', 'dave']);
@@ -158,7 +151,7 @@ describe('the token file', () => {
     const watched = TokenFileVerifier.open(edited, { logger });
     try {
       writeFileSync(edited, '{"version": 2, "tokens": [');
-      await until(() => logged.some((l) => l.message === 'token file not reloaded'), 2_000);
+      await until(() => logged.some((l) => l.msg === 'token file not reloaded'), 2_000);
       expect(await watched.verify(token)).toBe('erin');
     } finally {
       watched.close();
