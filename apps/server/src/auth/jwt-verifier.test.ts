@@ -324,6 +324,39 @@ describe('JWT access tokens from the operator issuer', () => {
   });
 });
 
+describe('a gateway stream opened with a JWT', () => {
+  it('ends when the JWT expires, so no stream outlives its token', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3;
+    const headers = {
+      authorization: `Bearer ${await sign({ exp: expiresAt })}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const initialized = await request(headers.authorization.slice(7), '/mcp');
+    expect(initialized.status).toBe(200);
+    await initialized.text();
+    const session = {
+      ...headers,
+      'mcp-session-id': initialized.headers.get('mcp-session-id') ?? '',
+    };
+    await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const stream = await fetch(`${base}/mcp`, { headers: session });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    // Ends (cleanly or cut) at the expiry, not before it.
+    await (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })().catch(() => undefined);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt * 1000 - 1_000);
+    expect(Date.now()).toBeLessThan(expiresAt * 1000 + 5_000);
+  });
+});
+
 describe('JwtVerifier on its own', () => {
   it('needs https and a public address for the issuer unless the operator allows private networks', async () => {
     expect(() => new JwtVerifier({ issuer: issuer.url, audience: 'https://a.example' })).toThrow(

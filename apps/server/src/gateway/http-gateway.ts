@@ -18,6 +18,8 @@ import type { TokenVerifier } from './token-verifier.js';
 
 // Token digests remembered per session (a client refreshing its token uses several).
 const MAX_TOKENS_PER_SESSION = 8;
+// setTimeout's longest delay (about 24.8 days): a stream of a token valid for longer ends then.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
@@ -100,10 +102,21 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     error: { code, message },
     id: null,
   });
-  const track = (session: Session, res: ServerResponse) => {
+  const track = (session: Session, res: ServerResponse, caller: Caller) => {
     session.open += 1;
     session.lastSeen = clock.now();
+    // A response never outlives the token it was opened with: a stream of an expired JWT ends,
+    // and the client comes back with a fresh token (or not at all).
+    const expiry =
+      caller.expiresAt === undefined
+        ? undefined
+        : setTimeout(
+            () => res.destroy(),
+            Math.min(Math.max(0, caller.expiresAt * 1000 - Date.now()), MAX_TIMER_MS),
+          );
+    expiry?.unref();
     res.once('close', () => {
+      clearTimeout(expiry);
       session.open -= 1;
       session.lastSeen = clock.now();
     });
@@ -213,7 +226,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
           open: 0,
         };
         sessions.set(id, session);
-        track(session, res);
+        track(session, res, caller);
       },
     });
     const server = createGatewayServer({
@@ -263,7 +276,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         return;
       }
       remember(session, caller);
-      track(session, res);
+      track(session, res, caller);
       await session.transport.handleRequest(req, res);
     },
     async close() {
