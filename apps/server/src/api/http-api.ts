@@ -188,12 +188,19 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
 
   // ── Authentication (RFC 6750, RFC 9728): who is calling, and where an MCP client signs in ──
   const baseOf = (c: Context<Env>) => publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
-  for (const resource of ['', '/mcp'] as const)
+  for (const resource of ['', '/mcp'] as const) {
+    // Browser-based MCP clients read it from another origin, with an MCP-Protocol-Version header.
+    app.options(`${PROTECTED_RESOURCE_PATH}${resource}`, (c) => {
+      c.header('access-control-allow-origin', '*');
+      c.header('access-control-allow-methods', 'GET, OPTIONS');
+      c.header('access-control-allow-headers', 'mcp-protocol-version');
+      return c.body(null, 204);
+    });
     app.get(`${PROTECTED_RESOURCE_PATH}${resource}`, (c) => {
-      // Browser-based MCP clients read it from another origin.
       c.header('access-control-allow-origin', '*');
       return c.json(protectedResourceMetadata(baseOf(c), resource, options.verifier));
     });
+  }
   app.use('/v1/*', async (c, next) => {
     const outcome = await authenticateBearer(c.req.header('authorization'), options.verifier, {
       resourceMetadataUrl: resourceMetadataUrl(baseOf(c), ''),

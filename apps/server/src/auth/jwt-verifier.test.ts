@@ -303,6 +303,16 @@ describe('JWT access tokens from the operator issuer', () => {
       const response = await fetch(`${base}${path}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const preflight = await fetch(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://inspector.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'mcp-protocol-version',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('mcp-protocol-version');
       expect(await response.json()).toEqual({
         resource,
         authorization_servers: [issuer.url],
