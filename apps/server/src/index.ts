@@ -22,7 +22,6 @@ export {
   type VerifiedToken,
 } from './gateway/token-verifier.js';
 export { AUTH_FLAGS, readAuthConfig, type AuthConfig } from './auth/auth-config.js';
-export { bearerChallenge } from './auth/bearer-auth.js';
 export {
   JwtVerifier,
   protectedResourceAudiences,

@@ -34,9 +34,9 @@ export interface TokenVerifier {
 
 /**
  * Tokens held in memory, `{"<token>": "<userId>"}`: for embedding and tests. Only digests are
- * kept; a token is looked up by its digest, so the lookup's timing depends on the digest (which a
- * caller cannot steer) and never on the stored secret. A file that changes while the server runs
- * is `TokenFileVerifier`'s job.
+ * kept; a token is looked up by its digest, so the lookup's timing tells nothing about a stored
+ * token (nobody can aim a digest at one). A file that changes while the server runs is
+ * `TokenFileVerifier`'s job.
  */
 export class StaticTokenVerifier implements TokenVerifier {
   readonly #users: Map<string, string>;
