@@ -15,6 +15,7 @@ import { exec } from './commands/exec.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { servers } from './commands/servers.js';
+import { tokens } from './commands/tokens.js';
 import { tools } from './commands/tools.js';
 import { HELP } from './help.js';
 import { invocation, usage, type Invocation } from './invocation.js';
@@ -39,6 +40,11 @@ try {
     process.exit(command === undefined && values.help !== true ? 2 : 0);
   }
   if (!Object.hasOwn(HELP, command)) usage(`unknown command "${command}"`);
+  if (command === 'tokens') {
+    // The token file only: no registry, no stack.
+    tokens(cli, sub, rest);
+    process.exit(0);
+  }
   const userId = String(values.user ?? process.env.MCP_AGENT_USER ?? safeUser());
   const home = values.home === undefined ? {} : { home: String(values.home) };
   const needsSandbox = command === 'exec' || command === 'run' || command === 'serve';
