@@ -10,6 +10,8 @@ export const serverFixtures = {
   misbehaving: fileURLToPath(new URL('../src/fixtures/misbehaving-server.mjs', import.meta.url)),
   /** An OAuth authorisation server and a protected MCP server on one loopback port; prints `listening <url>`. */
   oauth: fileURLToPath(new URL('../src/fixtures/oauth-server.mjs', import.meta.url)),
+  /** An OAuth authorisation server (the SDK's mcpAuthRouter) that issues RS256 JWTs; prints `listening <url>`. */
+  oauthIssuer: fileURLToPath(new URL('../src/fixtures/oauth-issuer.mjs', import.meta.url)),
   /** The SDK's own streamable-HTTP server with one tool; prints `listening <url>`. */
   sdkHttp: fileURLToPath(new URL('../src/fixtures/sdk-http-server.mjs', import.meta.url)),
   /** A shell script that answers initialize and tools/list, then nothing. */

@@ -17,9 +17,9 @@ import {
 } from 'jose';
 import { createContext, createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpApi } from '../api/serve-api.js';
 import { JwtVerifier, protectedResourceAudiences } from './jwt-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 // An identity provider on loopback: OpenID Connect discovery and a JWKS whose keys the test
 // rotates, counting every JWKS fetch.

@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -21,9 +20,9 @@ import type {
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpApi } from '../api/serve-api.js';
 import { JwtVerifier, protectedResourceAudiences } from './jwt-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 // AUTH-15 end to end on loopback: a real authorization server (the MCP SDK's mcpAuthRouter in its
 // own process), the SDK's client OAuth flow finding it through the gateway's 401 and metadata,
@@ -84,7 +83,7 @@ interface Issuer {
 }
 
 async function startIssuer(): Promise<Issuer> {
-  const script = fileURLToPath(new URL('../testing/fixtures/oauth-issuer.mjs', import.meta.url));
+  const script = serverFixtures.oauthIssuer;
   const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
