@@ -136,6 +136,7 @@ export class Dispatcher {
       const data = normalizeResult(toolId, result, tool, this.#validator);
       const observation = processObservation(ctx, data, {
         limits: { ...this.#options.envelope, ...options.envelope },
+        source: toolId,
         ...(this.#options.observations === undefined ? {} : { store: this.#options.observations }),
       });
       return {
