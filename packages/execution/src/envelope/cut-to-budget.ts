@@ -14,6 +14,42 @@ export interface CutOptions {
   readonly offset?: number;
   /** Show at most this many items, keys or characters. */
   readonly limit?: number;
+  /** Sizes already measured of this value (and of anything that shares its subtrees). */
+  readonly sizes?: JsonSizes;
+}
+
+/** UTF-8 bytes of JSON values, remembered per object so that a cut measures each node once. */
+export class JsonSizes {
+  // A Map, not a WeakMap: it lives for one cut, and ephemeron tables cost the collector dearly.
+  readonly #sizes = new Map<object, number>();
+
+  /** UTF-8 bytes of `value` as JSON. */
+  of(value: JsonValue): number {
+    if (typeof value === 'string') return stringSize(value);
+    if (value === null || typeof value !== 'object') return String(value).length;
+    const known = this.#sizes.get(value);
+    if (known !== undefined) return known;
+    let total = 2;
+    let nested = false;
+    if (Array.isArray(value)) {
+      for (const item of value) total += this.of(item) + 1;
+      if (value.length > 0) total -= 1;
+      nested = true;
+    } else {
+      let keys = 0;
+      for (const key in value) {
+        const item = value[key] as JsonValue;
+        total += stringSize(key) + 2 + this.of(item);
+        nested ||= item !== null && typeof item === 'object';
+        keys += 1;
+      }
+      if (keys > 0) total -= 1;
+      nested ||= keys > 16;
+    }
+    // A small flat object costs less to measure again than to remember.
+    if (nested) this.#sizes.set(value, total);
+    return total;
+  }
 }
 
 /** A value cut to its budget. */
@@ -42,7 +78,7 @@ export function cutToBudget(
   maxBytes: number,
   options: CutOptions = {},
 ): CutResult {
-  const cutter = new Cutter(new Markers(options.observationId));
+  const cutter = new Cutter(new Markers(options.observationId), options.sizes ?? new JsonSizes());
   const path = options.path ?? [];
   const start = options.offset ?? 0;
   const paged = start > 0 || options.limit !== undefined;
@@ -61,28 +97,16 @@ function end(length: number, start: number, limit: number | undefined): number {
 }
 
 class Cutter {
-  readonly #sizes = new WeakMap<object, number>();
   cut = false;
 
-  constructor(readonly markers: Markers) {}
+  constructor(
+    readonly markers: Markers,
+    readonly sizes: JsonSizes,
+  ) {}
 
   /** UTF-8 bytes of `value` as JSON. */
   size(value: JsonValue): number {
-    if (typeof value === 'string') return stringSize(value);
-    if (value === null || typeof value !== 'object') return String(value).length;
-    const known = this.#sizes.get(value);
-    if (known !== undefined) return known;
-    let total = 2;
-    if (Array.isArray(value)) {
-      for (const item of value) total += this.size(item) + 1;
-      if (value.length > 0) total -= 1;
-    } else {
-      const keys = Object.keys(value);
-      for (const key of keys) total += stringSize(key) + 1 + this.size(value[key] as JsonValue) + 1;
-      if (keys.length > 0) total -= 1;
-    }
-    this.#sizes.set(value, total);
-    return total;
+    return this.sizes.of(value);
   }
 
   fit(value: JsonValue, budget: number, path: readonly PathSegment[]): JsonValue {
@@ -373,8 +397,26 @@ function tokens(bytes: number): string {
   return tokensOf(bytes, BYTES_PER_TOKEN);
 }
 
+// Quotes, backslashes, control characters and surrogates are what JSON may write longer.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function stringSize(value: string): number {
-  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+  if (value.length > 4_096 && !NEEDS_ESCAPE.test(value)) {
+    // A long string that needs no escaping: measured natively, nothing built.
+    return Buffer.byteLength(value, 'utf8') + 2;
+  }
+  let total = 2;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (isHighCode(code) && i + 1 < value.length && isLow(value, i + 1)) {
+      total += 4;
+      i += 1;
+    } else {
+      total += charCost(code);
+    }
+  }
+  return total;
 }
 
 // UTF-8 bytes of one UTF-16 unit inside a JSON string, as JSON.stringify escapes it.

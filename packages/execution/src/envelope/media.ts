@@ -23,16 +23,15 @@ export function isMedia(value: unknown): boolean {
   );
 }
 
-/** True when a media block sits anywhere in `value` (cycles are safe). */
+/** True when a media block sits anywhere in `value`, which serialises to JSON (has no cycle). */
 export function containsMedia(value: unknown): boolean {
-  const seen = new Set<object>();
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    if (node === null || typeof node !== 'object') continue;
     if (isMedia(node)) return true;
-    seen.add(node);
-    for (const child of Object.values(node)) stack.push(child);
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else for (const key in node) stack.push((node as Record<string, unknown>)[key]);
   }
   return false;
 }

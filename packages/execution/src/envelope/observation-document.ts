@@ -19,6 +19,13 @@ export function parseJsonText(text: string): JsonValue {
   }
 }
 
+/** A raw result as the envelope measures, cuts and keeps it. */
+export interface ObservationDocument {
+  readonly value: JsonValue;
+  /** The exact JSON text of `value` when it is known without writing it again. */
+  readonly json?: string;
+}
+
 /**
  * A plain-JSON copy of a raw result, the form that is measured, cut and kept. `serialised` is
  * the raw result's JSON when it had one (the copy is then exactly what `JSON.parse` gives back);
@@ -31,16 +38,25 @@ export function toObservationDocument(
   raw: unknown,
   serialised: string | undefined,
   options: { readonly parseJsonText: boolean },
-): JsonValue {
-  const document = serialised === undefined ? copy(raw) : (JSON.parse(serialised) as JsonValue);
-  if (!options.parseJsonText) return document;
-  if (typeof document === 'string') return parseJsonText(document);
-  parseTextBlocks(document);
-  return document;
+): ObservationDocument {
+  if (typeof raw === 'string') {
+    // A text result: parsed when it is JSON, and then the text itself is the JSON of the value.
+    const value = options.parseJsonText ? parseJsonText(raw) : raw;
+    return value === raw ? { value } : { value, json: raw };
+  }
+  if (serialised === undefined) {
+    const value = copy(raw);
+    if (options.parseJsonText) parseTextBlocks(value);
+    return { value };
+  }
+  const value = JSON.parse(serialised) as JsonValue;
+  const changed = options.parseJsonText && parseTextBlocks(value);
+  return changed ? { value } : { value, json: serialised };
 }
 
 // In place, on a fresh copy: the text of every MCP text block that is JSON becomes its value.
-function parseTextBlocks(document: JsonValue): void {
+function parseTextBlocks(document: JsonValue): boolean {
+  let changed = false;
   const stack: JsonValue[] = [document];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -50,10 +66,15 @@ function parseTextBlocks(document: JsonValue): void {
       continue;
     }
     if (node.type === 'text' && typeof node.text === 'string') {
-      node.text = parseJsonText(node.text);
+      const parsed = parseJsonText(node.text);
+      if (parsed !== node.text) {
+        node.text = parsed;
+        changed = true;
+      }
     }
-    for (const value of Object.values(node)) stack.push(value);
+    for (const key of Object.keys(node)) stack.push(node[key] as JsonValue);
   }
+  return changed;
 }
 
 function copy(raw: unknown): JsonValue {

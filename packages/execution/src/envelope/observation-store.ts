@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type AgentContext, type Clock, type JsonValue } from '@mcp-agent/core';
+import { containsMedia } from './media.js';
 import { readObservation, type ObservationReadOptions } from './read-observation.js';
 
 /** A whole result as it was kept. */
@@ -13,6 +14,14 @@ export interface KeptObservation {
   readonly bytes: number;
   /** When it expires, in the store's clock. */
   readonly expiresAt: number;
+}
+
+/** What is kept beside a result. */
+export interface KeepInfo {
+  /** What produced it (a tool id). */
+  readonly source: string;
+  /** The exact JSON text of the value, when the caller has it: saves writing it again. */
+  readonly json?: string;
 }
 
 /** A part of a kept result, cut to the reader's budget. */
@@ -29,9 +38,9 @@ export interface ObservationRead {
 export interface ObservationStore {
   /**
    * Keeps `value` for the context's tenant and returns its id, or `undefined` when it is larger
-   * than the store keeps.
+   * than the store keeps. `info.json`, when given, is the exact JSON text of `value`.
    */
-  put(ctx: AgentContext, value: JsonValue, info: { readonly source: string }): string | undefined;
+  put(ctx: AgentContext, value: JsonValue, info: KeepInfo): string | undefined;
   /** The whole kept result, or `undefined` for an unknown, expired or other tenant's id. */
   get(ctx: AgentContext, observationId: string): KeptObservation | undefined;
   /**
@@ -89,6 +98,9 @@ export class MemoryObservationStore implements ObservationStore {
   readonly #ttlMs: number;
   readonly #clock: Clock;
   #bytes = 0;
+  // The last result read, parsed: a reader pages through one result at a time. Never handed out.
+  #lastRead:
+    { readonly id: string; readonly value: JsonValue; readonly media: boolean } | undefined;
 
   constructor(options: MemoryObservationStoreOptions = {}) {
     this.#maxPerTenant = Math.max(1, options.maxPerTenant ?? 100);
@@ -103,11 +115,11 @@ export class MemoryObservationStore implements ObservationStore {
     this.#clock = options.clock ?? systemClock;
   }
 
-  put(ctx: AgentContext, value: JsonValue, info: { readonly source: string }): string | undefined {
+  put(ctx: AgentContext, value: JsonValue, info: KeepInfo): string | undefined {
     this.#expire();
     let text: string;
     try {
-      text = JSON.stringify(value) ?? 'null';
+      text = info.json ?? JSON.stringify(value) ?? 'null';
     } catch {
       return undefined;
     }
@@ -154,12 +166,20 @@ export class MemoryObservationStore implements ObservationStore {
     observationId: string,
     options: ObservationReadOptions = {},
   ): ObservationRead | undefined {
-    const kept = this.get(ctx, observationId);
-    if (kept === undefined) return undefined;
+    this.#expire();
+    const entry = this.#entries.get(observationId);
+    if (entry === undefined || entry.tenant !== ctx.userId) return undefined;
+    if (this.#lastRead?.id !== observationId) {
+      const value = JSON.parse(entry.text) as JsonValue;
+      this.#lastRead = { id: observationId, value, media: containsMedia(value) };
+    }
     return {
       observationId,
-      source: kept.source,
-      ...readObservation(kept.value, observationId, options),
+      source: entry.source,
+      ...readObservation(this.#lastRead.value, observationId, {
+        ...options,
+        media: this.#lastRead.media,
+      }),
     };
   }
 
@@ -183,6 +203,7 @@ export class MemoryObservationStore implements ObservationStore {
     if (entry === undefined) return;
     this.#entries.delete(observationId);
     this.#bytes -= entry.bytes;
+    if (this.#lastRead?.id === observationId) this.#lastRead = undefined;
     const tenant = this.#tenants.get(entry.tenant);
     if (tenant === undefined) return;
     tenant.ids.delete(observationId);

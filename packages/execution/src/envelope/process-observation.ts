@@ -1,5 +1,5 @@
 import type { AgentContext, JsonValue } from '@mcp-agent/core';
-import { cutToBudget } from './cut-to-budget.js';
+import { cutToBudget, JsonSizes } from './cut-to-budget.js';
 import { budgetBytes, type EnvelopeLimits } from './envelope-limits.js';
 import { Markers } from './markers.js';
 import { containsMedia, describeMedia } from './media.js';
@@ -42,26 +42,34 @@ export function processObservation(
   options: ProcessObservationOptions = {},
 ): Observation {
   const budget = budgetBytes(options.limits);
-  const serialised = serialise(raw);
-  const originalBytes = serialised === undefined ? -1 : Buffer.byteLength(serialised, 'utf8');
-  if (serialised !== undefined && originalBytes <= budget && !containsMedia(raw)) {
+  const sizes = new JsonSizes();
+  // A text result is measured as it stands; writing out megabytes of it as JSON would cost more.
+  const serialised = typeof raw === 'string' ? undefined : serialise(raw);
+  const originalBytes =
+    typeof raw === 'string'
+      ? sizes.of(raw)
+      : serialised === undefined
+        ? -1
+        : Buffer.byteLength(serialised, 'utf8');
+  if (originalBytes >= 0 && originalBytes <= budget && !containsMedia(raw)) {
     return { data: raw as JsonValue, truncated: false, originalBytes };
   }
   const document = toObservationDocument(raw, serialised, {
-    parseJsonText: serialised === undefined || originalBytes > budget,
+    parseJsonText: originalBytes < 0 || originalBytes > budget,
   });
-  const media = containsMedia(document);
-  if (!media) {
-    const whole = serialise(document);
-    if (whole !== undefined && Buffer.byteLength(whole, 'utf8') <= budget) {
-      // Cycles written out, or JSON text that fits once parsed: nothing was cut.
-      return { data: document, truncated: false, originalBytes };
-    }
+  const media = containsMedia(document.value);
+  if (!media && sizes.of(document.value) <= budget) {
+    // Cycles written out, or JSON text that fits once parsed: nothing was cut.
+    return { data: document.value, truncated: false, originalBytes };
   }
-  const observationId = options.store?.put(ctx, document, { source: options.source ?? '' });
+  const observationId = options.store?.put(ctx, document.value, {
+    source: options.source ?? '',
+    ...(document.json === undefined ? {} : { json: document.json }),
+  });
   const markers = new Markers(observationId);
-  const view = media ? describeMedia(document, markers).value : document;
+  const view = media ? describeMedia(document.value, markers).value : document.value;
   const { value } = cutToBudget(view, budget, {
+    sizes,
     ...(observationId === undefined ? {} : { observationId }),
   });
   return {

@@ -26,7 +26,7 @@ export interface ObservationReadOptions {
 export function readObservation(
   value: JsonValue,
   observationId: string,
-  options: ObservationReadOptions = {},
+  options: ObservationReadOptions & { readonly media?: boolean } = {},
 ): { value: JsonValue; truncated: boolean } {
   const path = parseJsonPath(options.path ?? '');
   const target = selectJsonPath(value, path);
@@ -52,7 +52,11 @@ export function readObservation(
     }
   }
   const markers = new Markers(observationId);
-  const media = describeMedia(target, markers, path);
+  // `media: false` says the kept value has none, which spares a walk through all of it.
+  const media =
+    options.media === false
+      ? { value: target, replaced: false }
+      : describeMedia(target, markers, path);
   const cut = cutToBudget(media.value, budgetBytes({ maxTokens: options.maxTokens }), {
     observationId,
     path,
