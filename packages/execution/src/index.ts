@@ -1,4 +1,3 @@
-export { cutToBudget, type CutOptions, type CutResult } from './envelope/cut-to-budget.js';
 export { describeBlob } from './envelope/describe-blob.js';
 export {
   BYTES_PER_TOKEN,

@@ -1,5 +1,6 @@
 import type { AgentContext, JsonValue } from '@mcp-agent/core';
-import { cutToBudget, JsonSizes } from './cut-to-budget.js';
+import { cutToBudget } from './cut-to-budget.js';
+import { JsonSizes } from './json-size.js';
 import { budgetBytes, type EnvelopeLimits } from './envelope-limits.js';
 import { Markers } from './markers.js';
 import { containsMedia, describeMedia } from './media.js';
