@@ -32,25 +32,41 @@ function exactly(length: number, build: (padding: string) => string): string {
   return text;
 }
 
-// A dbhub-style answer to a three-row SQLite query, 540 characters of JSON text.
-const threeRows = exactly(540, (padding) =>
-  JSON.stringify({
-    success: true,
-    data: {
-      rows: [
-        { id: 1, name: 'Ada Lovelace', email: 'ada@example.com', created_at: '2024-01-05' },
-        { id: 2, name: 'Alan Turing', email: 'alan@example.com', created_at: '2024-02-11' },
-        {
-          id: 3,
-          name: `Grace Hopper${padding}`,
-          email: 'grace@example.com',
-          created_at: '2024-03-09',
-        },
-      ],
-      count: 3,
-    },
-  }),
-);
+// A dbhub-style answer to a three-row SQLite query: 540 characters of JSON text.
+const threeRows = JSON.stringify({
+  success: true,
+  data: {
+    rows: [
+      {
+        id: 1,
+        name: 'Ada Lovelace',
+        email: 'ada.lovelace@example.com',
+        city: 'London',
+        plan: 'pro',
+        created_at: '2024-01-05T10:12:00Z',
+      },
+      {
+        id: 2,
+        name: 'Alan Turing',
+        email: 'alan.turing@example.com',
+        city: 'Manchester',
+        plan: 'free',
+        created_at: '2024-02-11T08:30:00Z',
+      },
+      {
+        id: 3,
+        name: 'Grace Hopper',
+        email: 'grace.hopper@example.com',
+        city: 'Arlington',
+        plan: 'team',
+        created_at: '2024-03-09T16:45:00Z',
+      },
+    ],
+    count: 3,
+    columns: ['id', 'name', 'email', 'city', 'plan', 'created_at'],
+  },
+  message: 'Query executed in 123 ms',
+});
 
 // An @eslint/mcp-style report in three text blocks, 1,665 characters once joined.
 const reportBlocks = (() => {
@@ -167,6 +183,7 @@ describe('results reach the model whole within the budget', () => {
   it('OUT-01 a 540-character three-row JSON result and a 1,665-character lint report are unchanged', async () => {
     await addScripted(alice, 'db', resultsScript);
     const d = dispatcher();
+    expect(threeRows).toHaveLength(540);
     expect(await d.dispatchTool(alice, 'db.query', {})).toMatchObject({
       ok: true,
       data: threeRows,
@@ -295,7 +312,7 @@ describe('code gets whole results', () => {
        const q = await tools.db.query({});
        const img = await tools.everything['get_tiny_image']({});
        const image = img.find((b) => b.type === 'image');
-       return { n: r.rows.length, last: r.rows[2999].email, names: q.data.rows.map((row) => row.name.slice(0, 5)),
+       return { n: r.rows.length, last: r.rows[2999].email, names: q.data.rows.map((row) => row.name),
                 image: { mimeType: image.mimeType, length: image.data.length } };`,
       {
         tools: [
@@ -313,7 +330,7 @@ describe('code gets whole results', () => {
       value: {
         n: 3_000,
         last: 'user2999@example.com',
-        names: ['Ada L', 'Alan ', 'Grace'],
+        names: ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'],
         image: { mimeType: 'image/png', length: image.data.length },
       },
     });
