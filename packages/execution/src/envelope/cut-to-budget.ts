@@ -24,13 +24,21 @@ export interface CutResult {
   readonly value: JsonValue;
   /** False when `value` is the input itself, whole. */
   readonly cut: boolean;
+  /**
+   * Items, keys or characters of the value itself that are shown (whole or cut); 0 when only a
+   * marker for all of it fits, `Infinity` when it is whole or never shown as text (a blob).
+   */
+  readonly shown: number;
 }
 
 // A cut value keeps at least this many bytes of its own beside its marker, or it is dropped
 // for a marker alone (largest first), so that what is shown is worth its marker.
 const MIN_VISIBLE_BYTES = 64;
-// An array prefers whole items to many cut ones: each kept item is promised up to this share.
+// An array prefers whole items to many cut ones: each kept item is promised up to this share
+// of the budget (and never less than MIN_ITEM_BYTES), and never less than it needs to show
+// something of its own beside its marker.
 const ARRAY_SHARE = 1 / 8;
+const MIN_ITEM_BYTES = 256;
 
 /**
  * Cuts `value` so that its JSON takes at most `maxBytes` UTF-8 bytes, keeping its shape: the
@@ -55,8 +63,11 @@ export function cutToBudget(
       : paged && typeof value === 'string'
         ? cutter.fitString(value, maxBytes, path, start, end(value.length, start, options.limit))
         : cutter.fit(value, maxBytes, path);
-  if (cutter.size(out) > maxBytes) out = cutter.drop(value, path);
-  return { value: out, cut: cutter.cut };
+  if (cutter.size(out) > maxBytes) {
+    out = cutter.drop(value, path);
+    cutter.shown = 0;
+  }
+  return { value: out, cut: cutter.cut, shown: cutter.shown };
 }
 
 function end(length: number, start: number, limit: number | undefined): number {
@@ -65,6 +76,8 @@ function end(length: number, start: number, limit: number | undefined): number {
 
 class Cutter {
   cut = false;
+  // Set by each step on its way out, so after the outermost one it describes the value itself.
+  shown = Infinity;
 
   constructor(
     readonly markers: Markers,
@@ -77,7 +90,10 @@ class Cutter {
   }
 
   fit(value: JsonValue, budget: number, path: readonly PathSegment[]): JsonValue {
-    if (this.size(value) <= budget) return value;
+    if (this.size(value) <= budget) {
+      this.shown = Infinity;
+      return value;
+    }
     if (typeof value === 'string') return this.fitString(value, budget, path, 0, value.length);
     if (value === null || typeof value !== 'object') return value; // its floor is its size
     return this.page(value, budget, path, 0, undefined);
@@ -137,6 +153,7 @@ class Cutter {
     start: number,
     stop: number,
   ): JsonValue {
+    this.shown = Infinity; // whole, or a blob: never shown as text
     if (start === 0 && stop === value.length) {
       if (stringSize(value) <= budget) return value;
       if (describeBlob(value) !== undefined) return this.drop(value, path);
@@ -168,6 +185,7 @@ class Cutter {
       index += pair ? 2 : 1;
     }
     if (index < value.length) this.cut = true;
+    this.shown = index - start;
     return value.slice(start, index) + tail(index);
   }
 
@@ -179,7 +197,8 @@ class Cutter {
     stop: number,
   ): JsonValue {
     if (start === 0 && stop === value.length && this.size(value) <= budget) {
-      return value as JsonValue[];
+      this.shown = Infinity;
+      return value;
     }
     // Bytes before the window, so that each tail marker can say how much it stands for.
     let before = 0;
@@ -194,7 +213,7 @@ class Cutter {
             start + kept,
           )
         : undefined;
-    const share = Math.floor(budget * ARRAY_SHARE);
+    const share = Math.max(MIN_ITEM_BYTES, Math.floor(budget * ARRAY_SHARE));
     const sizes: number[] = [];
     const floors: number[] = [];
     let needed = 0;
@@ -203,7 +222,7 @@ class Cutter {
       const item = value[i] as JsonValue;
       const size = this.size(item);
       const floor = this.floor(item, [...path, i]);
-      const need = Math.min(size, Math.max(floor, share));
+      const need = Math.min(size, Math.max(floor + MIN_VISIBLE_BYTES, share));
       const tail = tailAt(sizes.length + 1, keptBytes + size + 1);
       const commas = sizes.length + (tail === undefined ? 0 : 1);
       if (2 + commas + needed + need + (tail === undefined ? 0 : this.size(tail)) > budget) break;
@@ -227,6 +246,7 @@ class Cutter {
       this.cut = true;
       out.push(tail);
     }
+    this.shown = sizes.length;
     return out;
   }
 
@@ -239,7 +259,10 @@ class Cutter {
   ): JsonValue {
     const keys = Object.keys(value);
     const stop = end(keys.length, start, limit);
-    if (start === 0 && stop === keys.length && this.size(value) <= budget) return value;
+    if (start === 0 && stop === keys.length && this.size(value) <= budget) {
+      this.shown = Infinity;
+      return value;
+    }
     let tailKey = MARKER_KEY;
     while (Object.hasOwn(value, tailKey)) tailKey += MARKER_KEY;
     const tailKeySize = stringSize(tailKey) + 1;
@@ -281,6 +304,7 @@ class Cutter {
     if (sizes.length === 0) {
       // Nothing fits beside the marker: the marker stands for the whole object (or page).
       this.cut = true;
+      this.shown = 0;
       return tail ?? {};
     }
     const room = budget - fixed - (tail === undefined ? 0 : tailKeySize + 1 + this.size(tail));
@@ -297,6 +321,7 @@ class Cutter {
       this.cut = true;
       Object.defineProperty(out, tailKey, { value: tail, enumerable: true, writable: true });
     }
+    this.shown = sizes.length;
     return out;
   }
 }

@@ -109,6 +109,19 @@ describe('MemoryObservationStore', () => {
     expect(refusal({ path: 'entities', limit: 0 })).toMatch(/limit must be a whole number ≥ 1/);
   });
 
+  it('a read always shows something of what it points at, or says it cannot: never the same marker again', () => {
+    const store = new MemoryObservationStore({ clock });
+    const key = 'k'.repeat(400); // a path longer than a 100-token answer
+    const list = Array.from({ length: 100 }, (_, i) => `item ${i}`);
+    const id = store.put(alice, { [key]: { [key]: list } }, source) as string;
+    const path = `${key}.${key}`;
+    expect(() => store.read(alice, id, { path, maxTokens: 100 })).toThrow(
+      /cannot be shown in 100 tokens: even a pointer into it is longer\. Read it with a larger budget\./,
+    );
+    const page = store.read(alice, id, { path, maxTokens: 1_000 })?.value as string[];
+    expect(page.slice(0, 3)).toEqual(['item 0', 'item 1', 'item 2']);
+  });
+
   it('holds nothing for ever: entries expire after the TTL, and counts and bytes are bounded per tenant and in all', () => {
     const store = new MemoryObservationStore({
       clock,

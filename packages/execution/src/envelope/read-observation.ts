@@ -63,7 +63,15 @@ export function readObservation(
     offset,
     ...(limit === undefined ? {} : { limit }),
   });
-  const partial = offset > 0 || (limit !== undefined && limit < (lengthOf(target) ?? 0));
+  const units = lengthOf(target) ?? 0;
+  if (cut.shown === 0 && offset < units) {
+    // Only a marker for all of it fits: answering with it would send the reader round in circles.
+    throw new InvalidArgumentsError(
+      `The value at ${options.path || 'the root'} cannot be shown in ${options.maxTokens ?? 'the default'} tokens: even a pointer into it is longer. Read it with a larger budget.`,
+      { details: { path: options.path ?? '', offset } },
+    );
+  }
+  const partial = offset > 0 || (limit !== undefined && limit < units);
   return { value: cut.value, truncated: cut.cut || media.replaced || partial };
 }
 
