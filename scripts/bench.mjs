@@ -6,6 +6,7 @@ const benches = {
   retrieval: 'packages/knowledge/dist/bench/main.js',
   context: 'packages/knowledge/dist/bench/main.js',
   'search-speed': 'packages/knowledge/dist/bench/main.js',
+  'search-tenants': 'packages/knowledge/dist/bench/main.js',
   pool: 'packages/registry/dist/bench/main.js',
   dispatch: 'packages/actions/dist/bench/main.js',
   sandbox: 'packages/actions/dist/bench/main.js',
