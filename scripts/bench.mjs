@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 const benches = {
   retrieval: 'packages/knowledge/dist/bench/main.js',
   context: 'packages/knowledge/dist/bench/main.js',
+  'no-match': 'packages/knowledge/dist/bench/main.js',
   'search-speed': 'packages/knowledge/dist/bench/main.js',
   'search-tenants': 'packages/knowledge/dist/bench/main.js',
   pool: 'packages/registry/dist/bench/main.js',

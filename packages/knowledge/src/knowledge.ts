@@ -8,8 +8,17 @@ import {
 } from '@mcp-agent/core';
 import { RegistryManager, type ActiveServersOptions, type Registry } from '@mcp-agent/registry';
 import { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
-import type { SearchDocument } from './search/search-document.js';
+import type { SearchDocument, SearchHit } from './search/search-document.js';
+import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
+import { fuseHybrid } from './semantic/hybrid-fusion.js';
+import {
+  SEMANTIC_DEPTH,
+  SemanticRanker,
+  type SemanticOptions,
+} from './semantic/semantic-ranker.js';
+import type { Similarity, ToolVectors } from './semantic/tool-vectors.js';
+import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
 import { describeTool, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
@@ -41,15 +50,35 @@ export interface KnowledgeOptions {
   readonly schemaStore?: SchemaStoreOptions;
   /** Tenants whose search index is kept in memory (least recently used dropped); default 200. */
   readonly maxTenantIndexes?: number;
+  /**
+   * Semantic ranking fused with the lexical one (`OpenAiCompatibleEmbedder` or any
+   * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
+   */
+  readonly semantic?: SemanticOptions;
+  /** Makes each search index; default a `ToolSearchIndex` with `ranking`. */
+  readonly createIndex?: () => SearchIndex;
 }
 
 interface TenantIndex {
-  readonly index: ToolSearchIndex;
+  readonly index: SearchIndex;
   /** The catalog version each indexed provider was built from. */
   readonly versions: Map<string, number>;
+  /** The tools' vectors, when semantic ranking is on. */
+  readonly vectors: ToolVectors | undefined;
+}
+
+// What one search found for each query, before it is shaped for a caller.
+interface QueryHits {
+  readonly query: string;
+  readonly hits: readonly SearchHit[];
+  readonly noGoodMatch: boolean;
 }
 
 const MAX_PATTERN = 200;
+/** Most queries in one {@link Knowledge.searchMany}. */
+export const MAX_SEARCH_QUERIES = 10;
+/** Longest query, in characters: a search is a short description of one need. */
+export const MAX_QUERY_LENGTH = 2_000;
 
 /**
  * The knowledge a model needs to find and use tools, for one tenant at a time: the manifest,
@@ -61,16 +90,22 @@ export class Knowledge {
   readonly schemas: SchemaStore;
   readonly #registry: Registry;
   readonly #toolbox: ToolboxBuilder;
-  readonly #ranking: Partial<RankingOptions>;
   readonly #indexes = new Map<string, TenantIndex>();
   readonly #maxIndexes: number;
+  readonly #createIndex: () => SearchIndex;
+  readonly #semantic: SemanticRanker | undefined;
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
     this.manager = new RegistryManager(options.registry);
     this.schemas = new SchemaStore(options.registry, options.schemaStore);
     this.#toolbox = new ToolboxBuilder(this.manager);
-    this.#ranking = options.ranking ?? {};
+    const ranking = options.ranking ?? {};
+    this.#createIndex = options.createIndex ?? (() => new ToolSearchIndex(ranking));
+    this.#semantic =
+      options.semantic === undefined
+        ? undefined
+        : new SemanticRanker(options.semantic, options.registry.embeddings);
     this.#maxIndexes = options.maxTenantIndexes ?? 200;
     // Removing or redefining a server drops its tools from the tenant's index at once.
     const forget = ({ userId, providerId }: { userId: string; providerId: string }) => {
@@ -101,7 +136,10 @@ export class Knowledge {
     return this.schemas.getToolSchema(ctx, provider, tool);
   }
 
-  /** Ranked slim results over the tenant's available tools. */
+  /**
+   * Ranked slim results over the tenant's available tools, for one query: the plain list, weak
+   * hits included. `searchMany` says which queries have no good match.
+   */
   async search(
     ctx: AgentContext,
     query: string,
@@ -112,18 +150,98 @@ export class Knowledge {
         'The search query is empty: describe the tool you need, for example "create an issue".',
       );
     }
-    const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
-    const { index, providers } = await this.#sync(ctx, options);
-    const scoped = { limit, providers };
-    const hits =
-      options.mode === 'regex'
-        ? index.searchRegex(compilePattern(query), scoped)
-        : index.search(query, scoped);
-    return hits.map((hit) => ({
+    const { index, found } = await this.#run(ctx, [query], options);
+    return found[0]!.hits.map((hit) => ({
       tool_id: hit.id,
       description: trimText(index.get(hit.id)?.description ?? '', 160),
       score: hit.score,
     }));
+  }
+
+  /**
+   * One search of several queries (at most {@link MAX_SEARCH_QUERIES}), each a short description
+   * of one need: every query gets its own top `limit` hits, each tool is listed once under its
+   * server, and a query that nothing matches well is marked `no_good_match` instead of being
+   * answered with a tool that does something else. A single string is one query. When the
+   * semantic ranking fails, the answer is lexical and says so in `warnings`.
+   */
+  async searchMany(
+    ctx: AgentContext,
+    queries: string | readonly string[],
+    options: KnowledgeSearchOptions = {},
+  ): Promise<ToolSearchAnswer> {
+    const list = checkQueries(typeof queries === 'string' ? [queries] : queries);
+    const { index, found, warnings } = await this.#run(ctx, list, options);
+    return toolSearchAnswer(
+      found,
+      (hit) => trimText(index.get(hit.id)?.description ?? '', 160),
+      warnings,
+    );
+  }
+
+  // Every query searched over the tenant's usable tools: lexically, fused with the semantic
+  // ranking when it is on and answering; each query searched once however often it is given.
+  async #run(
+    ctx: AgentContext,
+    queries: readonly string[],
+    options: KnowledgeSearchOptions,
+  ): Promise<{ index: SearchIndex; found: QueryHits[]; warnings: string[] }> {
+    const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
+    const tenant = await this.#sync(ctx, options);
+    const { index, providers } = tenant;
+    const distinct = [...new Set(queries)];
+    const regex = options.mode === 'regex';
+    const patterns = regex ? new Map(distinct.map((q) => [q, compilePattern(q)])) : undefined;
+    const warnings: string[] = [];
+    let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
+    if (!regex && this.#semantic !== undefined && tenant.vectors !== undefined) {
+      const ranking = await this.#semantic.rank(
+        ctx,
+        index,
+        tenant.vectors,
+        distinct,
+        new Set(providers),
+      );
+      if ('warning' in ranking) warnings.push(ranking.warning);
+      else nearest = ranking.nearest;
+    }
+    const byQuery = new Map<string, QueryHits>();
+    for (const query of distinct) {
+      if (patterns !== undefined) {
+        const hits = index.searchRegex(patterns.get(query)!, { limit, providers });
+        byQuery.set(query, { query, hits, noGoodMatch: hits.length === 0 });
+        continue;
+      }
+      const similar = nearest?.get(query);
+      const lexical = index.search(query, {
+        limit: similar === undefined ? limit : SEMANTIC_DEPTH,
+        providers,
+      });
+      const hits =
+        similar === undefined
+          ? lexical
+          : this.#fuse(query, lexical, similar, index).slice(0, limit);
+      const semanticGood = this.#semantic?.goodMatch;
+      const noGoodMatch =
+        !(Math.max(0, ...hits.map((hit) => hit.relevance)) >= index.goodMatch && hits.length > 0) &&
+        !(semanticGood !== undefined && (similar?.[0]?.similarity ?? -1) >= semanticGood);
+      byQuery.set(query, { query, hits, noGoodMatch });
+    }
+    return { index, found: queries.map((q) => ({ ...byQuery.get(q)!, query: q })), warnings };
+  }
+
+  // Lexical and semantic rankings fused; a tool named exactly by the query stays first.
+  #fuse(
+    query: string,
+    lexical: readonly SearchHit[],
+    similar: readonly Similarity[],
+    index: SearchIndex,
+  ): SearchHit[] {
+    const fused = fuseHybrid(lexical, similar, this.#semantic!.weight, (id) => index.get(id));
+    const named = query.trim().toLowerCase();
+    const exact = (hit: SearchHit) =>
+      hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
+    return [...fused.filter(exact), ...fused.filter((hit) => !exact(hit))];
   }
 
   /**
@@ -179,13 +297,20 @@ export class Knowledge {
   async #sync(
     ctx: AgentContext,
     options: KnowledgeSearchOptions,
-  ): Promise<{ index: ToolSearchIndex; providers: string[] }> {
+  ): Promise<TenantIndex & { providers: string[] }> {
     let tenant = this.#indexes.get(ctx.userId);
     if (tenant === undefined) {
-      tenant = { index: new ToolSearchIndex(this.#ranking), versions: new Map() };
+      tenant = {
+        index: this.#createIndex(),
+        versions: new Map(),
+        vectors: this.#semantic?.vectorsFor(),
+      };
       if (this.#indexes.size >= this.#maxIndexes) {
         const oldest = this.#indexes.keys().next().value;
-        if (oldest !== undefined) this.#indexes.delete(oldest);
+        if (oldest !== undefined) {
+          this.#indexes.get(oldest)?.vectors?.close();
+          this.#indexes.delete(oldest);
+        }
       }
     }
     this.#indexes.delete(ctx.userId);
@@ -217,7 +342,7 @@ export class Knowledge {
       .filter((p) => p.authorized && p.status !== 'failed' && p.status !== 'needs_auth')
       .map((p) => p.id)
       .filter((id) => wanted === undefined || wanted.has(id));
-    return { index: tenant.index, providers };
+    return { ...tenant, providers };
   }
 }
 
@@ -238,6 +363,33 @@ export function toDocument(spec: ToolSpec): SearchDocument {
       return typeof description === 'string' ? { name, description } : { name };
     }),
   };
+}
+
+// Queries as the caller gave them, checked: a clear error names what is wrong and how to fix it.
+function checkQueries(queries: readonly unknown[]): string[] {
+  if (!Array.isArray(queries) || queries.length === 0) {
+    throw new InvalidArgumentsError(
+      'No search query: pass one or more short descriptions of what you need, for example ["create an issue", "send an email"].',
+    );
+  }
+  if (queries.length > MAX_SEARCH_QUERIES) {
+    throw new InvalidArgumentsError(
+      `${queries.length} search queries in one call; at most ${MAX_SEARCH_QUERIES}. Search again for the rest.`,
+    );
+  }
+  return queries.map((query, i) => {
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new InvalidArgumentsError(
+        `Search query ${i + 1} is empty: describe the tool you need, for example "create an issue".`,
+      );
+    }
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new InvalidArgumentsError(
+        `Search query ${i + 1} is ${query.length} characters long; keep each under ${MAX_QUERY_LENGTH}, one need per query.`,
+      );
+    }
+    return query.trim();
+  });
 }
 
 function compilePattern(pattern: string): RegExp {

@@ -5,6 +5,10 @@ import type { ScoreBoard } from './score-board.js';
 export interface QueryTerm {
   readonly term: string;
   readonly weight: number;
+  /** The query term this one stands for (a prefix completion or thesaurus term), by position. */
+  readonly source?: number;
+  /** How fully a match on this term answers its source term, 0–1 (1 for the term itself). */
+  readonly credit?: number;
 }
 
 /** BM25F parameters: term saturation `k`, length normalisation `b`. */

@@ -1,16 +1,11 @@
 import { InvertedIndex, type QueryTerm } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument, SearchHit } from './search-document.js';
+import type { IndexSearchOptions, SearchIndex } from './search-index.js';
 import { expandQuery } from './thesaurus.js';
 import { tokenize } from './tokenizer.js';
 
-/** Options of one search. */
-export interface IndexSearchOptions {
-  /** Hits to return; default 10. */
-  readonly limit?: number;
-  /** Only these providers, when given. */
-  readonly providers?: readonly string[];
-}
+export type { IndexSearchOptions } from './search-index.js';
 
 /** The knobs of the ranking; the defaults are what the benchmarks chose (package README). */
 export interface RankingOptions {
@@ -37,6 +32,23 @@ export interface RankingOptions {
   readonly maxQueryTerms: number;
   /** BM25F parameters: term saturation k, length normalisation b. */
   readonly bm25: { readonly k: number; readonly b: number };
+  /** How a hit's `relevance` is reckoned, and where a good match starts. */
+  readonly relevance: RelevanceOptions;
+}
+
+/** The knobs of {@link SearchHit.relevance}; the defaults are what `bench no-match` chose. */
+export interface RelevanceOptions {
+  /** Credit for a query term the tool has only through a thesaurus term (the term itself: 1). */
+  readonly synonymCredit: number;
+  /** Credit for a query term the tool has only as the start of a longer word. */
+  readonly prefixCredit: number;
+  /**
+   * Weight of a query term no tool of the catalog has, relative to its IDF: such a word is
+   * either a need nothing here meets ("github" with no GitHub server) or a value ("Paris").
+   */
+  readonly absentWeight: number;
+  /** The least relevance of a result list's best hit for it to count as a good match. */
+  readonly goodMatch: number;
 }
 
 /** The default ranking. */
@@ -56,11 +68,24 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   clauseWeight: 0.1,
   maxQueryTerms: 32,
   bm25: Object.freeze({ k: 2.3, b: 0.65 }),
+  relevance: Object.freeze({
+    synonymCredit: 0.5,
+    prefixCredit: 0.5,
+    absentWeight: 1,
+    goodMatch: 0.5,
+  }),
 });
 
 interface Scored {
-  readonly hit: SearchHit;
+  readonly hit: Omit<SearchHit, 'relevance'>;
   score: number;
+}
+
+interface PreparedQuery {
+  /** The query's distinct terms that are searched, in query order. */
+  readonly terms: readonly string[];
+  /** What is scored: those terms, their expansions and word pairs. */
+  readonly query: readonly QueryTerm[];
 }
 
 interface IndexedTool {
@@ -86,7 +111,7 @@ const MIN_PROVIDER_SHARE = 0.2;
  * objects, a provider-level second stage, clause fusion for multi-part requests, and an exact
  * tool-name or id hit always first. Incremental: documents are added and removed per provider.
  */
-export class ToolSearchIndex {
+export class ToolSearchIndex implements SearchIndex {
   readonly #ranking: RankingOptions;
   readonly #tools: InvertedIndex;
   // The second stage: each provider as one document of all its tools, so a query about what a
@@ -99,6 +124,7 @@ export class ToolSearchIndex {
   readonly #byExactName = new Map<string, Set<string>>();
   readonly #toolScores = new ScoreBoard();
   readonly #providerScores = new ScoreBoard();
+  #version = 0;
 
   constructor(ranking: Partial<RankingOptions> = {}) {
     // Nested knobs merge too, so `{"fieldBoost":{"name":5}}` from the environment keeps the rest.
@@ -107,6 +133,7 @@ export class ToolSearchIndex {
       ...ranking,
       fieldBoost: { ...DEFAULT_RANKING.fieldBoost, ...ranking.fieldBoost },
       bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25 },
+      relevance: { ...DEFAULT_RANKING.relevance, ...ranking.relevance },
     };
     const { name, provider, description, parameters, phrases } = this.#ranking.fieldBoost;
     this.#tools = new InvertedIndex(
@@ -115,14 +142,35 @@ export class ToolSearchIndex {
     );
   }
 
+  /** The ranking in effect, defaults filled in. */
+  get ranking(): RankingOptions {
+    return this.#ranking;
+  }
+
   /** How many tools are indexed. */
   get size(): number {
     return this.#tools.count;
   }
 
+  /** Changes whenever a provider is set or removed. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The least relevance of a good match (`ranking.relevance.goodMatch`). */
+  get goodMatch(): number {
+    return this.#ranking.relevance.goodMatch;
+  }
+
+  /** Every indexed document. */
+  documents(): IterableIterator<SearchDocument> {
+    return [...this.#byId.values()].map((tool) => tool.doc)[Symbol.iterator]();
+  }
+
   /** Adds (or replaces) every tool of `provider`; other providers are untouched. */
   setProvider(provider: string, documents: readonly SearchDocument[]): void {
     this.removeProvider(provider);
+    this.#version++;
     const unique = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
     const providerTerms = tokenize(provider);
     const tools = new Map<string, IndexedTool>();
@@ -159,6 +207,7 @@ export class ToolSearchIndex {
   removeProvider(provider: string): void {
     const indexed = this.#byProvider.get(provider);
     if (indexed === undefined) return;
+    this.#version++;
     for (const { doc, slot } of indexed.tools.values()) {
       this.#tools.remove(slot);
       this.#bySlot[slot] = undefined;
@@ -189,7 +238,8 @@ export class ToolSearchIndex {
     const limit = options.limit ?? 10;
     const allowed = options.providers === undefined ? undefined : new Set(options.providers);
     if (limit <= 0 || allowed?.size === 0) return [];
-    let ranked = this.#rank(tokenize(query), allowed);
+    const whole = this.#prepare(tokenize(query));
+    let ranked = this.#rank(whole, allowed);
     // A request that lists several needs ("…, and also …") is searched clause by clause too,
     // so each need gets its tools into the top ranks instead of the most wordy match winning.
     const clauses = splitClauses(query)
@@ -199,13 +249,14 @@ export class ToolSearchIndex {
       ranked = fuse([
         { entries: ranked, weight: 1 },
         ...clauses.map((terms) => ({
-          entries: this.#rank(terms, allowed),
+          entries: this.#rank(this.#prepare(terms), allowed),
           weight: this.#ranking.clauseWeight,
         })),
       ]);
     }
     // An exact tool name or id always ranks first, whatever BM25 says.
     const exact = this.#byExactName.get(query.trim().toLowerCase());
+    const exactIds = new Set<string>();
     if (exact !== undefined) {
       const top = Math.max(ranked[0]?.score ?? 0, 1);
       for (const id of exact) {
@@ -213,9 +264,14 @@ export class ToolSearchIndex {
         if (doc === undefined || (allowed !== undefined && !allowed.has(doc.provider))) continue;
         ranked = ranked.filter((entry) => entry.hit.id !== id);
         ranked.unshift({ hit: toHit(doc, top + 1), score: top + 1 });
+        exactIds.add(id);
       }
     }
-    return ranked.slice(0, limit).map(({ hit, score }) => ({ ...hit, score: round(score) }));
+    return ranked.slice(0, limit).map(({ hit, score }) => ({
+      ...hit,
+      score: round(score),
+      relevance: exactIds.has(hit.id) ? 1 : round(this.#relevance(hit.id, whole)),
+    }));
   }
 
   // Keeps the query's rarest distinct terms, in their original order: common words add time
@@ -232,44 +288,54 @@ export class ToolSearchIndex {
     return distinct.filter((term) => rarest.has(term));
   }
 
-  // The weighted query: the terms, their prefix matches, and the thesaurus expansion.
+  // The weighted query: the terms, their prefix matches, and the thesaurus expansion, each
+  // expansion marked with the term it stands for.
   #expand(terms: readonly string[]): QueryTerm[] {
-    const { prefixMinLength, prefixWeight, expansionWeight, maxExpansions } = this.#ranking;
+    const { prefixMinLength, prefixWeight, expansionWeight, maxExpansions, relevance } =
+      this.#ranking;
     const query: QueryTerm[] = terms.map((term) => ({ term, weight: 1 }));
     const present = new Set(terms);
-    const addOnce = (term: string, weight: number) => {
+    const addOnce = (term: string, weight: number, source: number, credit: number) => {
       if (present.has(term)) return;
       present.add(term);
-      query.push({ term, weight });
+      query.push({ term, weight, source, credit });
     };
     if (prefixMinLength > 0 && prefixWeight > 0) {
-      for (const term of terms) {
-        if (term.length < prefixMinLength) continue;
+      terms.forEach((term, source) => {
+        if (term.length < prefixMinLength) return;
         // Closer completions weigh more: "regist" is nearer "registr" than "registration".
-        for (const longer of this.#tools.termsWithPrefix(term))
-          addOnce(longer, (prefixWeight * term.length) / longer.length);
-      }
+        for (const longer of this.#tools.termsWithPrefix(term)) {
+          const closeness = term.length / longer.length;
+          addOnce(longer, prefixWeight * closeness, source, relevance.prefixCredit * closeness);
+        }
+      });
     }
     if (expansionWeight > 0) {
       // Capped per term, so a long query's last terms are expanded as well as its first.
-      for (const term of terms) {
+      terms.forEach((term, source) => {
         for (const synonym of expandQuery([term]).slice(0, maxExpansions))
-          addOnce(synonym, expansionWeight);
-      }
+          addOnce(synonym, expansionWeight, source, relevance.synonymCredit);
+      });
     }
     return query;
   }
 
-  // BM25F over the tool fields with the query expanded, plus the provider stage.
-  #rank(allTerms: readonly string[], allowed: ReadonlySet<string> | undefined): Scored[] {
+  // The query as it is scored: its rarest terms, their expansions and its word pairs.
+  #prepare(allTerms: readonly string[]): PreparedQuery {
     const terms = this.#selectTerms(allTerms);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return { terms, query: [] };
     const query = this.#expand(terms);
     const selected = new Set(terms);
     const phrases = new Set(
       bigrams(allTerms.filter((term) => selected.has(term))).slice(0, this.#ranking.maxQueryTerms),
     );
     for (const phrase of phrases) query.push({ term: phrase, weight: 1 });
+    return { terms, query };
+  }
+
+  // BM25F over the tool fields with the query expanded, plus the provider stage.
+  #rank({ query }: PreparedQuery, allowed: ReadonlySet<string> | undefined): Scored[] {
+    if (query.length === 0) return [];
     const board = this.#toolScores;
     board.clear();
     this.#tools.score(query, board);
@@ -283,6 +349,30 @@ export class ToolSearchIndex {
       const score = board.get(slot);
       return { hit: toHit(this.#bySlot[slot]!, score), score };
     });
+  }
+
+  // The share of the query's information the tool's text holds: each query term weighs its
+  // IDF (a word the catalog lacks weighs most: nothing here answers it), credited 1 when the
+  // tool has it, partly when it has a longer word or a thesaurus term for it.
+  #relevance(id: string, { terms, query }: PreparedQuery): number {
+    const slot = this.#byId.get(id)?.slot;
+    if (slot === undefined || terms.length === 0) return 0;
+    const has = new Set(this.#tools.termsOf(slot));
+    const credits = terms.map((term): number => (has.has(term) ? 1 : 0));
+    for (const { term, source, credit } of query) {
+      if (source === undefined || credit === undefined || !has.has(term)) continue;
+      credits[source] = Math.max(credits[source]!, credit);
+    }
+    let total = 0;
+    let found = 0;
+    const { absentWeight } = this.#ranking.relevance;
+    terms.forEach((term, i) => {
+      const idf = this.#tools.idf(term);
+      const information = this.#tools.documentFrequency(term) === 0 ? absentWeight * idf : idf;
+      total += information;
+      found += information * credits[i]!;
+    });
+    return total === 0 ? 0 : found / total;
   }
 
   // Adds to every tool of a matching provider its provider's share of the best provider score,
@@ -321,7 +411,9 @@ export class ToolSearchIndex {
         const inName = pattern.test(doc.name);
         pattern.lastIndex = 0;
         if (inName || pattern.test(doc.description)) {
-          hits.push({ id: doc.id, provider, name: doc.name, score: inName ? 1 : 0.5 });
+          // A pattern matched or it did not: either way the caller asked for exactly this.
+          const score = inName ? 1 : 0.5;
+          hits.push({ id: doc.id, provider, name: doc.name, score, relevance: 1 });
         }
       }
     }
@@ -364,7 +456,7 @@ function exactKeys(doc: SearchDocument): string[] {
   return [doc.name.toLowerCase(), doc.id.toLowerCase()];
 }
 
-function toHit(doc: SearchDocument, score: number): SearchHit {
+function toHit(doc: SearchDocument, score: number): Omit<SearchHit, 'relevance'> {
   return { id: doc.id, provider: doc.provider, name: doc.name, score };
 }
 
