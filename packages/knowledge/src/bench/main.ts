@@ -1,13 +1,14 @@
+import { parseArgs } from 'node:util';
 import { runContextBenchmark } from './context.js';
 import { runNoMatchBenchmark } from './no-match.js';
-import { runRetrievalBenchmark } from './retrieval.js';
+import { runRetrievalBenchmark, type RetrievalEmbedding } from './retrieval.js';
 import { runSearchSpeedBenchmark } from './search-speed.js';
 import { runSearchTenantsBenchmark } from './search-tenants.js';
 
 // Entry point of `pnpm bench retrieval|no-match|context|search-speed|search-tenants <folder…>`.
 const [kind, ...args] = process.argv.slice(2);
 const runs: Record<string, (...args: string[]) => unknown> = {
-  retrieval: (folder) => runRetrievalBenchmark(folder as string),
+  retrieval: (folder, ...flags) => runRetrievalBenchmark(folder as string, embeddingFlags(flags)),
   context: runContextBenchmark,
   'no-match': runNoMatchBenchmark,
   'search-speed': runSearchSpeedBenchmark,
@@ -25,3 +26,33 @@ if (run === undefined || args.length === 0) {
   process.exit(2);
 }
 console.log(JSON.stringify(await run(...args)));
+
+// `--embedder <url> --embedding-model <name> [--embedding-weights 0.2,0.5] [--embedding-cache <file>]`.
+function embeddingFlags(flags: string[]): RetrievalEmbedding | undefined {
+  const { values } = parseArgs({
+    args: flags,
+    options: {
+      embedder: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-weights': { type: 'string' },
+      'embedding-cache': { type: 'string' },
+    },
+  });
+  if (values.embedder === undefined) return undefined;
+  const model = values['embedding-model'];
+  if (model === undefined) {
+    console.error('--embedder needs --embedding-model <name>, the model the endpoint serves');
+    process.exit(2);
+  }
+  const weights = values['embedding-weights']?.split(',').map(Number);
+  if (weights !== undefined && weights.some((w) => !(w >= 0 && w <= 1))) {
+    console.error('--embedding-weights takes numbers from 0 to 1, comma-separated');
+    process.exit(2);
+  }
+  return {
+    url: values.embedder,
+    model,
+    ...(weights === undefined ? {} : { weights }),
+    ...(values['embedding-cache'] === undefined ? {} : { cacheFile: values['embedding-cache'] }),
+  };
+}
