@@ -3,9 +3,11 @@ import { createContext, InvalidArgumentsError } from '@mcp-agent/core';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Knowledge, MAX_SEARCH_QUERIES } from './knowledge.js';
+import { DEFAULT_RANKING } from './search/tool-search-index.js';
 import { InMemorySearchIndex } from './testing/index.js';
 
 const alice = createContext({ userId: 'alice' });
+const GOOD_MATCH = DEFAULT_RANKING.relevance.goodMatch;
 
 const servers: Record<string, { name: string; description: string }[]> = {
   github: [
@@ -75,8 +77,10 @@ describe('Knowledge.searchMany', () => {
     expect(issue).toEqual({
       tool_id: 'github.create_issue',
       description: 'Create a new issue in a GitHub repository',
-      relevance: 1,
+      relevance: expect.any(Number),
     });
+    expect(issue!.relevance).toBeGreaterThanOrEqual(GOOD_MATCH);
+    expect(issue!.relevance).toBeLessThanOrEqual(1);
     expect(answer.note).toBeUndefined();
   });
 
@@ -101,7 +105,7 @@ describe('Knowledge.searchMany', () => {
     const closest = answer.servers
       .flatMap((s) => s.tools)
       .find((t) => t.tool_id === 'memory.create_entities');
-    expect(closest?.relevance).toBeLessThan(0.5);
+    expect(closest?.relevance).toBeLessThan(GOOD_MATCH);
   });
 
   it('one string is one query; the same query twice gets the same answer', async () => {

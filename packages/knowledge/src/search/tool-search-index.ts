@@ -22,6 +22,8 @@ export interface RankingOptions {
   readonly providerWeight: number;
   /** Most thesaurus terms added for one query term. */
   readonly maxExpansions: number;
+  /** Most thesaurus terms added for one word of a clause of a multi-part request. */
+  readonly clauseExpansions: number;
   /** Query terms at least this long also match as prefixes ("regist" → "registr"); 0 turns it off. */
   readonly prefixMinLength: number;
   /** Weight of a prefix match relative to the exact term. */
@@ -63,6 +65,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   expansionWeight: 0.28,
   providerWeight: 0.6,
   maxExpansions: 12,
+  clauseExpansions: 2,
   prefixMinLength: 5,
   prefixWeight: 0.35,
   clauseWeight: 0.1,
@@ -91,6 +94,8 @@ interface PreparedQuery {
 interface IndexedTool {
   readonly doc: SearchDocument;
   readonly slot: number;
+  // What it is about, for relevance (`aboutTerms`): tokenized the first time it is a hit.
+  about?: readonly string[];
 }
 
 interface IndexedProvider {
@@ -100,6 +105,8 @@ interface IndexedProvider {
   readonly toolSlots: readonly number[];
 }
 
+// Words of a description's first sentence counted in what a tool is about (bench no-match).
+const ABOUT_WORDS = 8;
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
 // Share of the best provider score below which the provider stage leaves a provider out.
@@ -184,8 +191,9 @@ export class ToolSearchIndex implements SearchIndex {
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
         [...bigrams(name), ...bigrams(description)],
       ]);
-      tools.set(doc.id, { doc, slot });
-      this.#byId.set(doc.id, { doc, slot });
+      const indexed: IndexedTool = { doc, slot };
+      tools.set(doc.id, indexed);
+      this.#byId.set(doc.id, indexed);
       this.#bySlot[slot] = doc;
       for (const key of exactKeys(doc)) {
         const ids = this.#byExactName.get(key) ?? new Set<string>();
@@ -242,6 +250,9 @@ export class ToolSearchIndex implements SearchIndex {
     let ranked = this.#rank(whole, allowed);
     // A request that lists several needs ("…, and also …") is searched clause by clause too,
     // so each need gets its tools into the top ranks instead of the most wordy match winning.
+    // A clause is searched with fewer expansions (`clauseExpansions` thesaurus terms a word,
+    // no completions): the whole query already brought them, and expanding every clause in full
+    // made a long request cost twice as much for nothing (package README, speed).
     const clauses = splitClauses(query)
       .map(tokenize)
       .filter((terms) => terms.length >= 2);
@@ -249,7 +260,7 @@ export class ToolSearchIndex implements SearchIndex {
       ranked = fuse([
         { entries: ranked, weight: 1 },
         ...clauses.map((terms) => ({
-          entries: this.#rank(this.#prepare(terms), allowed),
+          entries: this.#rank(this.#prepare(terms, true), allowed),
           weight: this.#ranking.clauseWeight,
         })),
       ]);
@@ -267,10 +278,15 @@ export class ToolSearchIndex implements SearchIndex {
         exactIds.add(id);
       }
     }
-    return ranked.slice(0, limit).map(({ hit, score }) => ({
+    const top = ranked.slice(0, limit);
+    const relevances = this.#relevances(
+      top.map(({ hit }) => hit.id),
+      whole,
+    );
+    return top.map(({ hit, score }, i) => ({
       ...hit,
       score: round(score),
-      relevance: exactIds.has(hit.id) ? 1 : round(this.#relevance(hit.id, whole)),
+      relevance: exactIds.has(hit.id) ? 1 : round(relevances[i]!),
     }));
   }
 
@@ -290,9 +306,9 @@ export class ToolSearchIndex implements SearchIndex {
 
   // The weighted query: the terms, their prefix matches, and the thesaurus expansion, each
   // expansion marked with the term it stands for.
-  #expand(terms: readonly string[]): QueryTerm[] {
-    const { prefixMinLength, prefixWeight, expansionWeight, maxExpansions, relevance } =
-      this.#ranking;
+  #expand(terms: readonly string[], clause: boolean): QueryTerm[] {
+    const { prefixMinLength, prefixWeight, expansionWeight, relevance } = this.#ranking;
+    const maxExpansions = clause ? this.#ranking.clauseExpansions : this.#ranking.maxExpansions;
     const query: QueryTerm[] = terms.map((term) => ({ term, weight: 1 }));
     const present = new Set(terms);
     const addOnce = (term: string, weight: number, source: number, credit: number) => {
@@ -300,7 +316,7 @@ export class ToolSearchIndex implements SearchIndex {
       present.add(term);
       query.push({ term, weight, source, credit });
     };
-    if (prefixMinLength > 0 && prefixWeight > 0) {
+    if (!clause && prefixMinLength > 0 && prefixWeight > 0) {
       terms.forEach((term, source) => {
         if (term.length < prefixMinLength) return;
         // Closer completions weigh more: "regist" is nearer "registr" than "registration".
@@ -313,18 +329,19 @@ export class ToolSearchIndex implements SearchIndex {
     if (expansionWeight > 0) {
       // Capped per term, so a long query's last terms are expanded as well as its first.
       terms.forEach((term, source) => {
-        for (const synonym of expandQuery([term]).slice(0, maxExpansions))
+        for (const synonym of expandQuery([term]).slice(0, maxExpansions)) {
           addOnce(synonym, expansionWeight, source, relevance.synonymCredit);
+        }
       });
     }
     return query;
   }
 
   // The query as it is scored: its rarest terms, their expansions and its word pairs.
-  #prepare(allTerms: readonly string[]): PreparedQuery {
+  #prepare(allTerms: readonly string[], clause = false): PreparedQuery {
     const terms = this.#selectTerms(allTerms);
     if (terms.length === 0) return { terms, query: [] };
-    const query = this.#expand(terms);
+    const query = this.#expand(terms, clause);
     const selected = new Set(terms);
     const phrases = new Set(
       bigrams(allTerms.filter((term) => selected.has(term))).slice(0, this.#ranking.maxQueryTerms),
@@ -351,28 +368,59 @@ export class ToolSearchIndex implements SearchIndex {
     });
   }
 
-  // The share of the query's information the tool's text holds: each query term weighs its
-  // IDF (a word the catalog lacks weighs most: nothing here answers it), credited 1 when the
-  // tool has it, partly when it has a longer word or a thesaurus term for it.
-  #relevance(id: string, { terms, query }: PreparedQuery): number {
-    const slot = this.#byId.get(id)?.slot;
-    if (slot === undefined || terms.length === 0) return 0;
-    const has = new Set(this.#tools.termsOf(slot));
-    const credits = terms.map((term): number => (has.has(term) ? 1 : 0));
-    for (const { term, source, credit } of query) {
-      if (source === undefined || credit === undefined || !has.has(term)) continue;
-      credits[source] = Math.max(credits[source]!, credit);
-    }
-    let total = 0;
-    let found = 0;
-    const { absentWeight } = this.#ranking.relevance;
-    terms.forEach((term, i) => {
+  // How well each tool and the query fit each other: the geometric mean of the share of the
+  // query's information the tool's text holds and the share of the information of what the
+  // tool is about (name, server, first words of its description) the query holds. A tool must both answer the query and be about it: "create
+  // an issue on github" covers "create" of memory.create_entities, which it is not about. Each
+  // term weighs its IDF; a term no tool has weighs `absentWeight` times that (nothing here
+  // answers it, or it is a value such as "Paris"); thesaurus terms and completions count in part.
+  #relevances(ids: readonly string[], { terms, query }: PreparedQuery): number[] {
+    if (terms.length === 0) return ids.map(() => 0);
+    const information = (term: string) => {
       const idf = this.#tools.idf(term);
-      const information = this.#tools.documentFrequency(term) === 0 ? absentWeight * idf : idf;
-      total += information;
-      found += information * credits[i]!;
+      return this.#tools.documentFrequency(term) === 0
+        ? this.#ranking.relevance.absentWeight * idf
+        : idf;
+    };
+    const termInformation = terms.map(information);
+    const queryInformation = termInformation.reduce((a, b) => a + b, 0);
+    // What a tool term answers: (query term position, credit) for the term itself and for each
+    // expansion; and how much of each tool term the query asks for.
+    const answers = new Map<string, [number, number][]>();
+    const asked = new Map<string, number>();
+    terms.forEach((term, i) => {
+      answers.set(term, [[i, 1]]);
+      asked.set(term, 1);
     });
-    return total === 0 ? 0 : found / total;
+    for (const { term, source, credit } of query) {
+      if (source === undefined || credit === undefined) continue;
+      let list = answers.get(term);
+      if (list === undefined) answers.set(term, (list = []));
+      list.push([source, credit]);
+      asked.set(term, Math.max(asked.get(term) ?? 0, credit));
+    }
+    const credits = new Float64Array(terms.length);
+    return ids.map((id) => {
+      const indexed = this.#byId.get(id);
+      if (indexed === undefined) return 0;
+      credits.fill(0);
+      for (const term of this.#tools.termsOf(indexed.slot)) {
+        for (const [at, credit] of answers.get(term) ?? [])
+          credits[at] = Math.max(credits[at]!, credit);
+      }
+      let answered = 0;
+      for (let i = 0; i < terms.length; i++) answered += termInformation[i]! * credits[i]!;
+      indexed.about ??= aboutTerms(indexed.doc);
+      let about = 0;
+      let aboutTotal = 0;
+      for (const term of indexed.about) {
+        const weight = information(term);
+        aboutTotal += weight;
+        about += weight * (asked.get(term) ?? 0);
+      }
+      if (queryInformation === 0 || aboutTotal === 0) return 0;
+      return Math.sqrt((answered / queryInformation) * (about / aboutTotal));
+    });
   }
 
   // Adds to every tool of a matching provider its provider's share of the best provider score,
@@ -466,4 +514,16 @@ function compare(a: string, b: string): number {
 
 function round(score: number): number {
   return Math.round(score * 1000) / 1000;
+}
+
+// What a tool is about: its name, its server, and the start of its description's first
+// sentence (where tools named in one language say what they do in another).
+function aboutTerms(doc: SearchDocument): string[] {
+  const first = doc.description.split(/[.!?。！？;；\n]/u, 1)[0] ?? '';
+  return [
+    ...new Set([
+      ...tokenize(`${doc.name} ${doc.provider}`),
+      ...tokenize(first).slice(0, ABOUT_WORDS),
+    ]),
+  ];
 }
