@@ -6,6 +6,7 @@ import { createContext, createLogger, McpAgentError } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import { isModelConfigured, openAgentStack } from '@mcp-agent/agent';
 import { generateDeclarations } from '@mcp-agent/execution';
+import { toToolSpec } from '@mcp-agent/registry';
 
 // The README's demo: the whole discovery-first walk on the embedded default (SQLite under
 // .mcp-agent/ in this checkout), with three real MCP servers from npm over stdio.
@@ -38,7 +39,7 @@ try {
 
   line('\n2. Connect and wait for readiness (one persistent session per user and server)');
   const started = Date.now();
-  const ids = (await stack.registry.activeServers(ctx)).map((s) => s.id);
+  const ids = (await stack.registry.availability(ctx)).active.map((s) => s.id);
   await stack.pool.waitForReady(ctx, ids, { timeoutMs: 30_000 });
   for (const s of stack.pool.status(ctx))
     line(`   ${s.serverId.padEnd(11)} ${s.status}, ${s.toolCount} tools`);
@@ -78,9 +79,9 @@ try {
   );
 
   line('\n7. run_code: one sandboxed script, two tools (isolated-vm in a worker process)');
-  const memoryTools = (await stack.knowledge.manager.getProviderTools(ctx, 'memory')).filter((t) =>
-    ['create_entities', 'read_graph'].includes(t.name),
-  );
+  const memoryTools = (await stack.registry.catalog.list(ctx, 'memory'))
+    .map((tool) => toToolSpec('memory', tool.raw))
+    .filter((t) => ['create_entities', 'read_graph'].includes(t.name));
   const declared = memoryTools.map((t) => ({ provider: t.providerId, name: t.name }));
   const declarations = generateDeclarations(
     memoryTools.map((t) => ({

@@ -38,9 +38,9 @@ Examples:
   tools: `mcp-agent tools — find, read and call tools
 
   tools search "<query>" ["<another query>"…] [--limit 5]
-                                  each quoted query gets its own top tools (at most 10 queries);
-                                  unquoted words are one query
-  tools describe <toolId>…
+                                      each quoted query gets its own top tools (at most 10
+                                      queries); unquoted words are one query
+  tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
   tools call <toolId> --args '{"key": "value"}'   (or --args @args.json)
 
 Examples:

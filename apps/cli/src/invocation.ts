@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { InvalidArgumentsError, type AgentContext } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import { InvalidArgumentsError } from '@mcp-agent/core';
 
 /** The parsed command line, and how to answer: human text, or JSON with --json. */
 export interface Invocation {
@@ -27,6 +26,7 @@ function parse(args: string[]) {
       transport: { type: 'string' },
       header: { type: 'string', multiple: true },
       limit: { type: 'string' },
+      full: { type: 'boolean' },
       args: { type: 'string' },
       port: { type: 'string' },
       stdio: { type: 'boolean' },
@@ -46,11 +46,6 @@ export function invocation(args: string[]): Invocation {
     asJson,
     out: (human, data) => process.stdout.write(`${asJson ? JSON.stringify(data) : human}\n`),
   };
-}
-
-export async function waitQuietly(stack: AgentStack, ctx: AgentContext): Promise<void> {
-  const ids = (await stack.registry.activeServers(ctx)).map((s) => s.id);
-  await stack.pool.waitForReady(ctx, ids, { timeoutMs: 30_000 }).catch(() => undefined);
 }
 
 export function usage(message: string): never {

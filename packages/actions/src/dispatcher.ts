@@ -18,17 +18,23 @@ import {
   type EnvelopeLimits,
   type ObservationStore,
 } from '@mcp-agent/execution';
-import type { Availability, ConnectionPool, Registry } from '@mcp-agent/registry';
+import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
 import { normalizeResult } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
 import { chain, type Caller, type DispatchLink, type ToolCall } from './tool-call.js';
-import { ToolResolver } from './tool-resolver.js';
+import { ToolResolver, type ToolVerdict } from './tool-resolver.js';
+
+/**
+ * What the dispatcher needs of the connection pool: calls, and word of changed tool lists. A
+ * `ConnectionPool` is one; a unit test passes a double that answers in memory.
+ */
+export type ToolCallPool = Pick<ConnectionPool, 'callTool'> & Partial<Pick<ConnectionPool, 'on'>>;
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
   readonly registry: Registry;
-  readonly pool: ConnectionPool;
+  readonly pool: ToolCallPool;
   /** Middleware, outermost first: logging, metrics, policy, rate limit, changed-tool hold… */
   readonly links?: readonly DispatchLink[];
   readonly mappings?: ProviderMappings;
@@ -92,12 +98,12 @@ export class Dispatcher {
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
-      const { tool, availability } = await this.#resolver.resolve(
+      const { tool, verdict } = await this.#resolver.resolve(
         ctx,
         parsed.providerId,
         parsed.toolName,
       );
-      if (tool === undefined) throw unavailable(toolId, availability);
+      if (tool === undefined) throw unavailable(toolId, verdict);
       const mapping = this.#options.mappings?.[parsed.providerId]?.[parsed.toolName];
       const args = applyMapping(this.#checkShape(payload), mapping);
       if (tool.validateInput instanceof Error) {
@@ -182,7 +188,7 @@ export class Dispatcher {
   }
 }
 
-function unavailable(toolId: string, availability: Availability): McpAgentError {
+function unavailable(toolId: string, availability: ToolVerdict): McpAgentError {
   if (availability.available) {
     return new ToolNotFoundError(`Unknown tool ${toolId}. Use search_tools to find tool ids.`, {
       details: { toolId },

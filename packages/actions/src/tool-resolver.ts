@@ -1,55 +1,60 @@
 import type { ValidateFunction } from 'ajv';
-import type { AgentContext, ToolSpec } from '@mcp-agent/core';
+import { ExpiringCache, type AgentContext, type ToolSpec } from '@mcp-agent/core';
 import {
   toToolSpec,
-  type Availability,
   type ConnectionPool,
   type Registry,
-  RegistryManager,
+  type ServerVerdict,
 } from '@mcp-agent/registry';
 import type { SchemaValidator } from './schema-validator.js';
 
-/** A tool, ready to dispatch to: its spec, validators and availability. */
+/** Whether a tool can be called now: its server's verdict, or that the server lacks it. */
+export type ToolVerdict =
+  | ServerVerdict
+  | { readonly available: false; readonly code: 'tool_unknown'; readonly reason: string };
+
+/** A tool, ready to dispatch to: its spec and compiled validators. */
 export interface ResolvedTool {
   readonly spec: ToolSpec;
   readonly contentHash: string;
-  readonly availability: Availability;
   readonly validateInput: ValidateFunction | Error;
   readonly validateOutput: ValidateFunction | Error | undefined;
 }
 
 interface Entry {
   readonly tool: ResolvedTool | undefined;
-  readonly availability: Availability;
-  readonly expiresAt: number;
+  readonly verdict: ToolVerdict;
+}
+
+/** Options of {@link ToolResolver}. */
+export interface ToolResolverOptions {
+  /** How long a resolved tool is trusted without asking again; default 5 s. */
+  readonly ttlMs?: number;
+  /** Resolved tools kept at most; default 10,000. */
+  readonly maxEntries?: number;
 }
 
 /**
- * Resolves (tenant, provider, tool) to a dispatchable tool with its compiled validators, and
- * caches it: the hot path makes no database query. Entries are dropped when the registry or
- * the pool reports a change for that tenant and server, and expire after `ttlMs` anyway
- * (another process may have changed the database).
+ * Resolves (tenant, provider, tool) to a dispatchable tool with its compiled validators, from the
+ * request's availability and the cached catalog, and caches it: the hot path makes no database
+ * query. Entries are dropped when the registry or the pool reports a change for that tenant and
+ * server, and expire after `ttlMs` anyway (another process may have changed the database).
  */
 export class ToolResolver {
-  readonly #manager: RegistryManager;
-  readonly #cache = new Map<string, Entry>();
+  readonly #cache: ExpiringCache<string, Entry>;
 
   constructor(
     private readonly registry: Registry,
     private readonly validator: SchemaValidator,
-    pool: ConnectionPool | undefined,
-    private readonly ttlMs = 5_000,
+    pool: Partial<Pick<ConnectionPool, 'on'>> | undefined,
+    options: ToolResolverOptions = {},
   ) {
-    this.#manager = new RegistryManager(registry);
-    const forget = ({
-      userId,
-      providerId,
-      serverId,
-    }: {
-      userId: string;
-      providerId?: string;
-      serverId?: string;
-    }) => this.forget(userId, providerId ?? serverId ?? '');
+    this.#cache = new ExpiringCache({
+      ttlMs: options.ttlMs ?? 5_000,
+      maxEntries: options.maxEntries ?? 10_000,
+    });
+    const forget = ({ userId, providerId }: { userId: string; providerId: string }) =>
+      this.forget(userId, providerId);
     for (const event of [
       'server-registered',
       'server-updated',
@@ -57,44 +62,56 @@ export class ToolResolver {
       'state-changed',
       'catalog-changed',
     ] as const) {
-      this.#manager.on(event, forget);
+      registry.events.on(event, forget);
     }
-    pool?.on('tools-changed', forget);
+    pool?.on?.('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
   }
 
   /** Drops the cached tools of one tenant's server. */
   forget(userId: string, providerId: string): void {
     const prefix = `${userId}\u0000${providerId}\u0000`;
-    for (const key of this.#cache.keys()) if (key.startsWith(prefix)) this.#cache.delete(key);
+    this.#cache.deleteWhere((key) => key.startsWith(prefix));
   }
 
-  /** The tool and its availability (the tool is absent when the server does not list it). */
+  /** The tool and whether it can be called (the tool is absent when it cannot). */
   async resolve(ctx: AgentContext, providerId: string, toolName: string): Promise<Entry> {
-    const key = `${ctx.userId}\u0000${providerId}\u0000${toolName}\u0000${ctx.threadId ?? ''}`;
-    const now = ctx.clock.now();
+    const key = [
+      ctx.userId,
+      providerId,
+      toolName,
+      ctx.threadId ?? '',
+      ctx.allowServers?.join(',') ?? '*',
+    ].join('\u0000');
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.expiresAt > now) return cached;
-    const availability = await this.#manager.checkAvailability(ctx, providerId, toolName);
-    let tool: ResolvedTool | undefined;
-    if (availability.available) {
-      const raw = (await this.registry.catalog.list(ctx, providerId)).find(
-        (t) => t.name === toolName,
-      );
-      if (raw !== undefined) {
-        const spec = toToolSpec(providerId, raw.raw);
-        tool = {
-          spec,
-          contentHash: raw.contentHash,
-          availability,
-          validateInput: this.#compile(spec.inputSchema),
-          validateOutput:
-            spec.outputSchema === undefined ? undefined : this.#compile(spec.outputSchema),
-        };
-      }
+    if (cached !== undefined) return cached;
+    const verdict = (await this.registry.availability(ctx)).check(providerId);
+    if (!verdict.available) return { tool: undefined, verdict };
+    const raw = (await this.registry.catalog.list(ctx, providerId)).find(
+      (t) => t.name === toolName,
+    );
+    if (raw === undefined) {
+      return {
+        tool: undefined,
+        verdict: {
+          available: false,
+          code: 'tool_unknown',
+          reason: `Server "${providerId}" has no tool "${toolName.slice(0, 128)}".`,
+        },
+      };
     }
-    const entry = { tool, availability, expiresAt: now + this.ttlMs };
+    const spec = toToolSpec(providerId, raw.raw);
+    const entry: Entry = {
+      tool: {
+        spec,
+        contentHash: raw.contentHash,
+        validateInput: this.#compile(spec.inputSchema),
+        validateOutput:
+          spec.outputSchema === undefined ? undefined : this.#compile(spec.outputSchema),
+      },
+      verdict,
+    };
     // Only usable tools are cached; a refusal is re-checked on the next call.
-    if (tool !== undefined) this.#cache.set(key, entry);
+    this.#cache.set(key, entry);
     return entry;
   }
 

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '@mcp-agent/actions';
 import { createContext } from '@mcp-agent/core';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { Knowledge } from '@mcp-agent/knowledge';
-import { Agent } from './entrypoint.js';
+import { Agent } from './agent.js';
 import { addScripted, dir, e2e, say, use, USER, useE2eStack } from './e2e-test-helpers.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 useE2eStack();
 

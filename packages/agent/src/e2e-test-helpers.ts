@@ -9,10 +9,11 @@ import { Dispatcher, loggingLink } from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
-import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
-import { Agent } from './entrypoint.js';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
+import { Agent } from './agent.js';
 import { createAnthropicModelClient } from './model/anthropic-model-client.js';
 import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from './testing/index.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';

@@ -1,11 +1,12 @@
-export { Agent, type AgentOptions, type ExecuteTaskOptions } from './entrypoint.js';
-export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
 export {
-  createAnthropicModelClient,
-  DEFAULT_ANTHROPIC_MODEL,
-  isModelConfigured,
-  type AnthropicModelClientOptions,
-} from './model/anthropic-model-client.js';
+  DEFAULT_MAX_RUNNING_TASKS_PER_USER,
+  resolveAgentLimits,
+  type AgentLimits,
+} from './agent-limits.js';
+export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
+export { closeSharedStack, executeTask } from './execute-task.js';
+export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
+export { createModelClientFromEnv, isModelConfigured } from './model/model-from-env.js';
 export type {
   ContentBlock,
   ModelClient,
@@ -14,9 +15,7 @@ export type {
   ModelResponse,
   ModelTool,
 } from './model/model-client.js';
-export { BudgetTracker, type BudgetLimit } from './planner/budget.js';
-export { metaTools, type MetaToolName } from './planner/meta-tools.js';
-export { parseCommand, type Command } from './planner/parser.js';
-export { runLoop, type LoopDependencies } from './planner/planner.js';
-export { PlannerContext } from './planner/planner-context.js';
-export { connectorPrompt, systemPrompt } from './planner/prompts.js';
+export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
+export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
+export { executeTaskTool } from './session/meta-tools/execute-task.js';
+export type { Observation } from './session/observation.js';

@@ -10,7 +10,8 @@ import {
   type OpenRegistryOptions,
   type Registry,
 } from '@mcp-agent/registry';
-import { Agent } from './entrypoint.js';
+import type { AgentLimits } from './agent-limits.js';
+import { Agent } from './agent.js';
 import type { ModelClient } from './model/model-client.js';
 
 /** Options of {@link openAgentStack}. */
@@ -24,6 +25,8 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly model?: ModelClient;
   readonly logger?: Logger;
   readonly connectors?: boolean;
+  /** The operator's ceilings on every task's budget, and running tasks per user. */
+  readonly limits?: AgentLimits;
 }
 
 /** Everything an application holds: close it once, at shutdown. */
@@ -74,6 +77,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.connectors === undefined ? {} : { connectors: options.connectors }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   return {
     agent,

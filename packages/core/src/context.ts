@@ -30,6 +30,11 @@ export interface AgentContext {
   readonly requestId: string;
   /** The conversation, when the caller has one; selects thread-level server activation. */
   readonly threadId: string | undefined;
+  /**
+   * The request's allow-list of servers, when the caller gave one: only these may be used.
+   * It travels on the context so every layer reads the same answer and none re-filters ids.
+   */
+  readonly allowServers: readonly string[] | undefined;
   /** Bound to userId, requestId and threadId. */
   readonly logger: Logger;
   /** Aborted when the caller cancels. */
@@ -48,6 +53,8 @@ export interface CreateContextOptions {
   readonly userId: string;
   readonly requestId?: string;
   readonly threadId?: string;
+  /** Only these servers may be used in this request. */
+  readonly allowServers?: readonly string[];
   /** Default: a logger that drops everything. */
   readonly logger?: Logger;
   readonly signal?: AbortSignal;
@@ -62,12 +69,14 @@ export function createContext(options: CreateContextOptions): AgentContext {
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
   }
+  const allowServers = readAllowList(options.allowServers);
   const bindings: Record<string, string> = { userId, requestId };
   if (threadId !== undefined) bindings.threadId = threadId;
   return build({
     userId,
     requestId,
     threadId,
+    allowServers,
     logger: (options.logger ?? silentLogger).child(bindings),
     signal: options.signal ?? new AbortController().signal,
     clock: options.clock ?? systemClock,
@@ -79,6 +88,7 @@ interface ContextState {
   readonly userId: string;
   readonly requestId: string;
   readonly threadId: string | undefined;
+  readonly allowServers: readonly string[] | undefined;
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly clock: Clock;
@@ -90,6 +100,7 @@ function build(state: ContextState): AgentContext {
     userId: state.userId,
     requestId: state.requestId,
     threadId: state.threadId,
+    allowServers: state.allowServers,
     logger: state.logger,
     signal: state.signal,
     clock: state.clock,
@@ -109,4 +120,20 @@ function build(state: ContextState): AgentContext {
     },
   };
   return Object.freeze(context);
+}
+
+const MAX_ALLOWED_SERVERS = 500;
+
+function readAllowList(allow: readonly string[] | undefined): readonly string[] | undefined {
+  if (allow === undefined) return undefined;
+  if (
+    !Array.isArray(allow) ||
+    allow.length > MAX_ALLOWED_SERVERS ||
+    allow.some((id) => typeof id !== 'string')
+  ) {
+    throw new InvalidArgumentsError(
+      `Invalid allowServers: pass at most ${MAX_ALLOWED_SERVERS} server ids as strings, or leave it out.`,
+    );
+  }
+  return Object.freeze([...new Set(allow)]);
 }

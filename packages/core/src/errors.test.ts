@@ -8,6 +8,7 @@ import {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
   RateLimitedError,
@@ -34,6 +35,7 @@ const classes = [
   [CredentialError, 'CREDENTIAL_UNREADABLE'],
   [PolicyDeniedError, 'POLICY_DENIED'],
   [RateLimitedError, 'RATE_LIMITED'],
+  [PayloadTooLargeError, 'PAYLOAD_TOO_LARGE'],
 ] as const;
 
 describe('error hierarchy', () => {

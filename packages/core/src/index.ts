@@ -1,5 +1,16 @@
+// First, so that an unsupported Node.js fails here with one clear line.
+export { assertSupportedNode, MIN_NODE_MAJOR } from './supported-node.js';
 export type { ActionError, ActionMeta, ActionResponse } from './action-response.js';
-export { DEFAULT_BUDGET, resolveBudget, type Budget } from './budget.js';
+export {
+  clampBudget,
+  DEFAULT_BUDGET,
+  DEFAULT_BUDGET_CEILINGS,
+  resolveBudget,
+  resolveBudgetCeilings,
+  type Budget,
+  type BudgetClamp,
+  type ClampedBudget,
+} from './budget.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   parseServerConfigFile,
@@ -37,6 +48,7 @@ export {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
   RateLimitedError,
@@ -47,6 +59,7 @@ export {
   UnauthorizedError,
   type McpAgentErrorOptions,
 } from './errors.js';
+export { ExpiringCache, type ExpiringCacheOptions } from './expiring-cache.js';
 export { toJsonSafe, type JsonObject, type JsonValue } from './json.js';
 export {
   createLogger,

@@ -19,7 +19,6 @@ export {
 } from './semantic/openai-compatible-embedder.js';
 export type { SemanticOptions } from './semantic/semantic-ranker.js';
 export type { EmbedOptions, TextEmbedder } from './semantic/text-embedder.js';
-export { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
 export type { IndexSearchOptions, SearchIndex } from './search/search-index.js';
 export { expandQuery } from './search/thesaurus.js';
@@ -36,12 +35,19 @@ export {
   type ManifestTool,
   type ToolManifest,
 } from './toolbox-builder.js';
-export { describeTool, type DeepViewTool } from './views/deep-view.js';
+export {
+  DEEP_VIEW_BUDGETS,
+  describeTool,
+  type DeepViewOptions,
+  type DeepViewTool,
+  type DeepViewType,
+} from './views/deep-view.js';
+export { firstLine, READ_THE_REST, trimText, verbatimText } from './views/description-text.js';
 export { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
+export type { DeepViewParameter } from './views/parameter-list.js';
 export {
   outputFields,
   summarizeParameters,
-  trimText,
   typeOf,
   type ParameterSummary,
 } from './views/schema-summary.js';

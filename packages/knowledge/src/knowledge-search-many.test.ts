@@ -136,9 +136,10 @@ describe('Knowledge.searchMany', () => {
 
   it('filters every query by provider and allow-list, and never shows another tenant', async () => {
     await connect(registry, ['github', 'mail']);
-    const answer = await knowledge.searchMany(alice, ['create an issue', 'send an email'], {
-      allow: ['mail'],
-    });
+    const answer = await knowledge.searchMany(
+      createContext({ userId: 'alice', allowServers: ['mail'] }),
+      ['create an issue', 'send an email'],
+    );
     expect(answer.servers.map((s) => s.server)).toEqual(['mail']);
     expect(answer.queries[0]?.no_good_match).toBe(true);
     const bob = createContext({ userId: 'bob' });

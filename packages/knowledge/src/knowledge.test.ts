@@ -86,9 +86,13 @@ describe('Knowledge', () => {
       ),
     ).toEqual(['mail.send_email']);
     expect(
-      (await knowledge.search(alice, 'create issue email', { allow: ['mail'], limit: 10 })).map(
-        (r) => r.tool_id,
-      ),
+      (
+        await knowledge.search(
+          createContext({ userId: 'alice', allowServers: ['mail'], clock }),
+          'create issue email',
+          { limit: 10 },
+        )
+      ).map((r) => r.tool_id),
     ).toEqual(['mail.send_email']);
   });
 
@@ -107,19 +111,8 @@ describe('Knowledge', () => {
     expect(await knowledge.search(alice, 'issue')).toEqual([]);
   });
 
-  it('regex mode, and clear errors for empty queries and bad patterns', async () => {
-    expect(
-      (await knowledge.search(alice, '_issues?$', { mode: 'regex', limit: 10 })).map(
-        (r) => r.tool_id,
-      ),
-    ).toEqual(['github.create_issue', 'github.list_issues']);
+  it('a clear error for an empty query', async () => {
     await expect(knowledge.search(alice, '  ')).rejects.toBeInstanceOf(InvalidArgumentsError);
-    await expect(knowledge.search(alice, '(unclosed', { mode: 'regex' })).rejects.toThrow(
-      /Invalid regex/,
-    );
-    await expect(knowledge.search(alice, 'a'.repeat(300), { mode: 'regex' })).rejects.toThrow(
-      /under 200/,
-    );
   });
 
   it('deep view describes known tools and returns not-found errors with suggestions', async () => {
@@ -130,7 +123,10 @@ describe('Knowledge', () => {
       'bad id',
     ]);
     expect(tools.map((t) => t.tool_id)).toEqual(['github.create_issue']);
-    expect(tools[0]?.input_params.required.map((p) => p.name)).toEqual(['repo', 'title']);
+    expect(tools[0]?.parameters.filter((p) => p.required).map((p) => p.path)).toEqual([
+      'repo',
+      'title',
+    ]);
     expect(errors).toHaveLength(3);
     expect(errors.every((e) => ToolNotFoundError.isInstance(e))).toBe(true);
     expect(errors[0]?.details.suggestions).toContain('github.create_issue');
@@ -143,22 +139,6 @@ describe('Knowledge', () => {
     expect(view).toContain('## github (2 tools)');
     expect(view).toContain('create_issue, list_issues');
     expect(await knowledge.inventoryView(bob)).toMatch(/No MCP servers/);
-  });
-
-  it('the schema store caches with a TTL and drops entries when the catalog version changes', async () => {
-    const first = await knowledge.getToolSchema(alice, 'github', 'create_issue');
-    expect(await knowledge.getToolSchema(alice, 'github', 'create_issue')).toBe(first);
-    await registry.catalog.replace(alice, 'github', [
-      { ...githubTools[0], inputSchema: { type: 'object', properties: { x: {} } } },
-    ]);
-    const changed = await knowledge.getToolSchema(alice, 'github', 'create_issue');
-    expect(changed).not.toBe(first);
-    expect(changed.inputSchema).toEqual({ type: 'object', properties: { x: {} } });
-    clock.advance(5 * 60_000 + 1);
-    expect(await knowledge.getToolSchema(alice, 'github', 'create_issue')).not.toBe(changed);
-    await expect(knowledge.getToolSchema(bob, 'github', 'create_issue')).rejects.toBeInstanceOf(
-      ToolNotFoundError,
-    );
   });
 
   it('the manifest marks tools of unavailable providers with the reason', async () => {

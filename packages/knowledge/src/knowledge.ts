@@ -1,13 +1,14 @@
 import {
   InvalidArgumentsError,
+  McpAgentError,
+  PolicyDeniedError,
   parseToolId,
   ToolNotFoundError,
   type AgentContext,
-  type McpAgentError,
+  type ParsedToolId,
   type ToolSpec,
 } from '@mcp-agent/core';
-import { RegistryManager, type ActiveServersOptions, type Registry } from '@mcp-agent/registry';
-import { SchemaStore, type SchemaStoreOptions, type ToolSchema } from './schema-store.js';
+import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import type { SearchDocument, SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
@@ -20,9 +21,9 @@ import {
 import type { Similarity, ToolVectors } from './semantic/tool-vectors.js';
 import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
-import { describeTool, type DeepViewTool } from './views/deep-view.js';
+import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
-import { trimText } from './views/schema-summary.js';
+import { trimText } from './views/description-text.js';
 
 /** One slim search result: what the model needs to decide which tools to describe. */
 export interface ToolSearchResult {
@@ -35,19 +36,14 @@ export interface ToolSearchResult {
 export interface KnowledgeSearchOptions {
   /** Results to return; default 5, at most 50. */
   readonly limit?: number;
-  /** Only these providers (intersected with the tenant's active ones). */
+  /** Only these providers (intersected with the ones the request may use). */
   readonly providers?: readonly string[];
-  /** `text` (default): ranked BM25 search. `regex`: the query is a pattern on names and descriptions. */
-  readonly mode?: 'text' | 'regex';
-  /** The call-level allow-list of the request. */
-  readonly allow?: readonly string[];
 }
 
 /** Options of {@link Knowledge}. */
 export interface KnowledgeOptions {
   readonly registry: Registry;
   readonly ranking?: Partial<RankingOptions>;
-  readonly schemaStore?: SchemaStoreOptions;
   /** Tenants whose search index is kept in memory (least recently used dropped); default 200. */
   readonly maxTenantIndexes?: number;
   /**
@@ -74,7 +70,6 @@ interface QueryHits {
   readonly noGoodMatch: boolean;
 }
 
-const MAX_PATTERN = 200;
 /** Most queries in one {@link Knowledge.searchMany}. */
 export const MAX_SEARCH_QUERIES = 10;
 /** Longest query, in characters: a search is a short description of one need. */
@@ -86,8 +81,6 @@ export const MAX_QUERY_LENGTH = 2_000;
  * per provider when a catalog version changes; no result ever comes from another tenant.
  */
 export class Knowledge {
-  readonly manager: RegistryManager;
-  readonly schemas: SchemaStore;
   readonly #registry: Registry;
   readonly #toolbox: ToolboxBuilder;
   readonly #indexes = new Map<string, TenantIndex>();
@@ -97,9 +90,7 @@ export class Knowledge {
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
-    this.manager = new RegistryManager(options.registry);
-    this.schemas = new SchemaStore(options.registry, options.schemaStore);
-    this.#toolbox = new ToolboxBuilder(this.manager);
+    this.#toolbox = new ToolboxBuilder(options.registry);
     const ranking = options.ranking ?? {};
     this.#createIndex = options.createIndex ?? (() => new ToolSearchIndex(ranking));
     this.#semantic =
@@ -113,27 +104,19 @@ export class Knowledge {
       tenant?.index.removeProvider(providerId);
       tenant?.versions.delete(providerId);
     };
-    this.manager.on('server-removed', forget);
-    this.manager.on('server-updated', forget);
-    // A changed catalog is picked up by version on the next search; the schema cache checks it too.
+    options.registry.events.on('server-removed', forget);
+    options.registry.events.on('server-updated', forget);
+    // A changed catalog is picked up by version on the next search.
   }
 
-  /** The tenant's manifest, built now from the registry. */
-  manifest(ctx: AgentContext, options: ActiveServersOptions = {}): Promise<ToolManifest> {
-    return this.#toolbox.build(ctx, options);
+  /** The tenant's manifest for this request (its thread and allow-list), from its availability. */
+  manifest(ctx: AgentContext): Promise<ToolManifest> {
+    return this.#toolbox.build(ctx);
   }
 
   /** The inventory view for the model's system prompt. */
-  async inventoryView(
-    ctx: AgentContext,
-    options: InventoryViewOptions & ActiveServersOptions = {},
-  ): Promise<string> {
-    return inventoryView(await this.manifest(ctx, options), options);
-  }
-
-  /** The schemas of one tool, cached per tenant with a TTL and catalog-version invalidation. */
-  getToolSchema(ctx: AgentContext, provider: string, tool: string): Promise<ToolSchema> {
-    return this.schemas.getToolSchema(ctx, provider, tool);
+  async inventoryView(ctx: AgentContext, options: InventoryViewOptions = {}): Promise<string> {
+    return inventoryView(await this.manifest(ctx), options);
   }
 
   /**
@@ -190,11 +173,9 @@ export class Knowledge {
     const tenant = await this.#sync(ctx, options);
     const { index, providers } = tenant;
     const distinct = [...new Set(queries)];
-    const regex = options.mode === 'regex';
-    const patterns = regex ? new Map(distinct.map((q) => [q, compilePattern(q)])) : undefined;
     const warnings: string[] = [];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
-    if (!regex && this.#semantic !== undefined && tenant.vectors !== undefined) {
+    if (this.#semantic !== undefined && tenant.vectors !== undefined) {
       const ranking = await this.#semantic.rank(
         ctx,
         index,
@@ -207,11 +188,6 @@ export class Knowledge {
     }
     const byQuery = new Map<string, QueryHits>();
     for (const query of distinct) {
-      if (patterns !== undefined) {
-        const hits = index.searchRegex(patterns.get(query)!, { limit, providers });
-        byQuery.set(query, { query, hits, noGoodMatch: hits.length === 0 });
-        continue;
-      }
       const similar = nearest?.get(query);
       const lexical = index.search(query, {
         limit: similar === undefined ? limit : SEMANTIC_DEPTH,
@@ -246,36 +222,43 @@ export class Knowledge {
 
   /**
    * The debloated specs of `toolIds`; ids the tenant does not have come back as
-   * `ToolNotFoundError`s with the closest ids as suggestions.
+   * `ToolNotFoundError`s with the closest ids as suggestions. `full` lifts the view's budgets.
    */
   async deepView(
     ctx: AgentContext,
     toolIds: readonly string[],
+    options: DeepViewOptions = {},
   ): Promise<{ tools: DeepViewTool[]; errors: McpAgentError[] }> {
-    const specs = new Map<string, ToolSpec[]>();
     const tools: DeepViewTool[] = [];
     const errors: McpAgentError[] = [];
-    const active = new Set((await this.#registry.activeServers(ctx)).map((s) => s.id));
-    for (const raw of toolIds) {
-      let parsed;
+    const availability = await this.#registry.availability(ctx);
+    // Each id parsed once: a tool id, a server the tenant has outside this request, or nothing.
+    const parsed = toolIds.map((raw): ParsedToolId | McpAgentError | undefined => {
       try {
-        parsed = parseToolId(raw);
+        const id = parseToolId(raw);
+        const server = availability.get(id.providerId);
+        if (server === undefined) return undefined;
+        return server.excludedBy === undefined
+          ? id
+          : new PolicyDeniedError(`${id.id} is not available in this request.`, {
+              details: { toolId: id.id, reason: server.excludedBy },
+            });
       } catch {
-        errors.push(await this.#notFound(ctx, String(raw)));
+        return undefined;
+      }
+    });
+    const catalogs = await this.#registry.catalog.listMany(ctx, [
+      ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.providerId]))),
+    ]);
+    for (const [index, id] of parsed.entries()) {
+      if (id !== undefined && isError(id)) {
+        errors.push(id);
         continue;
       }
-      if (!active.has(parsed.providerId)) {
-        errors.push(await this.#notFound(ctx, parsed.id));
-        continue;
-      }
-      let list = specs.get(parsed.providerId);
-      if (list === undefined) {
-        list = await this.manager.getProviderTools(ctx, parsed.providerId);
-        specs.set(parsed.providerId, list);
-      }
-      const spec = list.find((tool) => tool.name === parsed.toolName);
-      if (spec === undefined) errors.push(await this.#notFound(ctx, parsed.id));
-      else tools.push(describeTool(spec));
+      const tool = id && catalogs.get(id.providerId)?.find((t) => t.name === id.toolName);
+      if (id !== undefined && tool !== undefined)
+        tools.push(describeTool(toToolSpec(id.providerId, tool.raw), options));
+      else errors.push(await this.#notFound(ctx, id?.id ?? String(toolIds[index])));
     }
     return { tools, errors };
   }
@@ -316,31 +299,34 @@ export class Knowledge {
     this.#indexes.delete(ctx.userId);
     this.#indexes.set(ctx.userId, tenant);
 
-    const all = await this.manager.getAvailableProviders(ctx, { includeDisabled: true });
-    const known = new Set(all.map((p) => p.id));
+    const availability = await this.#registry.availability(ctx);
+    const known = new Set(availability.servers.map((server) => server.id));
     for (const provider of tenant.index.providers()) {
       if (!known.has(provider)) {
         tenant.index.removeProvider(provider);
         tenant.versions.delete(provider);
       }
     }
-    for (const provider of all) {
-      if (
-        provider.toolCount === null ||
-        tenant.versions.get(provider.id) === provider.catalogVersion
-      )
-        continue;
-      const specs = await this.manager.getProviderTools(ctx, provider.id);
-      tenant.index.setProvider(provider.id, specs.map(toDocument));
-      tenant.versions.set(provider.id, provider.catalogVersion);
+    const stale = availability.servers.filter(
+      (server) =>
+        server.toolCount !== null && tenant.versions.get(server.id) !== server.catalogVersion,
+    );
+    const catalogs = await this.#registry.catalog.listMany(
+      ctx,
+      stale.map((server) => server.id),
+    );
+    for (const server of stale) {
+      const specs = (catalogs.get(server.id) ?? []).map((tool) => toToolSpec(server.id, tool.raw));
+      tenant.index.setProvider(server.id, specs.map(toDocument));
+      tenant.versions.set(server.id, server.catalogVersion);
     }
-    const usable = await this.manager.getAvailableProviders(ctx, {
-      ...(options.allow === undefined ? {} : { allow: options.allow }),
-    });
     const wanted = options.providers === undefined ? undefined : new Set(options.providers);
-    const providers = usable
-      .filter((p) => p.authorized && p.status !== 'failed' && p.status !== 'needs_auth')
-      .map((p) => p.id)
+    const providers = availability.active
+      .filter(
+        (server) =>
+          server.authorized && server.status !== 'failed' && server.status !== 'needs_auth',
+      )
+      .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
     return { ...tenant, providers };
   }
@@ -392,17 +378,6 @@ function checkQueries(queries: readonly unknown[]): string[] {
   });
 }
 
-function compilePattern(pattern: string): RegExp {
-  if (pattern.length > MAX_PATTERN) {
-    throw new InvalidArgumentsError(
-      `The regex is ${pattern.length} characters long; keep it under ${MAX_PATTERN}.`,
-    );
-  }
-  try {
-    return new RegExp(pattern, 'iu');
-  } catch (error) {
-    throw new InvalidArgumentsError(
-      `Invalid regex: ${(error as Error).message}. Use JavaScript regular expression syntax.`,
-    );
-  }
+function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {
+  return McpAgentError.isInstance(value);
 }

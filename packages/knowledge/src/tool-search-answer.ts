@@ -1,5 +1,5 @@
 import type { SearchHit } from './search/search-document.js';
-import { trimText } from './views/schema-summary.js';
+import { trimText } from './views/description-text.js';
 
 /** What one query of a search found. */
 export interface QueryAnswer {

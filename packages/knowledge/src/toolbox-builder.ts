@@ -1,5 +1,5 @@
 import type { AgentContext, JsonObject, ToolSpec } from '@mcp-agent/core';
-import type { ActiveServersOptions, ProviderSummary, RegistryManager } from '@mcp-agent/registry';
+import { toToolSpec, type Registry, type ServerAvailability } from '@mcp-agent/registry';
 import { summarizeParameters, type ParameterSummary } from './views/schema-summary.js';
 
 /** One tool of the manifest. */
@@ -14,7 +14,7 @@ export interface ManifestTool {
 
 /** One provider of the manifest with its tools. */
 export interface ManifestProvider {
-  readonly provider: ProviderSummary;
+  readonly provider: ServerAvailability;
   readonly available: boolean;
   readonly reason?: string;
   readonly tools: readonly ManifestTool[];
@@ -26,44 +26,40 @@ export interface ToolManifest {
 }
 
 /**
- * Builds the manifest of the context's tenant from the registry on every call: it is never
- * cached across requests or tenants, so availability is always current.
+ * Builds the manifest of the context's tenant for this request: the servers in effect (from the
+ * request's one availability pass) and their cached tools, read in one query. Never cached
+ * across requests or tenants, so availability is always current.
  */
 export class ToolboxBuilder {
-  constructor(private readonly manager: RegistryManager) {}
+  constructor(private readonly registry: Registry) {}
 
-  async build(ctx: AgentContext, options: ActiveServersOptions = {}): Promise<ToolManifest> {
-    const providers = await this.manager.getAvailableProviders(ctx, options);
-    const built = await Promise.all(
-      providers.map(async (provider): Promise<ManifestProvider> => {
-        const specs =
-          provider.toolCount === null ? [] : await this.manager.getProviderTools(ctx, provider.id);
-        // Availability is a property of the provider for every tool it lists; one check serves all.
-        const availability = await this.manager.checkAvailability(
-          ctx,
-          provider.id,
-          specs[0]?.name ?? '',
-          options,
-        );
-        const providerOk = availability.available || availability.code === 'tool_unknown';
-        const reason = availability.available || providerOk ? undefined : availability.reason;
-        const tools = specs
+  async build(ctx: AgentContext): Promise<ToolManifest> {
+    const active = (await this.registry.availability(ctx)).active;
+    const catalogs = await this.registry.catalog.listMany(
+      ctx,
+      active.filter((server) => server.toolCount !== null).map((server) => server.id),
+    );
+    return {
+      providers: active.map((provider): ManifestProvider => {
+        const verdict = provider.verdict;
+        const reason = verdict.available ? undefined : verdict.reason;
+        const tools = (catalogs.get(provider.id) ?? [])
+          .map((tool) => toToolSpec(provider.id, tool.raw))
           .map((spec) => ({
             spec,
             inputParameters: summarizeParameters(spec.inputSchema),
             outputSchema: spec.outputSchema,
-            available: providerOk,
+            available: verdict.available,
             ...(reason === undefined ? {} : { reason }),
           }))
           .sort((a, b) => (a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0));
         return {
           provider,
-          available: providerOk,
+          available: verdict.available,
           ...(reason === undefined ? {} : { reason }),
           tools,
         };
       }),
-    );
-    return { providers: built };
+    };
   }
 }

@@ -27,7 +27,7 @@ export {
 } from './database/open-database.js';
 export type { Database } from './database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
-export { Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export { AVAILABILITY, Registry, type ImportResult, type RegistryOptions } from './registry.js';
 export {
   checkUserServer,
   MULTI_TENANT_POLICY,
@@ -35,13 +35,16 @@ export {
   type StdioAllowEntry,
   type UserServerPolicy,
 } from './user-server-policy.js';
+export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
+export { tenantFolderName, type TenantFolder } from './tenant-folder.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export {
-  RegistryManager,
-  toToolSpec,
-  type Availability,
-  type ProviderSummary,
-} from './registry-manager.js';
+  Availability,
+  type ServerAvailability,
+  type ServerVerdict,
+  type UnavailableCode,
+} from './availability.js';
+export { toToolSpec } from './catalog/tool-spec.js';
 export { CredentialVault, type SecretBinding } from './vault/credential-vault.js';
 export { rotateSecrets, type RotationResult } from './vault/rotate-secrets.js';
 export {
@@ -85,3 +88,5 @@ export {
   VaultOAuthProvider,
   type StoredTokens,
 } from './oauth/vault-oauth-provider.js';
+export { VaultTokenStore, type OAuthField, type TokenStore } from './oauth/token-store.js';
+export type { LaunchPlan, PoolStore } from './pool/pool-store.js';

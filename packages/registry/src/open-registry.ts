@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
 import { openDatabase, resolveHome } from './database/open-database.js';
 import { Registry } from './registry.js';
@@ -18,6 +19,10 @@ export interface OpenRegistryOptions {
   readonly logger?: Logger;
   /** What tenants may register as their own servers; default any command and URL. */
   readonly userServers?: UserServerPolicy;
+  /** Kysely plugins every query passes through (tracing, counting). */
+  readonly plugins?: readonly KyselyPlugin[];
+  /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -30,6 +35,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
   try {
     const { keyring, createdKeyFile } = loadKeyring({
@@ -44,10 +50,11 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       );
     }
     return new Registry({
-      db: database.db,
+      db: (options.plugins ?? []).reduce((db, plugin) => db.withPlugin(plugin), database.db),
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      home,
       onClose: () => database.close(),
     });
   } catch (error) {

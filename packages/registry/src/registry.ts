@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
   configError,
+  defineSlot,
   parseServerConfig,
   parseServerConfigFile,
   type AgentContext,
@@ -13,6 +14,7 @@ import {
   type ActiveServersOptions,
   type TierEntry,
 } from './active-servers.js';
+import { Availability, judgeServer } from './availability.js';
 import { AccountRepository } from './repositories/accounts.js';
 import { AuthConfigRepository } from './repositories/auth-configs.js';
 import { EmbeddingCacheRepository } from './repositories/embedding-cache.js';
@@ -29,11 +31,16 @@ import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-c
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
+import { resolveHome } from './database/open-database.js';
+import { tenantFolder, type TenantFolder } from './tenant-folder.js';
 import {
   checkUserServer,
+  launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from './user-server-policy.js';
+import { WriteObserver } from './database/write-observer.js';
+import type { LaunchPlan } from './pool/pool-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
@@ -50,7 +57,18 @@ export interface RegistryOptions {
    * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly userServers?: UserServerPolicy;
+  /**
+   * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
+   * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
+   */
+  readonly home?: string;
 }
+
+/**
+ * Where a request keeps its availability once it has it: `Registry.availability(ctx)` answers
+ * from this slot when it is filled, so one request asks the database once.
+ */
+export const AVAILABILITY = defineSlot<Availability>('availability');
 
 /** What an import wrote. */
 export interface ImportResult {
@@ -78,9 +96,18 @@ export class Registry {
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
+  readonly #home: string;
+  readonly #availabilityMemo = new WeakMap<
+    AgentContext,
+    { generation: number; pass: Promise<Availability> }
+  >();
+  // Bumped by every write through this registry: a memoised availability is then stale.
+  #generation = 0;
 
   constructor(options: RegistryOptions) {
-    this.#db = options.db;
+    // Any write through this registry makes memoised availability stale, whichever table.
+    this.#db = options.db.withPlugin(new WriteObserver(() => (this.#generation += 1)));
+    this.#home = resolveHome(options.home);
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
@@ -103,6 +130,11 @@ export class Registry {
   /** What tenants may register as their own servers. */
   get userServerPolicy(): UserServerPolicy {
     return this.#userServers;
+  }
+
+  /** The tenant's own folder under the registry home (created when first needed). */
+  tenantFolder(ctx: AgentContext): TenantFolder {
+    return tenantFolder(this.#home, ctx.userId);
   }
 
   /** The app servers, by id. */
@@ -135,9 +167,46 @@ export class Registry {
       .map((entry) => entry.server);
   }
 
+  /**
+   * The one availability pass of a request: every server of the tenant after tiers, the
+   * context's thread and allow-list, with authorisation, readiness and catalog version — a
+   * constant number of queries however many servers there are. A context that carries a pass
+   * (the {@link AVAILABILITY} slot) gets that one back without a query.
+   */
+  async availability(ctx: AgentContext): Promise<Availability> {
+    const attached = ctx.find(AVAILABILITY);
+    if (attached !== undefined) return attached;
+    // Memoised per context object until any change is reported, so the layers of one request
+    // (inventory, search, deep view, dispatch) share one pass.
+    const memo = this.#availabilityMemo.get(ctx);
+    if (memo !== undefined && memo.generation === this.#generation) return memo.pass;
+    const pass = this.#availabilityPass(ctx);
+    this.#availabilityMemo.set(ctx, { generation: this.#generation, pass });
+    pass.catch(() => this.#availabilityMemo.delete(ctx));
+    return pass;
+  }
+
+  async #availabilityPass(ctx: AgentContext): Promise<Availability> {
+    const [entries, oauth] = await Promise.all([
+      this.tiers(ctx, ctx.allowServers === undefined ? {} : { allow: ctx.allowServers }),
+      this.authConfigs.oauthAuthorizations(ctx),
+    ]);
+    return new Availability(
+      entries.map(({ server, excludedBy }) => {
+        const authorized = oauth.get(server.id) ?? true;
+        return {
+          ...server,
+          excludedBy,
+          authorized,
+          verdict: judgeServer(server, excludedBy, authorized),
+        };
+      }),
+    );
+  }
+
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
-    checkUserServer(this.#userServers, parseServerConfig(input));
+    checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
     this.events.emit(existed ? 'server-updated' : 'server-registered', {
@@ -165,7 +234,8 @@ export class Registry {
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
     // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers) checkUserServer(this.#userServers, server);
+    for (const server of parsed.servers)
+      checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
@@ -189,12 +259,26 @@ export class Registry {
     if (row?.scope === 'user') {
       const server = await this.connections.resolveUserServer(ctx, providerId);
       // Checked again at launch: the server may predate the policy or come from the CLI.
-      checkUserServer(this.#userServers, server);
-      return server;
+      return launchUserServer(this.#userServers, server, this.tenantFolder(ctx));
     }
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
     return app;
+  }
+
+  /** How the pool opens `providerId` for the tenant (see `PoolStore`). */
+  async launchPlan(ctx: AgentContext, providerId: string): Promise<LaunchPlan> {
+    const [config, scope, auth] = await Promise.all([
+      this.resolveServer(ctx, providerId),
+      this.connections.find(ctx, providerId).then((row) => row?.scope ?? 'app'),
+      this.authConfigs.find(ctx, providerId),
+    ]);
+    const remote = config.transport !== 'stdio';
+    return {
+      config,
+      oauth: remote && auth?.kind === 'oauth',
+      publicOnly: remote && scope === 'user' && this.#userServers.remote === 'public',
+    };
   }
 
   /**
@@ -270,6 +354,7 @@ export class Registry {
   /** Closes what the registry owns (the database, when it opened it). */
   async close(): Promise<void> {
     this.events.removeAllListeners();
+    this.#generation += 1;
     await this.#onClose?.();
   }
 }

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
-import { usage, waitQuietly, type Invocation } from '../invocation.js';
+import { usage, type Invocation } from '../invocation.js';
 
 /** exec <file>: the script runs in the sandbox with every available tool of the user. */
 export async function exec(
@@ -15,7 +15,7 @@ export async function exec(
   const { out } = cli;
   const path = file ?? usage('exec needs a file: mcp-agent exec script.js');
   const code = readFileSync(path, 'utf8');
-  await waitQuietly(stack, ctx);
+  await stack.pool.warmUp(ctx);
   const manifest = await stack.knowledge.manifest(ctx);
   const available = manifest.providers.flatMap((p) =>
     p.tools.filter((t) => t.available).map((t) => ({ provider: p.provider.id, name: t.spec.name })),

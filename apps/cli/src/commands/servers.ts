@@ -71,14 +71,14 @@ export async function servers(
       return;
     }
     case 'status': {
-      const ids = (await stack.registry.activeServers(ctx)).map((s) => s.id);
+      const total = (await stack.registry.availability(ctx)).active.length;
       const progress = setInterval(() => {
         if (process.stderr.isTTY && !asJson) {
           const ready = stack.pool.status(ctx).filter((s) => s.status === 'ready').length;
-          process.stderr.write(`\rconnecting: ${ready}/${ids.length} ready`);
+          process.stderr.write(`\rconnecting: ${ready}/${total} ready`);
         }
       }, 200);
-      await stack.pool.waitForReady(ctx, ids, { timeoutMs: 30_000 }).catch(() => undefined);
+      await stack.pool.warmUp(ctx);
       clearInterval(progress);
       if (process.stderr.isTTY && !asJson) process.stderr.write('\r\x1b[K');
       const rows = stack.pool.status(ctx);

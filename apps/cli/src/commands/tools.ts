@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentsError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import type { ToolSearchAnswer } from '@mcp-agent/knowledge';
-import { table, usage, waitQuietly, type Invocation } from '../invocation.js';
+import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
+import { table, usage, type Invocation } from '../invocation.js';
 
 /** tools search | describe | call. */
 export async function tools(
@@ -14,7 +14,7 @@ export async function tools(
   rest: string[],
 ): Promise<void> {
   const { values, out } = cli;
-  await waitQuietly(stack, ctx);
+  await stack.pool.warmUp(ctx);
   switch (sub) {
     case 'search': {
       if (rest.length === 0)
@@ -29,7 +29,9 @@ export async function tools(
     }
     case 'describe': {
       if (rest.length === 0) usage('tools describe needs tool ids');
-      const { tools: described, errors } = await stack.knowledge.deepView(ctx, rest);
+      const { tools: described, errors } = await stack.knowledge.deepView(ctx, rest, {
+        full: values.full === true,
+      });
       if (described.length === 0 && errors[0] !== undefined) throw errors[0];
       out(JSON.stringify(described, null, 2), {
         tools: described,
@@ -77,7 +79,7 @@ function searchText(answer: ToolSearchAnswer): string {
     }
     const rows = query.tool_ids.map((id) => {
       const tool = tools.get(id);
-      return [id, (tool?.relevance ?? 0).toFixed(2), (tool?.description ?? '').slice(0, 70)];
+      return [id, (tool?.relevance ?? 0).toFixed(2), firstLine(tool?.description ?? '', 70)];
     });
     const text = table(rows);
     return [...heading, single ? text : text.replace(/^/gm, '  ')];

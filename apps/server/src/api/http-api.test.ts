@@ -5,17 +5,18 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAnthropicModelClient, openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
 import {
   startScriptedAnthropicServer,
   type ScriptedAnthropicServer,
 } from '@mcp-agent/agent/testing';
 import { SINGLE_USER_POLICY } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import { createHttpApi } from './http-api.js';
 import { serveHttpApi } from './serve-api.js';
 import { readStdioAllowlist } from './stdio-allowlist.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-api-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;

@@ -10,9 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from './token-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-'));
 const key = randomBytes(32).toString('base64');
@@ -135,6 +135,10 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       args: [everything],
     });
     const client = await connect(ALICE_TOKEN);
+    await client.callTool({
+      name: 'describe_tools',
+      arguments: { tool_ids: ['everything.trigger-long-running-operation'] },
+    });
     const progress: number[] = [];
     const result = await client.callTool(
       {
@@ -187,11 +191,18 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     );
     expect(aliceSees).not.toContain('secrets.read_vault');
     expect(bobSees).not.toContain('github.create_issue');
+    // Alice's tool is unknown to Bob: he cannot describe it, so he cannot call it.
+    const described = await bob.callTool({
+      name: 'describe_tools',
+      arguments: { tool_ids: ['github.create_issue'] },
+    });
+    expect(text(described).errors[0].code).toBe('TOOL_NOT_FOUND');
     const denied = await bob.callTool({
       name: 'call_tool',
       arguments: { tool_id: 'github.create_issue', arguments: { title: 'x' } },
     });
-    expect(text(denied).error.code).toBe('PROVIDER_NOT_FOUND');
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(text(denied))).not.toContain('"title"');
     // Alice's session id with Bob's token looks like a missing session.
     const sessionId = (alice.transport as StreamableHTTPClientTransport).sessionId as string;
     const hijack = await fetch(served.url, {
@@ -207,6 +218,28 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     expect(hijack.status).toBe(404);
     await alice.close();
     await bob.close();
+  });
+
+  it('refuses a call to a tool it has not described, exactly as the agent does', async () => {
+    const client = await connect(ALICE_TOKEN);
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args });
+    const direct = await call('call_tool', {
+      tool_id: 'github.create_issue',
+      arguments: { title: 'x' },
+    });
+    expect(direct.isError).toBe(true);
+    expect(text(direct).error).toEqual({
+      code: 'INVALID_ARGUMENTS',
+      message:
+        'Describe github.create_issue with describe_tools before calling it (search_tools finds tool ids).',
+    });
+    const fromCode = text(
+      await call('run_code', { code: 'return await tools.github.create_issue({ title: "x" });' }),
+    );
+    expect(fromCode.error.message).toMatch(/describe/i);
+    expect(fromCode.error.message).not.toMatch(/Cannot read properties/);
+    await client.close();
   });
 
   it('refuses requests without a valid token (401) and from a foreign Origin (403, HTTP-12)', async () => {

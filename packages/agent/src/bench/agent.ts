@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createContext } from '@mcp-agent/core';
-import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Dispatcher } from '@mcp-agent/actions';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool } from '@mcp-agent/registry';
-import { Agent } from '../entrypoint.js';
+import { Agent } from '../agent.js';
 import { createAnthropicModelClient } from '../model/anthropic-model-client.js';
 import { startScriptedAnthropicServer } from '../testing/scripted-anthropic-server.js';
 import { percentile, round3 } from '@mcp-agent/core/testing';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const TASKS = 200;
 

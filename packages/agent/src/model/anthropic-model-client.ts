@@ -20,13 +20,6 @@ export interface AnthropicModelClientOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** True when an Anthropic endpoint is configured (an API key is set). */
-export function isModelConfigured(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): boolean {
-  return (env.ANTHROPIC_API_KEY ?? '') !== '';
-}
-
 /**
  * The Anthropic adapter over `@anthropic-ai/sdk`: tool use, prompt caching of the system prompt
  * (which carries the inventory), the SDK's own retries, and usage with cache reads and writes.

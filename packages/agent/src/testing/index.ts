@@ -5,3 +5,4 @@ export {
   type ScriptedBlock,
   type ScriptStep,
 } from './scripted-anthropic-server.js';
+export { MockModelClient, mockText, mockToolUse, type MockTurn } from './mock-model-client.js';

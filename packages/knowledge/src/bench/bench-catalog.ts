@@ -1,5 +1,5 @@
 import type { JsonObject, ToolSpec } from '@mcp-agent/core';
-import type { ProviderSummary } from '@mcp-agent/registry';
+import type { ServerAvailability } from '@mcp-agent/registry';
 import type { ToolManifest } from '../toolbox-builder.js';
 import { summarizeParameters } from '../views/schema-summary.js';
 import type { BenchTool } from './bench-data.js';
@@ -50,7 +50,7 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
   const providers = [...byProvider.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, tools]) => {
-      const provider: ProviderSummary = {
+      const provider: ServerAvailability = {
         id,
         scope: 'app',
         transport: 'stdio',
@@ -60,7 +60,9 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
         lastError: null,
         toolCount: tools.length,
         catalogVersion: 1,
+        excludedBy: undefined,
         authorized: true,
+        verdict: { available: true },
       };
       return {
         provider,

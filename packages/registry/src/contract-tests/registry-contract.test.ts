@@ -6,7 +6,7 @@ import {
   type ServerConfig,
 } from '@mcp-agent/core';
 import type { Registry } from '../index.js';
-import { RegistryManager } from '../index.js';
+import { toToolSpec } from '../index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });
@@ -56,7 +56,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       const empty = await dialect.open();
       try {
         expect(await empty.activeServers(alice)).toEqual([]);
-        expect(await new RegistryManager(empty).getAvailableProviders(alice)).toEqual([]);
+        expect((await empty.availability(alice)).servers).toEqual([]);
       } finally {
         await empty.close();
       }
@@ -149,14 +149,15 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
 
     it('emits registered, updated, removed and state-changed events', async () => {
       const seen: string[] = [];
-      const manager = new RegistryManager(registry);
       for (const event of [
         'server-registered',
         'server-updated',
         'server-removed',
         'state-changed',
       ] as const) {
-        manager.on(event, (change) => seen.push(`${event}:${change.providerId}`));
+        registry.events.on(event, (change: { providerId: string }) =>
+          seen.push(`${event}:${change.providerId}`),
+        );
       }
       await registry.addServer(alice, memoryServer);
       await registry.addServer(alice, memoryServer);
@@ -407,18 +408,18 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
     });
   });
 
-  describe('RegistryManager', () => {
-    it('lists providers with state and authorisation', async () => {
+  describe('availability', () => {
+    it('lists every server with state and authorisation in one pass', async () => {
       await registry.addServer(alice, memoryServer);
-      const providers = await new RegistryManager(registry).getAvailableProviders(alice);
-      expect(providers.map((p) => [p.id, p.scope, p.status, p.authorized])).toEqual([
+      const { servers } = await registry.availability(alice);
+      expect(servers.map((p) => [p.id, p.scope, p.status, p.authorized])).toEqual([
         ['docs', 'app', 'pending', true],
         ['everything', 'app', 'pending', true],
         ['memory', 'user', 'pending', true],
       ]);
     });
 
-    it('getProviderTools reads the catalog as ToolSpecs', async () => {
+    it('toToolSpec reads catalog rows as ToolSpecs', async () => {
       await registry.addServer(alice, memoryServer);
       await registry.catalog.replace(alice, 'memory', [
         {
@@ -431,8 +432,10 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
         },
         { name: 'bare' },
       ]);
-      const manager = new RegistryManager(registry);
-      expect(await manager.getProviderTools(alice, 'memory')).toEqual([
+      const specs = (await registry.catalog.list(alice, 'memory')).map((tool) =>
+        toToolSpec('memory', tool.raw),
+      );
+      expect(specs).toEqual([
         {
           id: 'memory.bare',
           providerId: 'memory',
@@ -451,41 +454,49 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
           annotations: { readOnlyHint: true },
         },
       ]);
-      await expect(manager.getProviderTools(alice, 'nope')).rejects.toBeInstanceOf(
-        ProviderNotFoundError,
-      );
+      expect(await registry.catalog.list(alice, 'nope')).toEqual([]);
     });
 
-    it('checkAvailability gives a reason a user can act on for each case', async () => {
-      const manager = new RegistryManager(registry);
-      const check = (provider: string, tool: string, options = {}) =>
-        manager.checkAvailability(alice, provider, tool, options);
-      expect(await check('nope', 'x')).toMatchObject({ available: false, code: 'not_connected' });
+    it('gives a reason a user can act on for each case', async () => {
+      // A new context per check, as each request has its own.
+      const check = async (
+        provider: string,
+        options: { threadId?: string; allowServers?: string[] } = {},
+      ) =>
+        (await registry.availability(createContext({ userId: 'alice', ...options }))).check(
+          provider,
+        );
+      expect(await check('nope')).toMatchObject({ available: false, code: 'not_connected' });
       await registry.addServer(alice, memoryServer);
-      expect(await check('memory', 'read_graph')).toMatchObject({ code: 'not_ready' });
+      expect(await check('memory')).toMatchObject({ code: 'not_ready' });
       await registry.catalog.replace(alice, 'memory', [{ name: 'read_graph' }]);
       await registry.recordState(alice, 'memory', { status: 'ready' });
-      expect(await check('memory', 'read_graph')).toEqual({ available: true });
-      expect(await check('memory', 'delete_all')).toMatchObject({
-        code: 'tool_unknown',
-        reason: expect.stringContaining('delete_all'),
-      });
+      expect(await check('memory')).toEqual({ available: true });
       await registry.threads.activate(alice, 't', ['docs']);
-      expect(await check('memory', 'read_graph', { threadId: 't' })).toMatchObject({
+      expect(await check('memory', { threadId: 't' })).toMatchObject({
         code: 'disabled_in_thread',
       });
-      expect(await check('memory', 'read_graph', { allow: ['docs'] })).toMatchObject({
+      expect(await check('memory', { allowServers: ['docs'] })).toMatchObject({
         code: 'not_allowed',
       });
       await registry.recordState(alice, 'memory', { status: 'failed', lastError: 'spawn ENOENT' });
-      expect(await check('memory', 'read_graph')).toMatchObject({
+      expect(await check('memory')).toMatchObject({
         code: 'failed',
         reason: expect.stringContaining('spawn ENOENT'),
       });
       await registry.authConfigs.upsert(alice, { providerId: 'memory', kind: 'oauth' });
-      expect(await check('memory', 'read_graph')).toMatchObject({ code: 'needs_auth' });
+      expect(await check('memory')).toMatchObject({ code: 'needs_auth' });
       await registry.addServer(alice, { ...memoryServer, enabled: false });
-      expect(await check('memory', 'read_graph')).toMatchObject({ code: 'disabled' });
+      expect(await check('memory')).toMatchObject({ code: 'disabled' });
+    });
+
+    it('one context asks the database once, until something is written', async () => {
+      await registry.addServer(alice, memoryServer);
+      const ctx = createContext({ userId: 'alice' });
+      const first = await registry.availability(ctx);
+      expect(await registry.availability(ctx)).toBe(first);
+      await registry.threads.activate(alice, 't', ['docs']);
+      expect(await registry.availability(ctx)).not.toBe(first);
     });
   });
 });

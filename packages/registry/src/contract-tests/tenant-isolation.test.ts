@@ -1,21 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
-import { RegistryManager, type Registry } from '../index.js';
-import { dialects, reportSkippedPostgres } from './dialects.js';
+import type { Registry } from '../index.js';
+import { reportSkippedPostgres, tenantDialects } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });
 const mallory = createContext({ userId: 'mallory', threadId: 'alice-thread' });
 
 reportSkippedPostgres();
 
-describe.each(dialects)('TEN-01 cross-tenant walk on $name', (dialect) => {
+describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) => {
   let registry: Registry;
-  let manager: RegistryManager;
   let aliceConnectionId: string;
 
   beforeEach(async () => {
     registry = await dialect.open();
-    manager = new RegistryManager(registry);
     const record = await registry.addServer(alice, {
       id: 'github',
       transport: 'streamable-http',
@@ -79,11 +77,10 @@ describe.each(dialects)('TEN-01 cross-tenant walk on $name', (dialect) => {
     await expect(registry.connections.resolveUserServer(mallory, 'github')).rejects.toBeInstanceOf(
       ProviderNotFoundError,
     );
-    expect(await manager.getAvailableProviders(mallory)).toEqual([]);
-    await expect(manager.getProviderTools(mallory, 'github')).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
-    );
-    expect(await manager.checkAvailability(mallory, 'github', 'create_issue')).toMatchObject({
+    expect((await registry.availability(mallory)).servers).toEqual([]);
+    expect(await registry.catalog.list(mallory, 'github')).toEqual([]);
+    expect(await registry.catalog.listMany(mallory, ['github'])).toEqual(new Map([['github', []]]));
+    expect((await registry.availability(mallory)).check('github')).toMatchObject({
       code: 'not_connected',
     });
   });

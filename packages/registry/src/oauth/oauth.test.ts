@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import { ConnectionPool } from '../pool/connection-pool.js';
 import type { Registry } from '../registry.js';
 import { createTestRegistry } from '../testing/index.js';
-import { checkedLookup, guardedFetch, isPrivateAddress } from '../net/guarded-fetch.js';
+import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
+import { isPrivateAddress } from '../net/private-address.js';
 import { OAuthService } from './oauth-service.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -25,7 +26,7 @@ interface Fixture {
 }
 
 async function startFixture(): Promise<Fixture> {
-  const script = fileURLToPath(new URL('../testing/fixtures/oauth-server.mjs', import.meta.url));
+  const script = serverFixtures.oauth;
   const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -111,12 +112,13 @@ describe('OAuth for remote servers', () => {
     await expect(oauth.finalizeOAuth(alice, 'linear', code, 'forged')).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
-    // The failed attempt consumed the pending state: even the right one is now a replay.
-    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
-      /missing, wrong or reused state/,
-    );
     await expect(oauth.finalizeOAuth(bob, 'linear', code, state, iss)).rejects.toBeInstanceOf(
       UnauthorizedError,
+    );
+    // Wrong states leave the pending login untouched (API-04): the right one completes it, once.
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
+      /missing, wrong or reused state/,
     );
   });
 

@@ -66,6 +66,36 @@ export class AuthConfigRepository {
       .executeTakeFirst();
     return row && toRecord(row);
   }
+
+  /**
+   * The tenant's OAuth-configured providers, each with whether it can be used: an active account
+   * holding tokens. Two queries however many providers, so availability costs the same for 1 or 100.
+   */
+  async oauthAuthorizations(ctx: AgentContext): Promise<Map<string, boolean>> {
+    const [configured, authorised] = await Promise.all([
+      this.db
+        .selectFrom('auth_configs')
+        .select('provider_id')
+        .where('user_id', '=', ctx.userId)
+        .where('kind', '=', 'oauth')
+        .execute(),
+      this.db
+        .selectFrom('auth_configs as ac')
+        .innerJoin('connected_accounts as ca', 'ca.provider_id', 'ac.provider_id')
+        .innerJoin('secrets as s', 's.owner_id', 'ca.id')
+        .select('ac.provider_id')
+        .where('ac.user_id', '=', ctx.userId)
+        .where('ca.user_id', '=', ctx.userId)
+        .where('s.user_id', '=', ctx.userId)
+        .where('ac.kind', '=', 'oauth')
+        .where('ca.status', '=', 'active')
+        .where('s.owner_kind', '=', 'account')
+        .where('s.field', '=', 'oauth_tokens')
+        .execute(),
+    ]);
+    const ready = new Set(authorised.map((row) => row.provider_id));
+    return new Map(configured.map((row) => [row.provider_id, ready.has(row.provider_id)]));
+  }
 }
 
 function toRecord(row: AuthConfigsTable): AuthConfigRecord {

@@ -141,10 +141,21 @@ export class ToolCatalogRepository {
 
   /** The cached tools of `providerId`, by name; empty when never discovered or not found. */
   async list(ctx: AgentContext, providerId: string): Promise<CatalogTool[]> {
+    return (await this.listMany(ctx, [providerId])).get(providerId) ?? [];
+  }
+
+  /** The cached tools of several providers in one query, each list sorted by name. */
+  async listMany(
+    ctx: AgentContext,
+    providerIds: readonly string[],
+  ): Promise<Map<string, CatalogTool[]>> {
+    const byProvider = new Map<string, CatalogTool[]>(providerIds.map((id) => [id, []]));
+    if (providerIds.length === 0) return byProvider;
     const rows = await this.db
       .selectFrom('tool_catalog')
       .innerJoin('mcp_connections', 'mcp_connections.id', 'tool_catalog.connection_id')
       .select([
+        'mcp_connections.provider_id',
         'tool_catalog.tool_name',
         'tool_catalog.raw',
         'tool_catalog.content_hash',
@@ -153,16 +164,19 @@ export class ToolCatalogRepository {
       ])
       .where('tool_catalog.user_id', '=', ctx.userId)
       .where('mcp_connections.user_id', '=', ctx.userId)
-      .where('mcp_connections.provider_id', '=', providerId)
+      .where('mcp_connections.provider_id', 'in', [...providerIds])
       .execute();
     // Sorted here, not in SQL: PostgreSQL's collation and SQLite's byte order disagree.
     rows.sort((a, b) => compareText(a.tool_name, b.tool_name));
-    return rows.map((row) => ({
-      name: row.tool_name,
-      raw: JSON.parse(row.raw) as JsonObject,
-      contentHash: row.content_hash,
-      catalogVersion: Number(row.catalog_version),
-      discoveredAt: row.discovered_at,
-    }));
+    for (const row of rows) {
+      byProvider.get(row.provider_id)?.push({
+        name: row.tool_name,
+        raw: JSON.parse(row.raw) as JsonObject,
+        contentHash: row.content_hash,
+        catalogVersion: Number(row.catalog_version),
+        discoveredAt: row.discovered_at,
+      });
+    }
+    return byProvider;
   }
 }

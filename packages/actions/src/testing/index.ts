@@ -1,0 +1,5 @@
+export {
+  MemoryToolCallPool,
+  type MemoryToolAnswer,
+  type MemoryToolCall,
+} from './memory-tool-call-pool.js';

@@ -1,0 +1,274 @@
+import {
+  clampBudget,
+  ConfigError,
+  createContext,
+  ErrorCode,
+  resolveBudget,
+  silentLogger,
+  toMcpAgentError,
+  type AgentContext,
+  type Budget,
+  type ClampedBudget,
+  type Logger,
+  type MCPTaskResult,
+  type StepEvent,
+  type TaskStatus,
+} from '@mcp-agent/core';
+import type { Dispatcher } from '@mcp-agent/actions';
+import type { Sandbox } from '@mcp-agent/execution';
+import type { Knowledge } from '@mcp-agent/knowledge';
+import { AVAILABILITY, type ConnectionPool, type Registry } from '@mcp-agent/registry';
+import { resolveAgentLimits, RunningTasks, type AgentLimits } from './agent-limits.js';
+import { createModelClientFromEnv } from './model/model-from-env.js';
+import type { ModelClient } from './model/model-client.js';
+import { BudgetTracker } from './planner/budget.js';
+import { connectorPrompt, systemPrompt } from './planner/prompts.js';
+import { runLoop } from './planner/run-loop.js';
+import { Trajectory } from './planner/trajectory.js';
+import { MetaToolSession } from './session/meta-tool-session.js';
+import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
+import { failed, observed, type Observation } from './session/observation.js';
+
+/** What an agent is made of. */
+export interface AgentOptions {
+  readonly registry: Registry;
+  /** Only its readiness wait is used: a `ConnectionPool`, or a double in unit tests. */
+  readonly pool: Pick<ConnectionPool, 'waitForReady'>;
+  readonly knowledge: Knowledge;
+  readonly dispatcher: Dispatcher;
+  /** Without one, run_code answers that it is unavailable. */
+  readonly sandbox?: Sandbox;
+  /** Default: the adapter `MCP_AGENT_MODEL` (or the Anthropic variables) name, created per task. */
+  readonly model?: ModelClient;
+  readonly logger?: Logger;
+  /** How long to wait for the task's servers before failing it; default 30 s. */
+  readonly readyTimeoutMs?: number;
+  /** Offer query_connector by default; default false. */
+  readonly connectors?: boolean;
+  /** The operator's ceilings on every task's budget, and running tasks per user. */
+  readonly limits?: AgentLimits;
+}
+
+/** Options of one task. */
+export interface ExecuteTaskOptions {
+  readonly threadId?: string;
+  /** Only these servers, for this task. */
+  readonly allowServers?: readonly string[];
+  readonly budget?: Partial<Budget>;
+  readonly signal?: AbortSignal;
+  /** Step events as they happen: step-start, tool-call, observation, answer. */
+  readonly onEvent?: (event: StepEvent) => void;
+  readonly model?: ModelClient;
+  /** Offer query_connector in this task. */
+  readonly connectors?: boolean;
+}
+
+const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** One task (or one connector sub-task) as it runs: its context, budget, session and trail. */
+interface Run {
+  readonly ctx: AgentContext;
+  readonly model: ModelClient;
+  readonly budget: BudgetTracker;
+  readonly session: MetaToolSession;
+  readonly trajectory: Trajectory;
+}
+
+/**
+ * The product's entry point. `executeTask(task, userId, options)` never throws: it always
+ * returns an `MCPTaskResult` with a status, the partial trajectory and a structured error.
+ */
+export class Agent {
+  readonly #options: AgentOptions;
+  readonly #ceilings: Budget;
+  readonly #running: RunningTasks;
+
+  constructor(options: AgentOptions) {
+    this.#options = options;
+    const limits = resolveAgentLimits(options.limits);
+    this.#ceilings = limits.budgetCeilings;
+    this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
+  }
+
+  async executeTask(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions = {},
+  ): Promise<MCPTaskResult> {
+    try {
+      return await this.startTask(task, userId, options);
+    } catch (thrown) {
+      // Only admission throws: the user already runs as many tasks as allowed.
+      const error = toMcpAgentError(thrown);
+      return {
+        status: 'failed',
+        answer: null,
+        steps: [],
+        toolsUsed: [],
+        usage: EMPTY_USAGE,
+        durationMs: 0,
+        requestId: 'none',
+        error: { code: error.code, message: error.message, details: error.details },
+      };
+    }
+  }
+
+  /**
+   * Like {@link executeTask}, but a task past the user's running-task limit is refused by a
+   * synchronous `RateLimitedError` (`details.retryAfterMs`), so a server can answer 429 at once.
+   */
+  startTask(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions = {},
+  ): Promise<MCPTaskResult> {
+    const release = this.#running.admit(userId);
+    return this.#execute(task, userId, options).finally(release);
+  }
+
+  async #execute(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions,
+  ): Promise<MCPTaskResult> {
+    const started = performance.now();
+    let run: Run | undefined;
+    let requestId = 'none';
+    let budget: ClampedBudget | undefined;
+    const finish = (status: TaskStatus, answer: string | null, thrown?: unknown): MCPTaskResult => {
+      const error = thrown === undefined ? undefined : toMcpAgentError(thrown);
+      return {
+        status,
+        answer,
+        steps: run?.trajectory.steps ?? [],
+        toolsUsed: run?.session.toolsUsed ?? [],
+        usage: run?.budget.usage ?? EMPTY_USAGE,
+        durationMs: Math.round(performance.now() - started),
+        requestId,
+        ...(budget === undefined ? {} : { budget }),
+        ...(error === undefined
+          ? {}
+          : { error: { code: error.code, message: error.message, details: error.details } }),
+      };
+    };
+    let signal: AbortSignal | undefined;
+    try {
+      if (typeof task !== 'string' || task.trim() === '')
+        throw new ConfigError('The task is empty: say what should be done.');
+      budget = clampBudget(resolveBudget(options.budget ?? {}), this.#ceilings);
+      // The model is resolved first: a missing key fails before any server or model work.
+      const model = options.model ?? this.#options.model ?? (await createModelClientFromEnv());
+      let ctx = createContext({
+        userId,
+        ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
+        ...(options.allowServers === undefined ? {} : { allowServers: options.allowServers }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        logger: this.#options.logger ?? silentLogger,
+      });
+      requestId = ctx.requestId;
+      signal = ctx.signal;
+      const tracker = new BudgetTracker(budget.limits, ctx.clock);
+      // The one availability pass of the task; readiness then comes from the pool itself.
+      const availability = await this.#options.registry.availability(ctx);
+      const states = await this.#options.pool.waitForReady(
+        ctx,
+        availability.active.map((server) => server.id),
+        { timeoutMs: Math.min(this.#options.readyTimeoutMs ?? 30_000, tracker.remainingMs) },
+      );
+      ctx = ctx.with(AVAILABILITY, availability.withReadiness(states));
+      const connectors = options.connectors ?? this.#options.connectors ?? false;
+      run = this.#startRun(ctx, model, tracker, connectors);
+      const inventory = await this.#options.knowledge.inventoryView(ctx);
+      const answer = await runLoop(
+        { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
+        systemPrompt(inventory, { connectors }),
+        task,
+      );
+      return finish('completed', answer);
+    } catch (thrown) {
+      const error = toMcpAgentError(thrown);
+      if (signal?.aborted || error.code === ErrorCode.Cancelled)
+        return finish('cancelled', null, signal?.reason ?? thrown);
+      if (error.code === ErrorCode.BudgetExceeded) return finish('budget_exceeded', null, error);
+      return finish('failed', null, error);
+    }
+  }
+
+  #startRun(
+    ctx: AgentContext,
+    model: ModelClient,
+    budget: BudgetTracker,
+    connectors: boolean,
+  ): Run {
+    const { knowledge, dispatcher, sandbox } = this.#options;
+    const session = new MetaToolSession({
+      knowledge,
+      dispatcher,
+      budget,
+      ...(sandbox === undefined ? {} : { sandbox }),
+      ...(connectors
+        ? {
+            extraTools: [
+              queryConnector((input, call) =>
+                this.#queryConnector({ ...run, ctx: call.ctx }, input),
+              ),
+            ],
+          }
+        : {}),
+    });
+    const run: Run = { ctx, model, budget, session, trajectory: new Trajectory() };
+    return run;
+  }
+
+  // A sub-agent that sees one server, with its own prompt, session and a slice of the budget;
+  // its tokens and tool calls count against the parent's.
+  async #queryConnector(
+    parent: Run,
+    { connector_id: connectorId, query, context }: QueryConnectorInput,
+  ): Promise<Observation> {
+    const availability = await this.#options.registry.availability(parent.ctx);
+    if (!availability.active.some((server) => server.id === connectorId)) {
+      const active = availability.active.map((server) => server.id);
+      return failed({
+        code: ErrorCode.ProviderNotFound,
+        message: `No server "${connectorId.slice(0, 64)}" in this task. Servers: ${active.join(', ')}.`,
+      });
+    }
+    const ctx = createContext({
+      userId: parent.ctx.userId,
+      requestId: parent.ctx.requestId,
+      ...(parent.ctx.threadId === undefined ? {} : { threadId: parent.ctx.threadId }),
+      allowServers: [connectorId],
+      signal: parent.ctx.signal,
+      clock: parent.ctx.clock,
+      logger: this.#options.logger ?? silentLogger,
+    }).with(AVAILABILITY, availability.restrictTo([connectorId]));
+    const budget = new BudgetTracker(
+      resolveBudget({
+        maxSteps: 8,
+        maxToolCalls: Math.max(1, Math.min(10, parent.budget.remainingToolCalls)),
+        maxOutputTokens: Math.max(1, Math.floor(parent.budget.remainingOutputTokens / 2)),
+        maxWallTimeMs: Math.max(1, Math.floor(parent.budget.remainingMs / 2)),
+      }),
+      ctx.clock,
+    );
+    const sub = this.#startRun(ctx, parent.model, budget, false);
+    try {
+      const inventory = await this.#options.knowledge.inventoryView(ctx);
+      const answer = await runLoop(
+        sub,
+        connectorPrompt(connectorId, inventory),
+        context === undefined ? query : `${query}\n\nContext: ${context}`,
+      );
+      return observed({ answer, tools_used: sub.session.toolsUsed });
+    } catch (thrown) {
+      const error = toMcpAgentError(thrown);
+      if (error.code === ErrorCode.Cancelled || ctx.signal.aborted) throw thrown;
+      return failed(error, { tools_used: sub.session.toolsUsed });
+    } finally {
+      parent.budget.addUsage(budget.usage);
+      parent.budget.addToolCalls(Math.min(budget.toolCalls, parent.budget.remainingToolCalls));
+      for (const id of sub.session.toolsUsed) parent.session.markUsed(id);
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export {
+  createAnthropicModelClient,
+  DEFAULT_ANTHROPIC_MODEL,
+  type AnthropicModelClientOptions,
+} from './model/anthropic-model-client.js';

@@ -1,0 +1,45 @@
+import { toMcpAgentError, type MCPTaskResult } from '@mcp-agent/core';
+import type { ExecuteTaskOptions } from './agent.js';
+import { openAgentStack, type AgentStack } from './open-agent.js';
+
+let shared: Promise<AgentStack> | undefined;
+
+/**
+ * `executeTask(task, userId, options)` over a stack opened once from the environment (the
+ * registry of `MCP_AGENT_DATABASE_URL` or `MCP_AGENT_HOME`, the model of `MCP_AGENT_MODEL` or the
+ * Anthropic variables). Never throws: a stack that cannot open is a failed result that says why.
+ * Close it with {@link closeSharedStack} at shutdown; an application that needs options of its
+ * own uses `openAgentStack` instead.
+ */
+export async function executeTask(
+  task: string,
+  userId: string,
+  options: ExecuteTaskOptions = {},
+): Promise<MCPTaskResult> {
+  let stack: AgentStack;
+  try {
+    shared ??= openAgentStack();
+    stack = await shared;
+  } catch (thrown) {
+    shared = undefined;
+    const error = toMcpAgentError(thrown);
+    return {
+      status: 'failed',
+      answer: null,
+      steps: [],
+      toolsUsed: [],
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      durationMs: 0,
+      requestId: 'none',
+      error: { code: error.code, message: error.message, details: error.details },
+    };
+  }
+  return stack.agent.executeTask(task, userId, options);
+}
+
+/** Closes the stack `executeTask` opened, if it did: its servers, sandbox and database. */
+export async function closeSharedStack(): Promise<void> {
+  const opening = shared;
+  shared = undefined;
+  await (await opening?.catch(() => undefined))?.close();
+}

@@ -1,0 +1,105 @@
+import type { AgentContext, JsonValue, StepEvent } from '@mcp-agent/core';
+import type { ContentBlock, ModelClient, ModelMessage } from '../model/model-client.js';
+import type { MetaToolSession } from '../session/meta-tool-session.js';
+import type { BudgetTracker } from './budget.js';
+import { Trajectory } from './trajectory.js';
+
+/** What one loop needs. */
+export interface LoopDependencies {
+  readonly ctx: AgentContext;
+  readonly model: ModelClient;
+  readonly session: MetaToolSession;
+  readonly budget: BudgetTracker;
+  readonly trajectory: Trajectory;
+  readonly onEvent?: (event: StepEvent) => void;
+}
+
+const MAX_RESPONSE_TOKENS = 4_096;
+
+type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
+
+/**
+ * The ReAct loop: ask the model, run the meta-tools it chose through the session, feed back the
+ * observations, until it answers in words. Budget and cancellation end it by throwing (the
+ * agent turns that into a status); every other failure is an observation the model can use.
+ */
+export async function runLoop(
+  deps: LoopDependencies,
+  system: string,
+  task: string,
+): Promise<string> {
+  const { ctx, model, budget, session } = deps;
+  const messages: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: task }] }];
+  const emit = (event: StepEvent) => {
+    try {
+      deps.onEvent?.(event);
+    } catch (error) {
+      ctx.logger.warn({ error: (error as Error).message }, 'onEvent listener threw');
+    }
+  };
+  for (let step = 0; ; step++) {
+    ctx.signal.throwIfAborted();
+    budget.beginStep();
+    emit({ type: 'step-start', requestId: ctx.requestId, step });
+    const started = performance.now();
+    const response = await model.generate({
+      system,
+      messages,
+      tools: session.tools,
+      maxTokens: Math.max(1, Math.min(MAX_RESPONSE_TOKENS, budget.remainingOutputTokens)),
+      signal: ctx.signal,
+    });
+    budget.addUsage(response.usage);
+    messages.push({ role: 'assistant', content: response.content });
+    const uses = response.content.filter((b): b is ToolUse => b.type === 'tool_use');
+    if (uses.length === 0) {
+      const answer = response.content
+        .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
+        .map((b) => b.text)
+        .join('\n')
+        .trim();
+      emit({ type: 'answer', requestId: ctx.requestId, answer });
+      return answer;
+    }
+    const results: ContentBlock[] = [];
+    // The response's tokens are charged to its first command.
+    let charged = false;
+    for (const use of uses) {
+      ctx.signal.throwIfAborted();
+      const commandStarted = charged ? performance.now() : started;
+      const args = (use.input ?? null) as JsonValue;
+      emit({
+        type: 'tool-call',
+        requestId: ctx.requestId,
+        step,
+        command: use.name,
+        arguments: args,
+      });
+      const observation = await session.run(use.name, use.input, { ctx });
+      emit({
+        type: 'observation',
+        requestId: ctx.requestId,
+        step,
+        ok: observation.ok,
+        observation: observation.value,
+      });
+      deps.trajectory.record({
+        command: use.name,
+        arguments: args,
+        observation: observation.value,
+        ok: observation.ok,
+        inputTokens: charged ? 0 : response.usage.inputTokens,
+        outputTokens: charged ? 0 : response.usage.outputTokens,
+        durationMs: Math.round(performance.now() - commandStarted),
+      });
+      charged = true;
+      results.push({
+        type: 'tool_result',
+        tool_use_id: use.id,
+        content: Trajectory.render(observation.value),
+        ...(observation.ok ? {} : { is_error: true }),
+      });
+    }
+    messages.push({ role: 'user', content: results });
+  }
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { describeIssues, type AgentContext, type JsonObject } from '@mcp-agent/core';
+import type { Observation } from './observation.js';
+
+/** What a meta-tool's handler gets besides its input: the request it runs in. */
+export interface MetaToolCall {
+  /** The request's context: tenant, signal, availability. */
+  readonly ctx: AgentContext;
+  /** Receives a tool's progress notifications (the gateway forwards them to its client). */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** One meta-tool, defined once: name, description, input schema and handler. */
+export interface MetaTool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType<Input>;
+  run(input: Input, call: MetaToolCall): Promise<Observation>;
+}
+
+/** A meta-tool as a model or an MCP client lists it: the JSON Schema comes from the zod one. */
+export interface MetaToolListing {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+}
+
+const listings = new WeakMap<MetaTool<unknown>, MetaToolListing>();
+
+/** The listing of `tool`, its JSON Schema derived once from its zod schema. */
+export function listMetaTool(tool: MetaTool<unknown>): MetaToolListing {
+  let listing = listings.get(tool);
+  if (listing === undefined) {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, {
+      io: 'input',
+      unrepresentable: 'any',
+    });
+    listing = { name: tool.name, description: tool.description, inputSchema: schema as JsonObject };
+    listings.set(tool, listing);
+  }
+  return listing;
+}
+
+/** Validates a call's input; a failure is a sentence naming each bad path, never a throw. */
+export function parseMetaToolInput<Input>(
+  tool: MetaTool<Input>,
+  input: unknown,
+): { ok: true; value: Input } | { ok: false; message: string } {
+  const parsed = tool.input.safeParse(input ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issues = describeIssues(parsed.error.issues).map((i) => `${i.path}: ${i.message}`);
+  return { ok: false, message: `Invalid input for ${tool.name}: ${issues.join('; ')}.` };
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
+import type { MetaTool } from '../meta-tool.js';
+import { failed, observed } from '../observation.js';
+import type { SessionState } from '../session-state.js';
+
+const input = z.strictObject({
+  tool_id: z.string().min(1).max(300).describe('A described tool id, "<server>.<tool>".'),
+  // Kept exactly as sent (a custom check, not a copy): the dispatcher validates it against the
+  // tool's own schema.
+  arguments: z
+    .custom<Record<string, unknown>>(
+      (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+      { message: 'expected an object of tool arguments' },
+    )
+    .meta({ type: 'object', description: 'The tool arguments.' }),
+});
+
+/** The refusal of a call to a tool this session has not described, everywhere the same. */
+export function describeFirst(toolId: string): InvalidArgumentsError {
+  return new InvalidArgumentsError(
+    `Describe ${toolId.slice(0, 200)} with describe_tools before calling it (search_tools finds tool ids).`,
+    { details: { toolId: toolId.slice(0, 200) } },
+  );
+}
+
+/** `call_tool`: one validated call of a described tool, through the dispatcher. */
+export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
+  return {
+    name: 'call_tool',
+    description:
+      'Step 3a. Call one described tool with arguments that match its parameters. Returns its result; a long result is shortened, and says how to read the rest with read_result.',
+    input,
+    async run({ tool_id, arguments: args }, { ctx, onProgress }) {
+      if (!state.described.has(tool_id)) return failed(describeFirst(tool_id));
+      state.budget?.addToolCalls(1);
+      const response = await state.dispatcher.dispatchTool(ctx, tool_id, args, {
+        caller: 'model',
+        signal: ctx.signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+      if (!response.ok) return failed(response.error);
+      state.used(response.meta.toolId);
+      return observed({
+        // Provenance: the result is data from this tool, whatever it says (POI-06).
+        tool_id: response.meta.toolId,
+        result: response.data as JsonValue,
+        ...(response.meta.truncated
+          ? { truncated: true, observation_id: response.meta.observationId ?? null }
+          : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ErrorCode, parseToolId, SandboxError, type ToolId } from '@mcp-agent/core';
+import { codeToolCaller } from '@mcp-agent/actions';
+import type { MetaTool } from '../meta-tool.js';
+import { failed, observed } from '../observation.js';
+import type { SessionState } from '../session-state.js';
+
+const input = z.strictObject({
+  code: z.string().min(1).max(100_000),
+  language: z.enum(['javascript', 'typescript']).optional(),
+});
+
+// Per run, whatever the budget: the sandbox's own caps on calls and time.
+const MAX_CALLS_PER_RUN = 50;
+const MAX_RUN_MS = 30_000;
+
+/** `run_code`: a script over the described tools, each call through the dispatcher. */
+export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
+  return {
+    name: 'run_code',
+    description:
+      'Step 3b. Run JavaScript (or TypeScript) that calls several described tools and returns only what matters: an async function body, "return" gives the result. Call tools as `await tools.<server>.<tool>(args)`; a name with characters other than letters, digits, _ and $ is reachable both as written in brackets (tools["my-server"]["get-item"]) and with those characters as _. Each tool returns its whole result. No network, timers or modules; console.log is captured.',
+    input,
+    async run({ code, language }, { ctx }) {
+      const { sandbox, budget } = state;
+      if (sandbox === undefined)
+        return failed(new SandboxError('run_code is not available: no sandbox is configured.'));
+      const tools = [...state.described].map((id) => {
+        const parsed = parseToolId(id);
+        return { provider: parsed.providerId, name: parsed.toolName };
+      });
+      const callTool = codeToolCaller(state.dispatcher, ctx);
+      const used: ToolId[] = [];
+      const result = await sandbox.run(code, {
+        tools,
+        language: language ?? 'javascript',
+        signal: ctx.signal,
+        limits: {
+          maxToolCalls: Math.min(MAX_CALLS_PER_RUN, budget?.remainingToolCalls ?? Infinity),
+          deadlineMs: Math.min(MAX_RUN_MS, budget?.remainingMs ?? Infinity),
+        },
+        callTool: async (tool, args, signal) => {
+          const reply = await callTool(tool, args, signal);
+          if (reply.ok) used.push(`${tool.provider}.${tool.name}` as ToolId);
+          return reply;
+        },
+      });
+      budget?.addToolCalls(result.toolCalls);
+      for (const id of used) state.used(id);
+      ctx.signal.throwIfAborted();
+      return result.ok
+        ? observed({ result: result.value, logs: [...result.logs], tool_calls: result.toolCalls })
+        : failed(
+            { code: ErrorCode.Sandbox, message: result.error.message },
+            { kind: result.error.kind, logs: [...result.logs] },
+          );
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { toMcpAgentError, type ErrorCode, type JsonValue } from '@mcp-agent/core';
+
+/** What one meta-tool call gives back to its caller (the model, or a gateway client). */
+export interface Observation {
+  readonly ok: boolean;
+  readonly value: JsonValue;
+}
+
+/** A successful observation. */
+export function observed(value: JsonValue): Observation {
+  return { ok: true, value };
+}
+
+/**
+ * The one error payload of every meta-tool, for the agent and the gateway alike:
+ * `{"error": {"code", "message"}}` plus whatever else the caller should see beside it.
+ */
+export function failed(
+  error: { readonly code: ErrorCode; readonly message: string } | unknown,
+  extra: Record<string, JsonValue> = {},
+): Observation {
+  const { code, message } = isCoded(error) ? error : toMcpAgentError(error);
+  return { ok: false, value: { error: { code, message }, ...extra } };
+}
+
+function isCoded(value: unknown): value is { code: ErrorCode; message: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}

@@ -1,0 +1,18 @@
+import type { ToolId } from '@mcp-agent/core';
+import type { Dispatcher } from '@mcp-agent/actions';
+import type { Sandbox } from '@mcp-agent/execution';
+import type { Knowledge } from '@mcp-agent/knowledge';
+import type { BudgetTracker } from '../planner/budget.js';
+
+/** What the meta-tools of one session share: the engine, the budget, and what was described. */
+export interface SessionState {
+  readonly knowledge: Knowledge;
+  readonly dispatcher: Dispatcher;
+  readonly sandbox: Sandbox | undefined;
+  /** The task's budget; absent in a gateway session, where every call is the client's own. */
+  readonly budget: BudgetTracker | undefined;
+  /** Tools whose deep view was loaded in this session: the only ones that may be called. */
+  readonly described: Set<string>;
+  /** Notes a tool that was called successfully. */
+  used(toolId: ToolId): void;
+}

@@ -1,0 +1,76 @@
+import { systemClock, type Clock } from './clock.js';
+
+/** Options of {@link ExpiringCache}. */
+export interface ExpiringCacheOptions {
+  /** Most entries kept; the least recently used goes first. */
+  readonly maxEntries: number;
+  /** An entry older than this is never returned (and is dropped when seen). */
+  readonly ttlMs: number;
+  readonly clock?: Clock;
+}
+
+interface Entry<V> {
+  readonly value: V;
+  readonly expiresAt: number;
+}
+
+/**
+ * A map with a bound and an expiry, for caches that must never hold things for ever: at most
+ * `maxEntries` (least recently used dropped first), each for at most `ttlMs`.
+ */
+export class ExpiringCache<K, V> {
+  readonly #entries = new Map<K, Entry<V>>();
+  readonly #maxEntries: number;
+  readonly #ttlMs: number;
+  readonly #clock: Clock;
+
+  constructor(options: ExpiringCacheOptions) {
+    this.#maxEntries = Math.max(1, options.maxEntries);
+    this.#ttlMs = options.ttlMs;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** The live value of `key`, or `undefined`; a hit becomes the most recently used. */
+  get(key: K): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(key);
+    if (entry.expiresAt <= this.#clock.now()) return undefined;
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Stores `value`; drops expired entries and then the least recently used past the bound. */
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: this.#clock.now() + this.#ttlMs });
+    if (this.#entries.size > this.#maxEntries) this.#sweep();
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  /** Drops every entry whose key matches. */
+  deleteWhere(matches: (key: K) => boolean): void {
+    for (const key of [...this.#entries.keys()]) if (matches(key)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Entries held, expired ones not yet swept included. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #sweep(): void {
+    const now = this.#clock.now();
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+    for (const key of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) break;
+      this.#entries.delete(key);
+    }
+  }
+}
