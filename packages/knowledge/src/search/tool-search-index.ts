@@ -100,7 +100,7 @@ interface IndexedTool {
 
 interface IndexedProvider {
   readonly slot: number;
-  readonly tools: Map<string, IndexedTool>;
+  readonly ids: readonly string[];
   // The tools' slots again, as a plain array: the provider stage walks them on every query.
   readonly toolSlots: readonly number[];
 }
@@ -128,7 +128,8 @@ export class ToolSearchIndex implements SearchIndex {
   readonly #byId = new Map<string, IndexedTool>();
   readonly #bySlot: (SearchDocument | undefined)[] = [];
   readonly #providerBySlot: (string | undefined)[] = [];
-  readonly #byExactName = new Map<string, Set<string>>();
+  // Lowercased tool names and ids → the tool ids they name (one in all but rare cases).
+  readonly #byExactName = new Map<string, string | string[]>();
   readonly #toolScores = new ScoreBoard();
   readonly #providerScores = new ScoreBoard();
   #version = 0;
@@ -180,7 +181,7 @@ export class ToolSearchIndex implements SearchIndex {
     this.#version++;
     const unique = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
     const providerTerms = tokenize(provider);
-    const tools = new Map<string, IndexedTool>();
+    const toolSlots: number[] = [];
     for (const doc of unique) {
       const name = tokenize(doc.name);
       const description = tokenize(doc.description);
@@ -191,14 +192,15 @@ export class ToolSearchIndex implements SearchIndex {
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
         [...bigrams(name), ...bigrams(description)],
       ]);
-      const indexed: IndexedTool = { doc, slot };
-      tools.set(doc.id, indexed);
-      this.#byId.set(doc.id, indexed);
+      this.#byId.set(doc.id, { doc, slot });
       this.#bySlot[slot] = doc;
+      toolSlots.push(slot);
       for (const key of exactKeys(doc)) {
-        const ids = this.#byExactName.get(key) ?? new Set<string>();
-        ids.add(doc.id);
-        this.#byExactName.set(key, ids);
+        const ids = this.#byExactName.get(key);
+        this.#byExactName.set(
+          key,
+          ids === undefined ? doc.id : [...(typeof ids === 'string' ? [ids] : ids), doc.id],
+        );
       }
     }
     const slot = this.#providerIndex.add([
@@ -207,8 +209,7 @@ export class ToolSearchIndex implements SearchIndex {
       tokenize(unique.map((doc) => doc.description.slice(0, 300)).join(' ')),
     ]);
     this.#providerBySlot[slot] = provider;
-    const toolSlots = [...tools.values()].map((tool) => tool.slot);
-    this.#byProvider.set(provider, { slot, tools, toolSlots });
+    this.#byProvider.set(provider, { slot, ids: unique.map((doc) => doc.id), toolSlots });
   }
 
   /** Removes every tool of `provider`. */
@@ -216,14 +217,16 @@ export class ToolSearchIndex implements SearchIndex {
     const indexed = this.#byProvider.get(provider);
     if (indexed === undefined) return;
     this.#version++;
-    for (const { doc, slot } of indexed.tools.values()) {
+    for (const id of indexed.ids) {
+      const { doc, slot } = this.#byId.get(id)!;
       this.#tools.remove(slot);
       this.#bySlot[slot] = undefined;
       this.#byId.delete(doc.id);
       for (const key of exactKeys(doc)) {
         const ids = this.#byExactName.get(key);
-        ids?.delete(doc.id);
-        if (ids?.size === 0) this.#byExactName.delete(key);
+        const left = typeof ids === 'string' ? [] : (ids ?? []).filter((other) => other !== id);
+        if (left.length === 0) this.#byExactName.delete(key);
+        else this.#byExactName.set(key, left.length === 1 ? left[0]! : left);
       }
     }
     this.#providerIndex.remove(indexed.slot);
@@ -266,11 +269,11 @@ export class ToolSearchIndex implements SearchIndex {
       ]);
     }
     // An exact tool name or id always ranks first, whatever BM25 says.
-    const exact = this.#byExactName.get(query.trim().toLowerCase());
+    const named = this.#byExactName.get(query.trim().toLowerCase());
     const exactIds = new Set<string>();
-    if (exact !== undefined) {
+    if (named !== undefined) {
       const top = Math.max(ranked[0]?.score ?? 0, 1);
-      for (const id of exact) {
+      for (const id of typeof named === 'string' ? [named] : named) {
         const doc = this.get(id);
         if (doc === undefined || (allowed !== undefined && !allowed.has(doc.provider))) continue;
         ranked = ranked.filter((entry) => entry.hit.id !== id);
@@ -452,9 +455,10 @@ export class ToolSearchIndex implements SearchIndex {
   searchRegex(pattern: RegExp, options: IndexSearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 10;
     const hits: SearchHit[] = [];
-    for (const [provider, { tools }] of this.#byProvider) {
+    for (const [provider, { ids }] of this.#byProvider) {
       if (options.providers !== undefined && !options.providers.includes(provider)) continue;
-      for (const { doc } of tools.values()) {
+      for (const id of ids) {
+        const doc = this.#byId.get(id)!.doc;
         pattern.lastIndex = 0;
         const inName = pattern.test(doc.name);
         pattern.lastIndex = 0;
