@@ -8,7 +8,9 @@ import {
   type ParsedToolId,
   type ToolSpec,
 } from '@mcp-agent/core';
+import { createHash } from 'node:crypto';
 import { toToolSpec, type Registry } from '@mcp-agent/registry';
+import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
 import type { SearchDocument, SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
@@ -18,7 +20,7 @@ import {
   SemanticRanker,
   type SemanticOptions,
 } from './semantic/semantic-ranker.js';
-import type { Similarity, ToolVectors } from './semantic/tool-vectors.js';
+import type { Similarity } from './semantic/tool-vectors.js';
 import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
 import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
@@ -44,8 +46,13 @@ export interface KnowledgeSearchOptions {
 export interface KnowledgeOptions {
   readonly registry: Registry;
   readonly ranking?: Partial<RankingOptions>;
-  /** Tenants whose search index is kept in memory (least recently used dropped); default 200. */
-  readonly maxTenantIndexes?: number;
+  /**
+   * Catalogs whose search index is kept in memory, least recently used dropped; default 50. An
+   * index serves every tenant with the same catalog (the same servers listing the same tools).
+   */
+  readonly maxIndexes?: number;
+  /** Tenants whose catalog is remembered between requests; default 10,000 (~200 bytes each). */
+  readonly maxTenants?: number;
   /**
    * Semantic ranking fused with the lexical one (`OpenAiCompatibleEmbedder` or any
    * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
@@ -55,12 +62,11 @@ export interface KnowledgeOptions {
   readonly createIndex?: () => SearchIndex;
 }
 
-interface TenantIndex {
-  readonly index: SearchIndex;
-  /** The catalog version each indexed provider was built from. */
-  readonly versions: Map<string, number>;
-  /** The tools' vectors, when semantic ranking is on. */
-  readonly vectors: ToolVectors | undefined;
+// What a tenant's last request found: which catalog index served it, for which catalog
+// versions of its servers (hashed: a tenant costs a few hundred bytes however many servers).
+interface TenantCatalog {
+  readonly versions: string;
+  readonly signature: string;
 }
 
 // What one search found for each query, before it is shaped for a caller.
@@ -77,36 +83,45 @@ export const MAX_QUERY_LENGTH = 2_000;
 
 /**
  * The knowledge a model needs to find and use tools, for one tenant at a time: the manifest,
- * the inventory view, search, and the deep view. Each tenant has its own search index, updated
- * per provider when a catalog version changes; no result ever comes from another tenant.
+ * the inventory view, search, and the deep view. Search runs over one index per catalog,
+ * shared by the tenants whose servers list the same tools, filtered per request by what the
+ * tenant may use: no result ever comes from another tenant's servers.
  */
 export class Knowledge {
   readonly #registry: Registry;
   readonly #toolbox: ToolboxBuilder;
-  readonly #indexes = new Map<string, TenantIndex>();
-  readonly #maxIndexes: number;
-  readonly #createIndex: () => SearchIndex;
+  readonly #catalogs: CatalogIndexes;
+  readonly #tenants = new Map<string, TenantCatalog>();
+  readonly #maxTenants: number;
   readonly #semantic: SemanticRanker | undefined;
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
     this.#toolbox = new ToolboxBuilder(options.registry);
     const ranking = options.ranking ?? {};
-    this.#createIndex = options.createIndex ?? (() => new ToolSearchIndex(ranking));
-    this.#semantic =
+    const semantic =
       options.semantic === undefined
         ? undefined
         : new SemanticRanker(options.semantic, options.registry.embeddings);
-    this.#maxIndexes = options.maxTenantIndexes ?? 200;
-    // Removing or redefining a server drops its tools from the tenant's index at once.
-    const forget = ({ userId, providerId }: { userId: string; providerId: string }) => {
-      const tenant = this.#indexes.get(userId);
-      tenant?.index.removeProvider(providerId);
-      tenant?.versions.delete(providerId);
+    this.#semantic = semantic;
+    this.#catalogs = new CatalogIndexes({
+      createIndex: options.createIndex ?? (() => new ToolSearchIndex(ranking)),
+      ...(semantic === undefined ? {} : { createVectors: () => semantic.vectorsFor() }),
+      maxIndexes: options.maxIndexes ?? 50,
+    });
+    this.#maxTenants = options.maxTenants ?? 10_000;
+    // Removing or redefining a server makes the tenant's next request look its catalog up again.
+    const forget = ({ userId }: { userId: string }) => {
+      this.#tenants.delete(userId);
     };
     options.registry.events.on('server-removed', forget);
     options.registry.events.on('server-updated', forget);
     // A changed catalog is picked up by version on the next search.
+  }
+
+  /** What the search holds now: catalog indexes and remembered tenants (both bounded). */
+  cacheSizes(): { readonly indexes: number; readonly tenants: number } {
+    return { indexes: this.#catalogs.size, tenants: this.#tenants.size };
   }
 
   /** The tenant's manifest for this request (its thread and allow-list), from its availability. */
@@ -170,16 +185,16 @@ export class Knowledge {
     options: KnowledgeSearchOptions,
   ): Promise<{ index: SearchIndex; found: QueryHits[]; warnings: string[] }> {
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
-    const tenant = await this.#sync(ctx, options);
-    const { index, providers } = tenant;
+    const catalog = await this.#sync(ctx, options);
+    const { index, providers } = catalog;
     const distinct = [...new Set(queries)];
     const warnings: string[] = [];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
-    if (this.#semantic !== undefined && tenant.vectors !== undefined) {
+    if (this.#semantic !== undefined && catalog.vectors !== undefined) {
       const ranking = await this.#semantic.rank(
         ctx,
         index,
-        tenant.vectors,
+        catalog.vectors,
         distinct,
         new Set(providers),
       );
@@ -275,51 +290,36 @@ export class Knowledge {
     );
   }
 
-  // Brings the tenant's index up to date with the registry (per provider, by catalog version)
-  // and returns the providers this request may search.
+  // The index of the tenant's catalog (shared with every tenant that has the same one) and the
+  // providers this request may search in it. The catalog is read from the registry only when
+  // a catalog version of the tenant's servers changed since its last request.
   async #sync(
     ctx: AgentContext,
     options: KnowledgeSearchOptions,
-  ): Promise<TenantIndex & { providers: string[] }> {
-    let tenant = this.#indexes.get(ctx.userId);
-    if (tenant === undefined) {
-      tenant = {
-        index: this.#createIndex(),
-        versions: new Map(),
-        vectors: this.#semantic?.vectorsFor(),
-      };
-      if (this.#indexes.size >= this.#maxIndexes) {
-        const oldest = this.#indexes.keys().next().value;
-        if (oldest !== undefined) {
-          this.#indexes.get(oldest)?.vectors?.close();
-          this.#indexes.delete(oldest);
-        }
-      }
-    }
-    this.#indexes.delete(ctx.userId);
-    this.#indexes.set(ctx.userId, tenant);
-
+  ): Promise<CatalogIndex & { providers: string[] }> {
     const availability = await this.#registry.availability(ctx);
-    const known = new Set(availability.servers.map((server) => server.id));
-    for (const provider of tenant.index.providers()) {
-      if (!known.has(provider)) {
-        tenant.index.removeProvider(provider);
-        tenant.versions.delete(provider);
-      }
+    const servers = availability.servers.filter((server) => server.toolCount !== null);
+    const versions = createHash('sha256')
+      .update(servers.map((server) => `${server.id}\u0000${server.catalogVersion}`).join('\n'))
+      .digest('base64');
+    const known = this.#tenants.get(ctx.userId);
+    let catalog = known?.versions === versions ? this.#catalogs.get(known.signature) : undefined;
+    if (catalog === undefined) {
+      const tools = await this.#registry.catalog.listMany(
+        ctx,
+        servers.map((server) => server.id),
+      );
+      catalog = this.#catalogs.acquire(
+        ctx.userId,
+        servers.map((server) => ({ id: server.id, key: providerKey(tools.get(server.id) ?? []) })),
+        (id) => (tools.get(id) ?? []).map((tool) => toDocument(toToolSpec(id, tool.raw))),
+        known?.signature,
+      );
     }
-    const stale = availability.servers.filter(
-      (server) =>
-        server.toolCount !== null && tenant.versions.get(server.id) !== server.catalogVersion,
-    );
-    const catalogs = await this.#registry.catalog.listMany(
-      ctx,
-      stale.map((server) => server.id),
-    );
-    for (const server of stale) {
-      const specs = (catalogs.get(server.id) ?? []).map((tool) => toToolSpec(server.id, tool.raw));
-      tenant.index.setProvider(server.id, specs.map(toDocument));
-      tenant.versions.set(server.id, server.catalogVersion);
-    }
+    this.#tenants.delete(ctx.userId);
+    this.#tenants.set(ctx.userId, { versions, signature: catalog.signature });
+    if (this.#tenants.size > this.#maxTenants)
+      this.#tenants.delete(this.#tenants.keys().next().value!);
     const wanted = options.providers === undefined ? undefined : new Set(options.providers);
     const providers = availability.active
       .filter(
@@ -328,7 +328,7 @@ export class Knowledge {
       )
       .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
-    return { ...tenant, providers };
+    return { ...catalog, providers };
   }
 }
 

@@ -86,10 +86,11 @@ export function runNoMatchBenchmark(...folders: string[]): Record<string, unknow
     }
   }
   const tuning = trials.filter((t) => !t.held);
-  const chosen = chooseThreshold(tuning);
+  const folderNames = [...new Set(trials.map((t) => t.folder))];
+  const chosen = chooseThreshold(folderNames.map((f) => tuning.filter((t) => t.folder === f)));
   const byFolder = (threshold: number, held: boolean) =>
     Object.fromEntries(
-      [...new Set(trials.map((t) => t.folder))].map((folder) => [
+      folderNames.map((folder) => [
         folder,
         rates(
           trials.filter((t) => t.folder === folder && t.held === held),
@@ -100,15 +101,23 @@ export function runNoMatchBenchmark(...folders: string[]): Record<string, unknow
   return {
     benchmark: 'no-match',
     folders: folders.map((f) => basename(resolve(f))),
-    rule: 'the threshold with the most "no good match" on removed tools while false "no good match" stays at most 10%, on the tuning half',
+    rule: 'on the tuning half, each folder weighing the same: the threshold with the most "no good match" on removed tools while false "no good match" stays at most 10%',
     chosen_threshold: chosen,
     shipped_threshold: shipped,
     // What other thresholds would trade, on the tuning half: [threshold, removed, false].
-    tuning_curve: Array.from({ length: 19 }, (_, i) => {
-      const threshold = round3((i + 1) * 0.05);
-      const r = rates(tuning, threshold);
-      return [threshold, r.no_match_when_tools_removed, r.false_no_match];
-    }),
+    tuning_curve: Object.fromEntries(
+      folderNames.map((folder) => [
+        folder,
+        Array.from({ length: 19 }, (_, i) => {
+          const threshold = round3((i + 1) * 0.05);
+          const r = rates(
+            tuning.filter((t) => t.folder === folder),
+            threshold,
+          );
+          return [threshold, r.no_match_when_tools_removed, r.false_no_match];
+        }),
+      ]),
+    ),
     tuning_half_at_chosen: byFolder(chosen, false),
     held_out_at_chosen: byFolder(chosen, true),
     held_out_at_shipped: byFolder(shipped, true),
@@ -122,14 +131,15 @@ function isHeldOut(id: string): boolean {
 
 const MAX_FALSE_NO_MATCH = 0.1;
 
-function chooseThreshold(trials: readonly Trial[]): number {
+function chooseThreshold(folders: readonly (readonly Trial[])[]): number {
   let chosen = 0;
   let bestTrueNegatives = -1;
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   for (let step = 0; step <= 100; step++) {
     const threshold = step / 100;
-    const r = rates(trials, threshold);
-    if ((r.false_no_match ?? 0) > MAX_FALSE_NO_MATCH) continue;
-    const trueNegatives = r.no_match_when_tools_removed ?? 0;
+    const r = folders.map((trials) => rates(trials, threshold));
+    if (mean(r.map((x) => x.false_no_match ?? 0)) > MAX_FALSE_NO_MATCH) continue;
+    const trueNegatives = mean(r.map((x) => x.no_match_when_tools_removed ?? 0));
     if (trueNegatives > bestTrueNegatives) {
       bestTrueNegatives = trueNegatives;
       chosen = threshold;

@@ -259,11 +259,13 @@ export class ToolSearchIndex implements SearchIndex {
     const clauses = splitClauses(query)
       .map(tokenize)
       .filter((terms) => terms.length >= 2);
+    const preparedClauses =
+      clauses.length >= 2 ? clauses.map((terms) => this.#prepare(terms, true)) : [];
     if (clauses.length >= 2 && this.#ranking.clauseWeight > 0) {
       ranked = fuse([
         { entries: ranked, weight: 1 },
-        ...clauses.map((terms) => ({
-          entries: this.#rank(this.#prepare(terms, true), allowed),
+        ...preparedClauses.map((prepared) => ({
+          entries: this.#rank(prepared, allowed),
           weight: this.#ranking.clauseWeight,
         })),
       ]);
@@ -282,10 +284,15 @@ export class ToolSearchIndex implements SearchIndex {
       }
     }
     const top = ranked.slice(0, limit);
-    const relevances = this.#relevances(
-      top.map(({ hit }) => hit.id),
-      whole,
-    );
+    // A tool answers one need of a request that lists several: its relevance is its fit to the
+    // whole request or to the clause it fits best.
+    const ids = top.map(({ hit }) => hit.id);
+    const relevances = this.#relevances(ids, whole);
+    for (const prepared of preparedClauses) {
+      this.#relevances(ids, prepared).forEach((relevance, i) => {
+        relevances[i] = Math.max(relevances[i]!, relevance);
+      });
+    }
     return top.map(({ hit, score }, i) => ({
       ...hit,
       score: round(score),
