@@ -90,15 +90,25 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
   });
 
   it('tools search with several queries answers each, and says when nothing connected fits', () => {
-    const text = run('tools', 'search', 'read the knowledge graph', 'create an issue on github');
+    const text = run(
+      'tools',
+      'search',
+      'read the knowledge graph',
+      'create a flight booking to Paris',
+    );
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^"read the knowledge graph"\n {2}memory\.read_graph/);
     expect(text.stdout).toMatch(
-      /"create an issue on github"\nno good match: nothing connected seems to do this/,
+      /"create a flight booking to Paris"\nno good match: nothing connected seems to do this/,
     );
     const answer = JSON.parse(
-      run('--json', 'tools', 'search', 'read the knowledge graph', 'create an issue on github')
-        .stdout,
+      run(
+        '--json',
+        'tools',
+        'search',
+        'read the knowledge graph',
+        'create a flight booking to Paris',
+      ).stdout,
     ) as { queries: { tool_ids: string[]; no_good_match: boolean }[]; note: string };
     expect(answer.queries[0]).toMatchObject({ no_good_match: false });
     expect(answer.queries[0]?.tool_ids[0]).toBe('memory.read_graph');

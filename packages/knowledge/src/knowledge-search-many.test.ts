@@ -86,25 +86,25 @@ describe('Knowledge.searchMany', () => {
 
   it('says "no good match" when nothing connected does what a query asks', async () => {
     await connect(registry, ['mail', 'memory']);
-    // Ranked alone, memory.create_entities would come first with a confident score.
-    const [top] = await knowledge.search(alice, 'create an issue on github');
-    expect(top?.tool_id).toBe('memory.create_entities');
+    // Ranked alone, a tool still comes first, with a score that says nothing of the fit.
+    const [top] = await knowledge.search(alice, 'create a flight booking to Paris');
+    expect(top?.score).toBeGreaterThan(0);
     const answer = await knowledge.searchMany(alice, [
-      'create an issue on github',
+      'create a flight booking to Paris',
       'send an email',
     ]);
     expect(answer.queries[0]).toEqual({
-      query: 'create an issue on github',
+      query: 'create a flight booking to Paris',
       tool_ids: [],
       no_good_match: true,
-      closest: expect.arrayContaining(['memory.create_entities']),
+      closest: expect.arrayContaining([top?.tool_id]),
     });
     expect(answer.queries[1]).toMatchObject({ no_good_match: false });
     expect(answer.queries[1]?.tool_ids[0]).toBe('mail.send_email');
-    expect(answer.note).toMatch(/No connected tool matches "create an issue on github" well/);
-    const closest = answer.servers
-      .flatMap((s) => s.tools)
-      .find((t) => t.tool_id === 'memory.create_entities');
+    expect(answer.note).toMatch(
+      /No connected tool matches "create a flight booking to Paris" well: nothing connected seems to do this/,
+    );
+    const closest = answer.servers.flatMap((s) => s.tools).find((t) => t.tool_id === top?.tool_id);
     expect(closest?.relevance).toBeLessThan(GOOD_MATCH);
   });
 
