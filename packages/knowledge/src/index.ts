@@ -10,6 +10,7 @@ export {
 export type {
   FoundTool,
   QueryAnswer,
+  QueryMatch,
   ServerTools,
   ToolSearchAnswer,
 } from './tool-search-answer.js';

@@ -61,12 +61,12 @@ describe('Knowledge.searchMany', () => {
       ['create an issue', 'send an email', 'open a new issue on github'],
       { limit: 2 },
     );
-    expect(answer.queries.map((q) => [q.query, q.tool_ids[0], q.no_good_match])).toEqual([
+    expect(answer.queries.map((q) => [q.query, q.matches[0]?.tool_id, q.no_good_match])).toEqual([
       ['create an issue', 'github.create_issue', false],
       ['send an email', 'mail.send_email', false],
       ['open a new issue on github', 'github.create_issue', false],
     ]);
-    expect(answer.queries.every((q) => q.tool_ids.length <= 2)).toBe(true);
+    expect(answer.queries.every((q) => q.matches.length <= 2)).toBe(true);
     // github.create_issue was found twice and is listed once, under its server.
     const listed = answer.servers.flatMap((s) => s.tools.map((t) => t.tool_id));
     expect(listed.filter((id) => id === 'github.create_issue')).toHaveLength(1);
@@ -77,10 +77,12 @@ describe('Knowledge.searchMany', () => {
     expect(issue).toEqual({
       tool_id: 'github.create_issue',
       description: 'Create a new issue in a GitHub repository',
-      relevance: expect.any(Number),
     });
-    expect(issue!.relevance).toBeGreaterThanOrEqual(GOOD_MATCH);
-    expect(issue!.relevance).toBeLessThanOrEqual(1);
+    // Each query says how well its own matches fit it.
+    for (const { matches } of answer.queries) {
+      expect(matches[0]!.relevance).toBeGreaterThanOrEqual(GOOD_MATCH);
+      for (const { relevance } of matches) expect(relevance).toBeLessThanOrEqual(1);
+    }
     expect(answer.note).toBeUndefined();
   });
 
@@ -95,26 +97,28 @@ describe('Knowledge.searchMany', () => {
     ]);
     expect(answer.queries[0]).toEqual({
       query: 'create a flight booking to Paris',
-      tool_ids: [],
+      matches: [],
       no_good_match: true,
-      closest: expect.arrayContaining([top?.tool_id]),
+      closest: expect.arrayContaining([{ tool_id: top?.tool_id, relevance: expect.any(Number) }]),
     });
     expect(answer.queries[1]).toMatchObject({ no_good_match: false });
-    expect(answer.queries[1]?.tool_ids[0]).toBe('mail.send_email');
+    expect(answer.queries[1]?.matches[0]?.tool_id).toBe('mail.send_email');
     expect(answer.note).toMatch(
       /No connected tool matches "create a flight booking to Paris" well: nothing connected seems to do this/,
     );
-    const closest = answer.servers.flatMap((s) => s.tools).find((t) => t.tool_id === top?.tool_id);
-    expect(closest?.relevance).toBeLessThan(GOOD_MATCH);
+    for (const { relevance } of answer.queries[0]?.closest ?? [])
+      expect(relevance).toBeLessThan(GOOD_MATCH);
+    expect(answer.queries[1]?.matches[0]?.relevance).toBeGreaterThanOrEqual(GOOD_MATCH);
+    expect(answer.servers.flatMap((s) => s.tools).map((t) => t.tool_id)).toContain(top?.tool_id);
   });
 
   it('one string is one query; the same query twice gets the same answer', async () => {
     await connect(registry, ['github']);
     const one = await knowledge.searchMany(alice, 'list issues');
     expect(one.queries).toHaveLength(1);
-    expect(one.queries[0]?.tool_ids[0]).toBe('github.list_issues');
+    expect(one.queries[0]?.matches[0]?.tool_id).toBe('github.list_issues');
     const twice = await knowledge.searchMany(alice, ['list issues', ' list issues ']);
-    expect(twice.queries[1]?.tool_ids).toEqual(twice.queries[0]?.tool_ids);
+    expect(twice.queries[1]?.matches).toEqual(twice.queries[0]?.matches);
   });
 
   it('bounds the queries and names what was wrong', async () => {
@@ -147,7 +151,7 @@ describe('Knowledge.searchMany', () => {
     expect(empty.servers).toEqual([]);
     expect(empty.queries[0]).toEqual({
       query: 'create an issue',
-      tool_ids: [],
+      matches: [],
       no_good_match: true,
     });
   });
@@ -165,7 +169,7 @@ describe('Knowledge.searchMany', () => {
     const answer = await doubled.searchMany(alice, ['send email', 'issues of a repository']);
     expect(indexes).toHaveLength(1);
     expect(indexes[0]?.size).toBe(5);
-    expect(answer.queries.map((q) => q.tool_ids[0])).toEqual([
+    expect(answer.queries.map((q) => q.matches[0]?.tool_id)).toEqual([
       'mail.send_email',
       'github.list_issues',
     ]);

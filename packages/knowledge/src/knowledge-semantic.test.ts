@@ -95,10 +95,10 @@ describe('Knowledge with semantic ranking', () => {
     const answer = await knowledgeOn(registry).searchMany(alice, query);
     expect(answer.warnings).toBeUndefined();
     expect(answer.queries[0]).toMatchObject({ no_good_match: true });
-    expect(answer.queries[0]?.closest?.[0]).toBe('stars.daily_reading');
+    expect(answer.queries[0]?.closest?.[0]?.tool_id).toBe('stars.daily_reading');
     // The words still lead where they match.
     const issue = await knowledgeOn(registry).searchMany(alice, 'create an issue');
-    expect(issue.queries[0]?.tool_ids[0]).toBe('stars.create_issue');
+    expect(issue.queries[0]?.matches[0]?.tool_id).toBe('stars.create_issue');
   });
 
   it('never embeds a tool twice: not for another tenant, not after a restart', async () => {
@@ -129,7 +129,7 @@ describe('Knowledge with semantic ranking', () => {
     server.failAfter(0, 'http-500');
     const knowledge = knowledgeOn(registry);
     const answer = await knowledge.searchMany(alice, 'create an issue');
-    expect(answer.queries[0]?.tool_ids[0]).toBe('stars.create_issue');
+    expect(answer.queries[0]?.matches[0]?.tool_id).toBe('stars.create_issue');
     expect(answer.warnings).toEqual([
       expect.stringMatching(
         /Semantic ranking is unavailable \(.*answered 500.*\); results are lexical only/,
@@ -157,7 +157,7 @@ describe('Knowledge with semantic ranking', () => {
     const knowledge = knowledgeOn(registry);
     const answer = await knowledge.searchMany(alice, 'widget number 7');
     expect(answer.warnings?.[0]).toMatch(/unavailable.*lexical only/);
-    expect(answer.queries[0]?.tool_ids[0]).toBe('widgets.tool_7');
+    expect(answer.queries[0]?.matches[0]?.tool_id).toBe('widgets.tool_7');
     expect(await registry.embeddings.count('test-embed')).toBe(64);
 
     // Healed and past the pause: only the 6 missing tools (and the query) are embedded.
@@ -172,7 +172,7 @@ describe('Knowledge with semantic ranking', () => {
     server.failAfter(0, 'reset');
     const late = await knowledge.searchMany(alice, 'widget number 9');
     expect(late.warnings?.[0]).toMatch(/cannot be reached.*lexical only/);
-    expect(late.queries[0]?.tool_ids[0]).toBe('widgets.tool_9');
+    expect(late.queries[0]?.matches[0]?.tool_id).toBe('widgets.tool_9');
   });
 
   it('a search does not wait past waitMs for a catalog to be embedded', async () => {
@@ -181,6 +181,6 @@ describe('Knowledge with semantic ranking', () => {
     server.failAfter(0, 'hang');
     const answer = await knowledgeOn(registry, { waitMs: 50 }).searchMany(alice, 'create an issue');
     expect(answer.warnings?.[0]).toMatch(/still embedding this catalog's tools \(3 to go\)/);
-    expect(answer.queries[0]?.tool_ids[0]).toBe('stars.create_issue');
+    expect(answer.queries[0]?.matches[0]?.tool_id).toBe('stars.create_issue');
   });
 });

@@ -1,26 +1,31 @@
 import type { SearchHit } from './search/search-document.js';
 import { trimText } from './views/description-text.js';
 
+/** One tool found for a query, and how well it fits that query. */
+export interface QueryMatch {
+  readonly tool_id: string;
+  /** 0–1, comparable across queries (see `SearchHit.relevance`). */
+  readonly relevance: number;
+}
+
 /** What one query of a search found. */
 export interface QueryAnswer {
   readonly query: string;
-  /** The tools that match this query, best first; details are under `servers`. */
-  readonly tool_ids: readonly string[];
+  /** The tools that match this query, best first; their descriptions are under `servers`. */
+  readonly matches: readonly QueryMatch[];
   /**
-   * True when no tool matches this query well: nothing connected seems to do it. `tool_ids` is
+   * True when no tool matches this query well: nothing connected seems to do it. `matches` is
    * then empty and `closest` lists the nearest tools, which the caller should not trust.
    */
   readonly no_good_match: boolean;
   /** With `no_good_match`: the nearest tools, for a human to judge. */
-  readonly closest?: readonly string[];
+  readonly closest?: readonly QueryMatch[];
 }
 
 /** One tool of a search answer, listed once however many queries found it. */
 export interface FoundTool {
   readonly tool_id: string;
   readonly description: string;
-  /** How much of the query that found it best the tool covers, 0–1 (see `SearchHit`). */
-  readonly relevance: number;
 }
 
 /** The tools of one server found by a search. */
@@ -59,28 +64,23 @@ export function toolSearchAnswer(
   warnings: readonly string[] = [],
 ): ToolSearchAnswer {
   const servers = new Map<string, Map<string, FoundTool>>();
-  const list = (hit: SearchHit) => {
+  const list = (hit: SearchHit): QueryMatch => {
     let tools = servers.get(hit.provider);
     if (tools === undefined) {
       tools = new Map();
       servers.set(hit.provider, tools);
     }
-    const known = tools.get(hit.id);
-    if (known === undefined || known.relevance < hit.relevance)
-      tools.set(hit.id, { tool_id: hit.id, description: describe(hit), relevance: hit.relevance });
+    if (!tools.has(hit.id)) tools.set(hit.id, { tool_id: hit.id, description: describe(hit) });
+    return { tool_id: hit.id, relevance: hit.relevance };
   };
   const queries = perQuery.map(({ query, hits, noGoodMatch }): QueryAnswer => {
-    if (!noGoodMatch) {
-      hits.forEach(list);
-      return { query, tool_ids: hits.map((hit) => hit.id), no_good_match: false };
-    }
-    const closest = hits.slice(0, CLOSEST);
-    closest.forEach(list);
+    if (!noGoodMatch) return { query, matches: hits.map(list), no_good_match: false };
+    const closest = hits.slice(0, CLOSEST).map(list);
     return {
       query,
-      tool_ids: [],
+      matches: [],
       no_good_match: true,
-      ...(closest.length === 0 ? {} : { closest: closest.map((hit) => hit.id) }),
+      ...(closest.length === 0 ? {} : { closest }),
     };
   });
   const missing = queries.filter((q) => q.no_good_match).map((q) => `"${trimText(q.query, 80)}"`);

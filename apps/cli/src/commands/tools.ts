@@ -66,21 +66,24 @@ export async function tools(
   }
 }
 
-// One block per query (no heading when there is one): its tools with relevance and description,
-// or why there is no good match.
+// One block per query (no heading when there is one): its tools with their relevance to it and
+// description, or why there is no good match.
 function searchText(answer: ToolSearchAnswer): string {
   const tools = new Map(answer.servers.flatMap((s) => s.tools).map((t) => [t.tool_id, t]));
   const single = answer.queries.length === 1;
   const blocks = answer.queries.map((query) => {
     const heading = single ? [] : [`"${query.query}"`];
     if (query.no_good_match) {
-      const closest = query.closest?.length ? ` Closest: ${query.closest.join(', ')}.` : '';
+      const closest = query.closest?.length
+        ? ` Closest: ${query.closest.map((c) => `${c.tool_id} (${c.relevance.toFixed(2)})`).join(', ')}.`
+        : '';
       return [...heading, `no good match: nothing connected seems to do this.${closest}`];
     }
-    const rows = query.tool_ids.map((id) => {
-      const tool = tools.get(id);
-      return [id, (tool?.relevance ?? 0).toFixed(2), firstLine(tool?.description ?? '', 70)];
-    });
+    const rows = query.matches.map(({ tool_id, relevance }) => [
+      tool_id,
+      relevance.toFixed(2),
+      firstLine(tools.get(tool_id)?.description ?? '', 70),
+    ]);
     const text = table(rows);
     return [...heading, single ? text : text.replace(/^/gm, '  ')];
   });
