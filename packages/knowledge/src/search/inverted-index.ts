@@ -31,8 +31,9 @@ const MAX_FREQUENCY = 255;
  * Memory is a few flat typed arrays, not objects per term: every term's postings (slots, one
  * byte of frequency per field, and the cached saturated weights) are a block of one shared
  * arena, found by the term's number; each document's term numbers are a block of another.
- * Blocks grow by moving to the arena's end, and the arenas are packed tight again at the first
- * search after a change, so a catalog that stopped changing holds no slack.
+ * Blocks grow by moving to the arena's end; the arenas are packed again (an eighth of room per
+ * block) at the first search once a third of them is slack, so a catalog that stopped changing
+ * holds little more than its postings.
  */
 export class InvertedIndex {
   readonly #fieldWeights: readonly number[];
@@ -55,12 +56,15 @@ export class InvertedIndex {
   #frequencies = new Uint8Array(0);
   #weights = new Float32Array(0);
   #used = 0;
+  // Postings held (the sum of the terms' lengths): what the arena's slack is measured against.
+  #live = 0;
 
   // Per slot: its block of term numbers in the document arena (-1: free), and field lengths.
   #documentStart = new Int32Array(0);
   #documentLength = new Int32Array(0);
   #documentTerms = new Int32Array(0);
   #documentUsed = 0;
+  #documentLive = 0;
   readonly #lengths: Uint32Array[];
   readonly #totalLengths: number[];
   readonly #freeSlots: number[] = [];
@@ -69,8 +73,6 @@ export class InvertedIndex {
   // Bumped by every add and remove: the average field lengths, hence every saturated term
   // weight, depend on the whole index. Weights are recomputed per term when next queried.
   #version = 0;
-  // Set by a change; the next search packs the arenas tight.
-  #loose = false;
 
   constructor(fieldWeights: readonly number[], bm25: Bm25Options) {
     this.#fieldWeights = fieldWeights;
@@ -110,6 +112,7 @@ export class InvertedIndex {
     this.#reserveDocumentTerms(counts.size);
     this.#documentStart[slot] = this.#documentUsed;
     this.#documentLength[slot] = counts.size;
+    this.#documentLive += counts.size;
     for (const [term, frequencies] of counts) {
       const id = this.#idOf(term);
       this.#append(id, slot, frequencies);
@@ -117,7 +120,6 @@ export class InvertedIndex {
     }
     this.#count++;
     this.#version++;
-    this.#loose = true;
     return slot;
   }
 
@@ -136,6 +138,7 @@ export class InvertedIndex {
       this.#slots[at] = this.#slots[last]!;
       this.#frequencies.copyWithin(at * width, last * width, last * width + width);
       this.#length[id]!--;
+      this.#live--;
       this.#weightsVersion[id] = -1;
       if (this.#length[id] === 0) this.#forget(id);
     }
@@ -143,12 +146,12 @@ export class InvertedIndex {
       this.#totalLengths[field]! -= lengths[slot]!;
       lengths[slot] = 0;
     });
+    this.#documentLive -= this.#documentLength[slot]!;
     this.#documentStart[slot] = -1;
     this.#documentLength[slot] = 0;
     this.#freeSlots.push(slot);
     this.#count--;
     this.#version++;
-    this.#loose = true;
   }
 
   /** The distinct terms of the document in `slot`. */
@@ -180,7 +183,13 @@ export class InvertedIndex {
 
   /** Adds the BM25F score of every document matching `query` to `board`. */
   score(query: readonly QueryTerm[], board: ScoreBoard): void {
-    if (this.#loose) this.#pack();
+    // Packed when more than a third of the arenas is slack (after a build, or many changes), not
+    // after every change: the first search after adding one server stays cheap.
+    if (
+      this.#slots.length - this.#live > this.#live / 2 + 1024 ||
+      this.#documentTerms.length - this.#documentLive > this.#documentLive / 2 + 1024
+    )
+      this.#pack();
     for (const { term, weight } of query) {
       const id = this.#ids.get(term);
       if (id === undefined || weight === 0) continue;
@@ -267,6 +276,7 @@ export class InvertedIndex {
     this.#slots[at] = slot;
     this.#frequencies.set(frequencies, at * width);
     this.#length[id] = length + 1;
+    this.#live++;
     this.#weightsVersion[id] = -1;
   }
 
@@ -313,13 +323,14 @@ export class InvertedIndex {
     this.#documentTerms = terms;
     this.#documentUsed = documentTotal;
     this.#shrinkTerms();
-    this.#loose = false;
   }
 
   #reservePostings(extra: number): void {
     const needed = this.#used + extra;
     if (needed <= this.#slots.length) return;
-    const size = Math.max(needed, this.#slots.length * 2, 64);
+    // A quarter more each time: a packed arena that grows a little stays under the packing
+    // threshold, and copying stays linear overall.
+    const size = Math.max(needed, Math.ceil(this.#slots.length * 1.25), 64);
     this.#slots = grown(this.#slots, size, Int32Array);
     this.#frequencies = grown(this.#frequencies, size * this.#width, Uint8Array);
     this.#weights = grown(this.#weights, size, Float32Array);
@@ -330,7 +341,7 @@ export class InvertedIndex {
     if (needed <= this.#documentTerms.length) return;
     this.#documentTerms = grown(
       this.#documentTerms,
-      Math.max(needed, this.#documentTerms.length * 2, 64),
+      Math.max(needed, Math.ceil(this.#documentTerms.length * 1.25), 64),
       Int32Array,
     );
   }

@@ -72,7 +72,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   maxQueryTerms: 32,
   bm25: Object.freeze({ k: 2.3, b: 0.65 }),
   relevance: Object.freeze({
-    synonymCredit: 0.5,
+    synonymCredit: 0.25,
     prefixCredit: 0.5,
     absentWeight: 1,
     goodMatch: 0.15,
@@ -105,6 +105,8 @@ interface IndexedProvider {
   readonly toolSlots: readonly number[];
 }
 
+// The catalog size relevance reckons information in, whatever the real size (#relevances).
+const RELEVANCE_CATALOG = 1_000;
 // Words of a description's first sentence counted in what a tool is about (bench no-match).
 const ABOUT_WORDS = 8;
 // How deep the rankings that get fused are kept.
@@ -386,11 +388,15 @@ export class ToolSearchIndex implements SearchIndex {
   // answers it, or it is a value such as "Paris"); thesaurus terms and completions count in part.
   #relevances(ids: readonly string[], { terms, query }: PreparedQuery): number[] {
     if (terms.length === 0) return ids.map(() => 0);
+    // IDF as if the catalog had RELEVANCE_CATALOG tools with the same share holding the term:
+    // a word no tool has then weighs as much against a common one in 9 tools as in 9,000, so
+    // a relevance means the same whatever the catalog's size.
+    const count = this.#tools.count || 1;
     const information = (term: string) => {
-      const idf = this.#tools.idf(term);
-      return this.#tools.documentFrequency(term) === 0
-        ? this.#ranking.relevance.absentWeight * idf
-        : idf;
+      const df = this.#tools.documentFrequency(term);
+      const scaled = (df * RELEVANCE_CATALOG) / count;
+      const idf = Math.log(1 + (RELEVANCE_CATALOG - scaled + 0.5) / (scaled + 0.5));
+      return df === 0 ? this.#ranking.relevance.absentWeight * idf : idf;
     };
     const termInformation = terms.map(information);
     const queryInformation = termInformation.reduce((a, b) => a + b, 0);
