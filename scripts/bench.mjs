@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 const benches = {
   retrieval: 'packages/knowledge/build/bench/main.js',
   context: 'packages/knowledge/build/bench/main.js',
+  'no-match': 'packages/knowledge/build/bench/main.js',
   'search-speed': 'packages/knowledge/build/bench/main.js',
+  'search-tenants': 'packages/knowledge/build/bench/main.js',
   pool: 'packages/registry/build/bench/main.js',
   'sqlite-lock': 'packages/registry/build/bench/main.js',
   dispatch: 'packages/actions/build/bench/main.js',

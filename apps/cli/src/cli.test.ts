@@ -89,6 +89,25 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     ).toBe('Ada');
   });
 
+  it('tools search with several queries answers each, and says when nothing connected fits', () => {
+    const text = run('tools', 'search', 'read the knowledge graph', 'book a flight to Paris');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^"read the knowledge graph"\n {2}memory\.read_graph/);
+    expect(text.stdout).toMatch(
+      /"book a flight to Paris"\nno good match: nothing connected seems to do this/,
+    );
+    const answer = JSON.parse(
+      run('--json', 'tools', 'search', 'read the knowledge graph', 'book a flight to Paris').stdout,
+    ) as {
+      queries: { matches: { tool_id: string }[]; no_good_match: boolean }[];
+      note: string;
+    };
+    expect(answer.queries[0]).toMatchObject({ no_good_match: false });
+    expect(answer.queries[0]?.matches[0]?.tool_id).toBe('memory.read_graph');
+    expect(answer.queries[1]).toMatchObject({ no_good_match: true, matches: [] });
+    expect(answer.note).toMatch(/nothing connected seems to do this/);
+  });
+
   it('exec runs a JavaScript or TypeScript file in the sandbox', () => {
     const script = join(home, 'count.ts');
     writeFileSync(

@@ -7,7 +7,7 @@ Usage: mcp-agent [--user <id>] [--home <dir>] [--json] <command> …
 Commands:
   servers add | import | list | remove | status   manage your MCP servers
   auth login <server> | logout <server>            OAuth for remote servers
-  tools search "<query>" | describe <id…> | call <id> --args <json|@file>
+  tools search "<query>"… | describe <id…> | call <id> --args <json|@file>
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
@@ -38,12 +38,15 @@ Examples:
   auth logout <server>                deletes the stored tokens`,
   tools: `mcp-agent tools — find, read and call tools
 
-  tools search "<query>" [--limit 5]
+  tools search "<query>" ["<another query>"…] [--limit 5]
+                                      each quoted query gets its own top tools (at most 10
+                                      queries); unquoted words are one query
   tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
   tools call <toolId> --args '{"key": "value"}'   (or --args @args.json)
 
 Examples:
   mcp-agent tools search "create an issue"
+  mcp-agent tools search "find the customer" "create an invoice" "email the invoice"
   mcp-agent tools describe github.create_issue
   mcp-agent tools call memory.read_graph --args '{}'`,
   exec: `mcp-agent exec <file.js|file.ts> — run a script in the sandbox

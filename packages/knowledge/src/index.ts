@@ -1,18 +1,34 @@
 export {
   Knowledge,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_QUERIES,
   toDocument,
   type KnowledgeOptions,
   type KnowledgeSearchOptions,
   type ToolSearchResult,
 } from './knowledge.js';
+export type {
+  FoundTool,
+  QueryAnswer,
+  QueryMatch,
+  ServerTools,
+  ToolSearchAnswer,
+} from './tool-search-answer.js';
+export {
+  OpenAiCompatibleEmbedder,
+  type OpenAiCompatibleEmbedderOptions,
+} from './semantic/openai-compatible-embedder.js';
+export type { SemanticOptions } from './semantic/semantic-ranker.js';
+export type { EmbedOptions, TextEmbedder } from './semantic/text-embedder.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
+export type { IndexSearchOptions, SearchIndex } from './search/search-index.js';
 export { expandQuery } from './search/thesaurus.js';
 export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';
 export {
   DEFAULT_RANKING,
   ToolSearchIndex,
-  type IndexSearchOptions,
   type RankingOptions,
+  type RelevanceOptions,
 } from './search/tool-search-index.js';
 export {
   ToolboxBuilder,

@@ -8,9 +8,20 @@ import {
   type ParsedToolId,
   type ToolSpec,
 } from '@mcp-agent/core';
+import { createHash } from 'node:crypto';
 import { toToolSpec, type Registry } from '@mcp-agent/registry';
-import type { SearchDocument } from './search/search-document.js';
+import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
+import type { SearchDocument, SearchHit } from './search/search-document.js';
+import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
+import { fuseHybrid } from './semantic/hybrid-fusion.js';
+import {
+  SEMANTIC_DEPTH,
+  SemanticRanker,
+  type SemanticOptions,
+} from './semantic/semantic-ranker.js';
+import type { Similarity } from './semantic/tool-vectors.js';
+import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
 import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
@@ -35,42 +46,82 @@ export interface KnowledgeSearchOptions {
 export interface KnowledgeOptions {
   readonly registry: Registry;
   readonly ranking?: Partial<RankingOptions>;
-  /** Tenants whose search index is kept in memory (least recently used dropped); default 200. */
-  readonly maxTenantIndexes?: number;
+  /**
+   * Catalogs whose search index is kept in memory, least recently used dropped; default 50. An
+   * index serves every tenant with the same catalog (the same servers listing the same tools).
+   */
+  readonly maxIndexes?: number;
+  /** Tenants whose catalog is remembered between requests; default 10,000 (~200 bytes each). */
+  readonly maxTenants?: number;
+  /**
+   * Semantic ranking fused with the lexical one (`OpenAiCompatibleEmbedder` or any
+   * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
+   */
+  readonly semantic?: SemanticOptions;
+  /** Makes each search index; default a `ToolSearchIndex` with `ranking`. */
+  readonly createIndex?: () => SearchIndex;
 }
 
-interface TenantIndex {
-  readonly index: ToolSearchIndex;
-  /** The catalog version each indexed provider was built from. */
-  readonly versions: Map<string, number>;
+// What a tenant's last request found: which catalog index served it, for which catalog
+// versions of its servers (hashed: a tenant costs a few hundred bytes however many servers).
+interface TenantCatalog {
+  readonly versions: string;
+  readonly signature: string;
 }
+
+// What one search found for each query, before it is shaped for a caller.
+interface QueryHits {
+  readonly query: string;
+  readonly hits: readonly SearchHit[];
+  readonly noGoodMatch: boolean;
+}
+
+/** Most queries in one {@link Knowledge.searchMany}. */
+export const MAX_SEARCH_QUERIES = 10;
+/** Longest query, in characters: a search is a short description of one need. */
+export const MAX_QUERY_LENGTH = 2_000;
 
 /**
  * The knowledge a model needs to find and use tools, for one tenant at a time: the manifest,
- * the inventory view, search, and the deep view. Each tenant has its own search index, updated
- * per provider when a catalog version changes; no result ever comes from another tenant.
+ * the inventory view, search, and the deep view. Search runs over one index per catalog,
+ * shared by the tenants whose servers list the same tools, filtered per request by what the
+ * tenant may use: no result ever comes from another tenant's servers.
  */
 export class Knowledge {
   readonly #registry: Registry;
   readonly #toolbox: ToolboxBuilder;
-  readonly #ranking: Partial<RankingOptions>;
-  readonly #indexes = new Map<string, TenantIndex>();
-  readonly #maxIndexes: number;
+  readonly #catalogs: CatalogIndexes;
+  readonly #tenants = new Map<string, TenantCatalog>();
+  readonly #maxTenants: number;
+  readonly #semantic: SemanticRanker | undefined;
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
     this.#toolbox = new ToolboxBuilder(options.registry);
-    this.#ranking = options.ranking ?? {};
-    this.#maxIndexes = options.maxTenantIndexes ?? 200;
-    // Removing or redefining a server drops its tools from the tenant's index at once.
-    const forget = ({ userId, providerId }: { userId: string; providerId: string }) => {
-      const tenant = this.#indexes.get(userId);
-      tenant?.index.removeProvider(providerId);
-      tenant?.versions.delete(providerId);
+    const ranking = options.ranking ?? {};
+    const semantic =
+      options.semantic === undefined
+        ? undefined
+        : new SemanticRanker(options.semantic, options.registry.embeddings);
+    this.#semantic = semantic;
+    this.#catalogs = new CatalogIndexes({
+      createIndex: options.createIndex ?? (() => new ToolSearchIndex(ranking)),
+      ...(semantic === undefined ? {} : { createVectors: () => semantic.vectorsFor() }),
+      maxIndexes: options.maxIndexes ?? 50,
+    });
+    this.#maxTenants = options.maxTenants ?? 10_000;
+    // Removing or redefining a server makes the tenant's next request look its catalog up again.
+    const forget = ({ userId }: { userId: string }) => {
+      this.#tenants.delete(userId);
     };
     options.registry.events.on('server-removed', forget);
     options.registry.events.on('server-updated', forget);
     // A changed catalog is picked up by version on the next search.
+  }
+
+  /** What the search holds now: catalog indexes and remembered tenants (both bounded). */
+  cacheSizes(): { readonly indexes: number; readonly tenants: number } {
+    return { indexes: this.#catalogs.size, tenants: this.#tenants.size };
   }
 
   /** The tenant's manifest for this request (its thread and allow-list), from its availability. */
@@ -83,7 +134,10 @@ export class Knowledge {
     return inventoryView(await this.manifest(ctx), options);
   }
 
-  /** Ranked slim results over the tenant's available tools. */
+  /**
+   * Ranked slim results over the tenant's available tools, for one query: the plain list, weak
+   * hits included. `searchMany` says which queries have no good match.
+   */
   async search(
     ctx: AgentContext,
     query: string,
@@ -94,14 +148,91 @@ export class Knowledge {
         'The search query is empty: describe the tool you need, for example "create an issue".',
       );
     }
-    const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
-    const { index, providers } = await this.#sync(ctx, options);
-    const hits = index.search(query, { limit, providers });
-    return hits.map((hit) => ({
+    const { index, found } = await this.#run(ctx, [query], options);
+    return found[0]!.hits.map((hit) => ({
       tool_id: hit.id,
       description: trimText(index.get(hit.id)?.description ?? '', 160),
       score: hit.score,
     }));
+  }
+
+  /**
+   * One search of several queries (at most {@link MAX_SEARCH_QUERIES}), each a short description
+   * of one need: every query gets its own top `limit` hits, each tool is listed once under its
+   * server, and a query that nothing matches well is marked `no_good_match` instead of being
+   * answered with a tool that does something else. A single string is one query. When the
+   * semantic ranking fails, the answer is lexical and says so in `warnings`.
+   */
+  async searchMany(
+    ctx: AgentContext,
+    queries: string | readonly string[],
+    options: KnowledgeSearchOptions = {},
+  ): Promise<ToolSearchAnswer> {
+    const list = checkQueries(typeof queries === 'string' ? [queries] : queries);
+    const { index, found, warnings } = await this.#run(ctx, list, options);
+    return toolSearchAnswer(
+      found,
+      (hit) => trimText(index.get(hit.id)?.description ?? '', 160),
+      warnings,
+    );
+  }
+
+  // Every query searched over the tenant's usable tools: lexically, fused with the semantic
+  // ranking when it is on and answering; each query searched once however often it is given.
+  async #run(
+    ctx: AgentContext,
+    queries: readonly string[],
+    options: KnowledgeSearchOptions,
+  ): Promise<{ index: SearchIndex; found: QueryHits[]; warnings: string[] }> {
+    const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
+    const catalog = await this.#sync(ctx, options);
+    const { index, providers } = catalog;
+    const distinct = [...new Set(queries)];
+    const warnings: string[] = [];
+    let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
+    if (this.#semantic !== undefined && catalog.vectors !== undefined) {
+      const ranking = await this.#semantic.rank(
+        ctx,
+        index,
+        catalog.vectors,
+        distinct,
+        new Set(providers),
+      );
+      if ('warning' in ranking) warnings.push(ranking.warning);
+      else nearest = ranking.nearest;
+    }
+    const byQuery = new Map<string, QueryHits>();
+    for (const query of distinct) {
+      const similar = nearest?.get(query);
+      const lexical = index.search(query, {
+        limit: similar === undefined ? limit : SEMANTIC_DEPTH,
+        providers,
+      });
+      const hits =
+        similar === undefined
+          ? lexical
+          : this.#fuse(query, lexical, similar, index).slice(0, limit);
+      const semanticGood = this.#semantic?.goodMatch;
+      const noGoodMatch =
+        !(Math.max(0, ...hits.map((hit) => hit.relevance)) >= index.goodMatch && hits.length > 0) &&
+        !(semanticGood !== undefined && (similar?.[0]?.similarity ?? -1) >= semanticGood);
+      byQuery.set(query, { query, hits, noGoodMatch });
+    }
+    return { index, found: queries.map((q) => ({ ...byQuery.get(q)!, query: q })), warnings };
+  }
+
+  // Lexical and semantic rankings fused; a tool named exactly by the query stays first.
+  #fuse(
+    query: string,
+    lexical: readonly SearchHit[],
+    similar: readonly Similarity[],
+    index: SearchIndex,
+  ): SearchHit[] {
+    const fused = fuseHybrid(lexical, similar, this.#semantic!.weight, (id) => index.get(id));
+    const named = query.trim().toLowerCase();
+    const exact = (hit: SearchHit) =>
+      hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
+    return [...fused.filter(exact), ...fused.filter((hit) => !exact(hit))];
   }
 
   /**
@@ -159,44 +290,36 @@ export class Knowledge {
     );
   }
 
-  // Brings the tenant's index up to date with the registry (per provider, by catalog version)
-  // and returns the providers this request may search.
+  // The index of the tenant's catalog (shared with every tenant that has the same one) and the
+  // providers this request may search in it. The catalog is read from the registry only when
+  // a catalog version of the tenant's servers changed since its last request.
   async #sync(
     ctx: AgentContext,
     options: KnowledgeSearchOptions,
-  ): Promise<{ index: ToolSearchIndex; providers: string[] }> {
-    let tenant = this.#indexes.get(ctx.userId);
-    if (tenant === undefined) {
-      tenant = { index: new ToolSearchIndex(this.#ranking), versions: new Map() };
-      if (this.#indexes.size >= this.#maxIndexes) {
-        const oldest = this.#indexes.keys().next().value;
-        if (oldest !== undefined) this.#indexes.delete(oldest);
-      }
-    }
-    this.#indexes.delete(ctx.userId);
-    this.#indexes.set(ctx.userId, tenant);
-
+  ): Promise<CatalogIndex & { providers: string[] }> {
     const availability = await this.#registry.availability(ctx);
-    const known = new Set(availability.servers.map((server) => server.id));
-    for (const provider of tenant.index.providers()) {
-      if (!known.has(provider)) {
-        tenant.index.removeProvider(provider);
-        tenant.versions.delete(provider);
-      }
+    const servers = availability.servers.filter((server) => server.toolCount !== null);
+    const versions = createHash('sha256')
+      .update(servers.map((server) => `${server.id}\u0000${server.catalogVersion}`).join('\n'))
+      .digest('base64');
+    const known = this.#tenants.get(ctx.userId);
+    let catalog = known?.versions === versions ? this.#catalogs.get(known.signature) : undefined;
+    if (catalog === undefined) {
+      const tools = await this.#registry.catalog.listMany(
+        ctx,
+        servers.map((server) => server.id),
+      );
+      catalog = this.#catalogs.acquire(
+        ctx.userId,
+        servers.map((server) => ({ id: server.id, key: providerKey(tools.get(server.id) ?? []) })),
+        (id) => (tools.get(id) ?? []).map((tool) => toDocument(toToolSpec(id, tool.raw))),
+        known?.signature,
+      );
     }
-    const stale = availability.servers.filter(
-      (server) =>
-        server.toolCount !== null && tenant.versions.get(server.id) !== server.catalogVersion,
-    );
-    const catalogs = await this.#registry.catalog.listMany(
-      ctx,
-      stale.map((server) => server.id),
-    );
-    for (const server of stale) {
-      const specs = (catalogs.get(server.id) ?? []).map((tool) => toToolSpec(server.id, tool.raw));
-      tenant.index.setProvider(server.id, specs.map(toDocument));
-      tenant.versions.set(server.id, server.catalogVersion);
-    }
+    this.#tenants.delete(ctx.userId);
+    this.#tenants.set(ctx.userId, { versions, signature: catalog.signature });
+    if (this.#tenants.size > this.#maxTenants)
+      this.#tenants.delete(this.#tenants.keys().next().value!);
     const wanted = options.providers === undefined ? undefined : new Set(options.providers);
     const providers = availability.active
       .filter(
@@ -205,7 +328,7 @@ export class Knowledge {
       )
       .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
-    return { index: tenant.index, providers };
+    return { ...catalog, providers };
   }
 }
 
@@ -226,6 +349,33 @@ export function toDocument(spec: ToolSpec): SearchDocument {
       return typeof description === 'string' ? { name, description } : { name };
     }),
   };
+}
+
+// Queries as the caller gave them, checked: a clear error names what is wrong and how to fix it.
+function checkQueries(queries: readonly unknown[]): string[] {
+  if (!Array.isArray(queries) || queries.length === 0) {
+    throw new InvalidArgumentsError(
+      'No search query: pass one or more short descriptions of what you need, for example ["create an issue", "send an email"].',
+    );
+  }
+  if (queries.length > MAX_SEARCH_QUERIES) {
+    throw new InvalidArgumentsError(
+      `${queries.length} search queries in one call; at most ${MAX_SEARCH_QUERIES}. Search again for the rest.`,
+    );
+  }
+  return queries.map((query, i) => {
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new InvalidArgumentsError(
+        `Search query ${i + 1} is empty: describe the tool you need, for example "create an issue".`,
+      );
+    }
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new InvalidArgumentsError(
+        `Search query ${i + 1} is ${query.length} characters long; keep each under ${MAX_QUERY_LENGTH}, one need per query.`,
+      );
+    }
+    return query.trim();
+  });
 }
 
 function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {

@@ -9,6 +9,7 @@ export type {
   ConnectionStatus,
   PublicServerConfig,
 } from './repositories/connections.js';
+export { EmbeddingCacheRepository, type EmbeddingEntry } from './repositories/embedding-cache.js';
 export type { SecretOwner } from './repositories/secrets.js';
 export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
 export type { UserRecord } from './repositories/users.js';

@@ -17,6 +17,7 @@ import {
 import { Availability, judgeServer } from './availability.js';
 import { AccountRepository } from './repositories/accounts.js';
 import { AuthConfigRepository } from './repositories/auth-configs.js';
+import { EmbeddingCacheRepository } from './repositories/embedding-cache.js';
 import {
   ConnectionRepository,
   notFound,
@@ -87,6 +88,8 @@ export class Registry {
   readonly connections: ConnectionRepository;
   readonly catalog: ToolCatalogRepository;
   readonly threads: ThreadRepository;
+  /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
+  readonly embeddings: EmbeddingCacheRepository;
   readonly vault: CredentialVault;
   readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
@@ -116,6 +119,7 @@ export class Registry {
     this.connections = new ConnectionRepository(this.#db, this.users, this.secrets);
     this.catalog = new ToolCatalogRepository(this.#db);
     this.threads = new ThreadRepository(this.#db, this.users);
+    this.embeddings = new EmbeddingCacheRepository(this.#db);
   }
 
   /** The database handle, for maintenance such as `rotateSecrets`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentsError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { firstLine } from '@mcp-agent/knowledge';
+import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { table, usage, type Invocation } from '../invocation.js';
 
 /** tools search | describe | call. */
@@ -17,20 +17,14 @@ export async function tools(
   await stack.pool.warmUp(ctx);
   switch (sub) {
     case 'search': {
-      const query =
-        rest.join(' ') ||
+      if (rest.length === 0)
         usage('tools search needs a query: mcp-agent tools search "create an issue"');
-      const results = await stack.knowledge.search(ctx, query, {
+      // "a b" "c d" are two searches; unquoted words (tools search create issue) are one.
+      const queries = rest.some((arg) => /\s/.test(arg.trim())) ? rest : [rest.join(' ')];
+      const answer = await stack.knowledge.searchMany(ctx, queries, {
         limit: Number(values.limit ?? 5),
       });
-      out(
-        results.length === 0
-          ? 'no tools matched'
-          : table(
-              results.map((r) => [r.tool_id, r.score.toFixed(2), firstLine(r.description, 70)]),
-            ),
-        results,
-      );
+      out(searchText(answer), answer);
       return;
     }
     case 'describe': {
@@ -70,4 +64,28 @@ export async function tools(
     default:
       usage(`unknown "tools ${sub ?? ''}"; see mcp-agent tools --help`);
   }
+}
+
+// One block per query (no heading when there is one): its tools with their relevance to it and
+// description, or why there is no good match.
+function searchText(answer: ToolSearchAnswer): string {
+  const tools = new Map(answer.servers.flatMap((s) => s.tools).map((t) => [t.tool_id, t]));
+  const single = answer.queries.length === 1;
+  const blocks = answer.queries.map((query) => {
+    const heading = single ? [] : [`"${query.query}"`];
+    if (query.no_good_match) {
+      const closest = query.closest?.length
+        ? ` Closest: ${query.closest.map((c) => `${c.tool_id} (${c.relevance.toFixed(2)})`).join(', ')}.`
+        : '';
+      return [...heading, `no good match: nothing connected seems to do this.${closest}`];
+    }
+    const rows = query.matches.map(({ tool_id, relevance }) => [
+      tool_id,
+      relevance.toFixed(2),
+      firstLine(tools.get(tool_id)?.description ?? '', 70),
+    ]);
+    const text = table(rows);
+    return [...heading, single ? text : text.replace(/^/gm, '  ')];
+  });
+  return [...blocks.map((lines) => lines.join('\n')), ...(answer.warnings ?? [])].join('\n');
 }

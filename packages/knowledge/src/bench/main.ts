@@ -1,19 +1,58 @@
+import { parseArgs } from 'node:util';
 import { runContextBenchmark } from './context.js';
-import { runRetrievalBenchmark } from './retrieval.js';
+import { runNoMatchBenchmark } from './no-match.js';
+import { runRetrievalBenchmark, type RetrievalEmbedding } from './retrieval.js';
 import { runSearchSpeedBenchmark } from './search-speed.js';
+import { runSearchTenantsBenchmark } from './search-tenants.js';
 
-// Entry point of `pnpm bench retrieval|context|search-speed <folder…>` for this package.
-const [kind, ...folders] = process.argv.slice(2);
-const runs: Record<string, (...folders: string[]) => Record<string, unknown>> = {
-  retrieval: (folder) => runRetrievalBenchmark(folder as string),
+// Entry point of `pnpm bench retrieval|no-match|context|search-speed|search-tenants <folder…>`.
+const [kind, ...args] = process.argv.slice(2);
+const runs: Record<string, (...args: string[]) => unknown> = {
+  retrieval: (folder, ...flags) => runRetrievalBenchmark(folder as string, embeddingFlags(flags)),
   context: runContextBenchmark,
+  'no-match': runNoMatchBenchmark,
   'search-speed': runSearchSpeedBenchmark,
+  'search-tenants': (folder, counts) =>
+    runSearchTenantsBenchmark(
+      folder as string,
+      counts === undefined ? undefined : counts.split(',').map(Number),
+    ),
 };
 const run = kind === undefined ? undefined : runs[kind];
-if (run === undefined || folders.length === 0) {
+if (run === undefined || args.length === 0) {
   console.error(
     `usage: pnpm bench ${Object.keys(runs).join('|')} <folder of ../shared/bench> [more folders]`,
   );
   process.exit(2);
 }
-console.log(JSON.stringify(run(...folders)));
+console.log(JSON.stringify(await run(...args)));
+
+// `--embedder <url> --embedding-model <name> [--embedding-weights 0.2,0.5] [--embedding-cache <file>]`.
+function embeddingFlags(flags: string[]): RetrievalEmbedding | undefined {
+  const { values } = parseArgs({
+    args: flags,
+    options: {
+      embedder: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      'embedding-weights': { type: 'string' },
+      'embedding-cache': { type: 'string' },
+    },
+  });
+  if (values.embedder === undefined) return undefined;
+  const model = values['embedding-model'];
+  if (model === undefined) {
+    console.error('--embedder needs --embedding-model <name>, the model the endpoint serves');
+    process.exit(2);
+  }
+  const weights = values['embedding-weights']?.split(',').map(Number);
+  if (weights !== undefined && weights.some((w) => !(w >= 0 && w <= 1))) {
+    console.error('--embedding-weights takes numbers from 0 to 1, comma-separated');
+    process.exit(2);
+  }
+  return {
+    url: values.embedder,
+    model,
+    ...(weights === undefined ? {} : { weights }),
+    ...(values['embedding-cache'] === undefined ? {} : { cacheFile: values['embedding-cache'] }),
+  };
+}

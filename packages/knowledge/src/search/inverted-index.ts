@@ -1,10 +1,14 @@
-import SearchableMap from 'minisearch/SearchableMap';
 import type { ScoreBoard } from './score-board.js';
+import { WordList } from './word-list.js';
 
 /** One weighted query term. */
 export interface QueryTerm {
   readonly term: string;
   readonly weight: number;
+  /** The query term this one stands for (a prefix completion or thesaurus term), by position. */
+  readonly source?: number;
+  /** How fully a match on this term answers its source term, 0–1 (1 for the term itself). */
+  readonly credit?: number;
 }
 
 /** BM25F parameters: term saturation `k`, length normalisation `b`. */
@@ -13,34 +17,58 @@ export interface Bm25Options {
   readonly b: number;
 }
 
-// The documents that hold a term: parallel arrays, with `fieldCount` term frequencies per slot,
-// and each document's saturated BM25F term weight as of index version `version`.
-interface Postings {
-  readonly slots: number[];
-  readonly frequencies: number[];
-  weights: Float64Array;
-  version: number;
-}
+// A field's term frequency is stored in one byte: past 255 occurrences saturation has long
+// made more of them count for nothing.
+const MAX_FREQUENCY = 255;
 
 /**
  * An inverted index scored with BM25F: each document's field term frequencies are weighted and
  * length-normalised per field, summed, then saturated once, so a term repeated across fields
  * cannot outscore a rare one. Documents live in numbered slots (reused after removal) so that
  * scoring adds into a dense `ScoreBoard` instead of allocating a map per term (what made
- * minisearch's own `search()` too slow on 10k tools); the term dictionary is minisearch's radix
- * tree, which also answers prefix lookups.
+ * minisearch's own `search()` too slow on 10k tools).
+ *
+ * Memory is a few flat typed arrays, not objects per term: every term's postings (slots, one
+ * byte of frequency per field, and the cached saturated weights) are a block of one shared
+ * arena, found by the term's number; each document's term numbers are a block of another.
+ * Blocks grow by moving to the arena's end; the arenas are packed again (an eighth of room per
+ * block) at the first search once a third of them is slack, so a catalog that stopped changing
+ * holds little more than its postings.
  */
 export class InvertedIndex {
   readonly #fieldWeights: readonly number[];
+  readonly #width: number;
   readonly #bm25: Bm25Options;
-  readonly #postings = new Map<string, Postings>();
-  // Minisearch's radix tree holds the single words, for prefix lookups; postings live in a plain
-  // map, which looks up several times faster than the tree.
-  readonly #words = new SearchableMap<true>();
-  readonly #documentTerms: (readonly string[] | undefined)[] = [];
-  readonly #lengths: number[][];
+
+  // The term dictionary: term → number, number → term, numbers of removed terms to reuse.
+  readonly #ids = new Map<string, number>();
+  readonly #terms: (string | undefined)[] = [];
+  readonly #freeIds: number[] = [];
+  // Single words, sorted, for prefix lookups.
+  readonly #words = new WordList();
+  // Per term number: its block in the postings arena, and the version its weights are of.
+  #start = new Int32Array(0);
+  #length = new Int32Array(0);
+  #room = new Int32Array(0);
+  #weightsVersion = new Int32Array(0);
+  // The postings arena.
+  #slots = new Int32Array(0);
+  #frequencies = new Uint8Array(0);
+  #weights = new Float32Array(0);
+  #used = 0;
+  // Postings held (the sum of the terms' lengths): what the arena's slack is measured against.
+  #live = 0;
+
+  // Per slot: its block of term numbers in the document arena (-1: free), and field lengths.
+  #documentStart = new Int32Array(0);
+  #documentLength = new Int32Array(0);
+  #documentTerms = new Int32Array(0);
+  #documentUsed = 0;
+  #documentLive = 0;
+  readonly #lengths: Uint32Array[];
   readonly #totalLengths: number[];
   readonly #freeSlots: number[] = [];
+  #capacity = 0;
   #count = 0;
   // Bumped by every add and remove: the average field lengths, hence every saturated term
   // weight, depend on the whole index. Weights are recomputed per term when next queried.
@@ -48,8 +76,9 @@ export class InvertedIndex {
 
   constructor(fieldWeights: readonly number[], bm25: Bm25Options) {
     this.#fieldWeights = fieldWeights;
+    this.#width = fieldWeights.length;
     this.#bm25 = bm25;
-    this.#lengths = fieldWeights.map(() => []);
+    this.#lengths = fieldWeights.map(() => new Uint32Array(0));
     this.#totalLengths = fieldWeights.map(() => 0);
   }
 
@@ -60,36 +89,35 @@ export class InvertedIndex {
 
   /** Slots in use or free: the size a per-slot array must have. */
   get capacity(): number {
-    return this.#documentTerms.length;
+    return this.#capacity;
   }
 
   /** Indexes a document given as the terms of each field; returns its slot. */
   add(fields: readonly (readonly string[])[]): number {
-    const slot = this.#freeSlots.pop() ?? this.#documentTerms.length;
-    const counts = new Map<string, number[]>();
+    const slot = this.#freeSlots.pop() ?? this.#newSlot();
+    const width = this.#width;
+    const counts = new Map<string, Uint8Array>();
     fields.forEach((terms, field) => {
       this.#lengths[field]![slot] = terms.length;
       this.#totalLengths[field]! += terms.length;
       for (const term of terms) {
         let frequencies = counts.get(term);
         if (frequencies === undefined) {
-          frequencies = this.#fieldWeights.map(() => 0);
+          frequencies = new Uint8Array(width);
           counts.set(term, frequencies);
         }
-        frequencies[field]!++;
+        if (frequencies[field]! < MAX_FREQUENCY) frequencies[field]!++;
       }
     });
+    this.#reserveDocumentTerms(counts.size);
+    this.#documentStart[slot] = this.#documentUsed;
+    this.#documentLength[slot] = counts.size;
+    this.#documentLive += counts.size;
     for (const [term, frequencies] of counts) {
-      let postings = this.#postings.get(term);
-      if (postings === undefined) {
-        postings = { slots: [], frequencies: [], weights: new Float64Array(0), version: -1 };
-        this.#postings.set(term, postings);
-        if (!term.includes(' ')) this.#words.set(term, true);
-      }
-      postings.slots.push(slot);
-      postings.frequencies.push(...frequencies);
+      const id = this.#idOf(term);
+      this.#append(id, slot, frequencies);
+      this.#documentTerms[this.#documentUsed++] = id;
     }
-    this.#documentTerms[slot] = [...counts.keys()];
     this.#count++;
     this.#version++;
     return slot;
@@ -97,42 +125,49 @@ export class InvertedIndex {
 
   /** Removes the document in `slot`; the slot is reused by a later `add`. */
   remove(slot: number): void {
-    const terms = this.#documentTerms[slot];
-    if (terms === undefined) return;
-    const width = this.#fieldWeights.length;
-    for (const term of terms) {
-      const postings = this.#postings.get(term)!;
-      const at = postings.slots.indexOf(slot);
-      const last = postings.slots.length - 1;
+    if (slot >= this.#capacity || this.#documentStart[slot] === -1) return;
+    const width = this.#width;
+    const from = this.#documentStart[slot]!;
+    for (let i = from; i < from + this.#documentLength[slot]!; i++) {
+      const id = this.#documentTerms[i]!;
+      const start = this.#start[id]!;
+      const last = start + this.#length[id]! - 1;
+      let at = start;
+      while (this.#slots[at] !== slot) at++;
       // Order within postings does not matter: move the last entry into the hole.
-      postings.slots[at] = postings.slots[last]!;
-      postings.slots.pop();
-      for (let f = 0; f < width; f++)
-        postings.frequencies[at * width + f] = postings.frequencies[last * width + f]!;
-      postings.frequencies.length = last * width;
-      if (last === 0) {
-        this.#postings.delete(term);
-        this.#words.delete(term);
-      }
+      this.#slots[at] = this.#slots[last]!;
+      this.#frequencies.copyWithin(at * width, last * width, last * width + width);
+      this.#length[id]!--;
+      this.#live--;
+      this.#weightsVersion[id] = -1;
+      if (this.#length[id] === 0) this.#forget(id);
     }
     this.#lengths.forEach((lengths, field) => {
       this.#totalLengths[field]! -= lengths[slot]!;
       lengths[slot] = 0;
     });
-    this.#documentTerms[slot] = undefined;
+    this.#documentLive -= this.#documentLength[slot]!;
+    this.#documentStart[slot] = -1;
+    this.#documentLength[slot] = 0;
     this.#freeSlots.push(slot);
     this.#count--;
     this.#version++;
   }
 
   /** The distinct terms of the document in `slot`. */
-  termsOf(slot: number): readonly string[] {
-    return this.#documentTerms[slot] ?? [];
+  termsOf(slot: number): string[] {
+    if (slot >= this.#capacity || this.#documentStart[slot] === -1) return [];
+    const from = this.#documentStart[slot]!;
+    const terms: string[] = [];
+    for (let i = from; i < from + this.#documentLength[slot]!; i++)
+      terms.push(this.#terms[this.#documentTerms[i]!]!);
+    return terms;
   }
 
   /** Documents holding `term`. */
   documentFrequency(term: string): number {
-    return this.#postings.get(term)?.slots.length ?? 0;
+    const id = this.#ids.get(term);
+    return id === undefined ? 0 : this.#length[id]!;
   }
 
   /** Inverse document frequency of `term` (BM25's, never negative). */
@@ -143,47 +178,212 @@ export class InvertedIndex {
 
   /** Single-word index terms starting with `prefix`, other than `prefix` itself. */
   termsWithPrefix(prefix: string): string[] {
-    const terms: string[] = [];
-    for (const term of this.#words.atPrefix(prefix).keys()) if (term !== prefix) terms.push(term);
-    return terms;
+    return this.#words.withPrefix(prefix, (word) => this.#ids.has(word));
   }
 
   /** Adds the BM25F score of every document matching `query` to `board`. */
   score(query: readonly QueryTerm[], board: ScoreBoard): void {
+    // Packed when more than a third of the arenas is slack (after a build, or many changes), not
+    // after every change: the first search after adding one server stays cheap.
+    if (
+      this.#slots.length - this.#live > this.#live / 2 + 1024 ||
+      this.#documentTerms.length - this.#documentLive > this.#documentLive / 2 + 1024
+    )
+      this.#pack();
     for (const { term, weight } of query) {
-      const postings = this.#postings.get(term);
-      if (postings === undefined || weight === 0) continue;
-      const { slots } = postings;
-      const weights = this.#termWeights(postings);
-      const idf = Math.log(1 + (this.#count - slots.length + 0.5) / (slots.length + 0.5));
-      const factor = weight * idf;
-      for (let i = 0; i < slots.length; i++) board.add(slots[i]!, factor * weights[i]!);
+      const id = this.#ids.get(term);
+      if (id === undefined || weight === 0) continue;
+      const start = this.#start[id]!;
+      const end = start + this.#length[id]!;
+      if (this.#weightsVersion[id] !== this.#version) this.#computeWeights(id);
+      const df = end - start;
+      const factor = weight * Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
+      const slots = this.#slots;
+      const weights = this.#weights;
+      for (let i = start; i < end; i++) board.add(slots[i]!, factor * weights[i]!);
     }
   }
 
   // Each document's saturated term weight: field frequencies weighted and length-normalised,
   // summed, then saturated. Cached until the index changes.
-  #termWeights(postings: Postings): Float64Array {
-    if (postings.version === this.#version) return postings.weights;
+  #computeWeights(id: number): void {
     const { k, b } = this.#bm25;
-    const fieldWeights = this.#fieldWeights;
-    const width = fieldWeights.length;
+    const width = this.#width;
     const averages = this.#totalLengths.map((total) => Math.max(total / (this.#count || 1), 1));
-    const { slots, frequencies } = postings;
-    const weights =
-      postings.weights.length === slots.length ? postings.weights : new Float64Array(slots.length);
-    for (let i = 0; i < slots.length; i++) {
+    const start = this.#start[id]!;
+    for (let i = start; i < start + this.#length[id]!; i++) {
       let tf = 0;
       for (let f = 0; f < width; f++) {
-        const frequency = frequencies[i * width + f]!;
+        const frequency = this.#frequencies[i * width + f]!;
         if (frequency === 0) continue;
-        const norm = 1 - b + (b * this.#lengths[f]![slots[i]!]!) / averages[f]!;
-        tf += (fieldWeights[f]! * frequency) / norm;
+        const norm = 1 - b + (b * this.#lengths[f]![this.#slots[i]!]!) / averages[f]!;
+        tf += (this.#fieldWeights[f]! * frequency) / norm;
       }
-      weights[i] = (tf * (k + 1)) / (k + tf);
+      this.#weights[i] = (tf * (k + 1)) / (k + tf);
     }
-    postings.weights = weights;
-    postings.version = this.#version;
-    return weights;
+    this.#weightsVersion[id] = this.#version;
   }
+
+  #idOf(term: string): number {
+    let id = this.#ids.get(term);
+    if (id !== undefined) return id;
+    id = this.#freeIds.pop() ?? this.#terms.length;
+    if (id === this.#terms.length) {
+      this.#terms.push(term);
+      if (id >= this.#start.length) this.#growTerms(id + 1);
+    } else {
+      this.#terms[id] = term;
+    }
+    this.#ids.set(term, id);
+    this.#start[id] = this.#used;
+    this.#length[id] = 0;
+    this.#room[id] = 0;
+    this.#weightsVersion[id] = -1;
+    if (!term.includes(' ')) this.#words.add(term);
+    return id;
+  }
+
+  #forget(id: number): void {
+    const term = this.#terms[id]!;
+    this.#ids.delete(term);
+    this.#terms[id] = undefined;
+    this.#freeIds.push(id);
+    this.#room[id] = 0;
+    if (!term.includes(' ')) this.#words.removed();
+  }
+
+  // Appends one posting to a term's block, moving the block to the arena's end (with room to
+  // double) when it is full.
+  #append(id: number, slot: number, frequencies: Uint8Array): void {
+    const width = this.#width;
+    const length = this.#length[id]!;
+    if (length === this.#room[id]) {
+      const room = Math.max(2, length * 2);
+      const start = this.#start[id]!;
+      if (start + length === this.#used && start + room <= this.#slots.length) {
+        this.#used = start + room;
+      } else {
+        this.#reservePostings(room);
+        const to = this.#used;
+        this.#slots.copyWithin(to, start, start + length);
+        this.#frequencies.copyWithin(to * width, start * width, (start + length) * width);
+        this.#start[id] = to;
+        this.#used = to + room;
+      }
+      this.#room[id] = room;
+    }
+    const at = this.#start[id]! + length;
+    this.#slots[at] = slot;
+    this.#frequencies.set(frequencies, at * width);
+    this.#length[id] = length + 1;
+    this.#live++;
+    this.#weightsVersion[id] = -1;
+  }
+
+  // Every term's block and every document's block, end to end with no room to spare: what a
+  // catalog that stopped changing keeps.
+  #pack(): void {
+    const width = this.#width;
+    let total = 0;
+    for (let id = 0; id < this.#terms.length; id++) total += this.#length[id]!;
+    const slots = new Int32Array(total);
+    const frequencies = new Uint8Array(total * width);
+    const weights = new Float32Array(total);
+    let at = 0;
+    for (let id = 0; id < this.#terms.length; id++) {
+      const start = this.#start[id]!;
+      const length = this.#length[id]!;
+      slots.set(this.#slots.subarray(start, start + length), at);
+      frequencies.set(
+        this.#frequencies.subarray(start * width, (start + length) * width),
+        at * width,
+      );
+      weights.set(this.#weights.subarray(start, start + length), at);
+      this.#start[id] = at;
+      this.#room[id] = length;
+      at += length;
+    }
+    this.#slots = slots;
+    this.#frequencies = frequencies;
+    this.#weights = weights;
+    this.#used = total;
+
+    let documentTotal = 0;
+    for (let slot = 0; slot < this.#capacity; slot++) documentTotal += this.#documentLength[slot]!;
+    const terms = new Int32Array(documentTotal);
+    at = 0;
+    for (let slot = 0; slot < this.#capacity; slot++) {
+      if (this.#documentStart[slot] === -1) continue;
+      const start = this.#documentStart[slot]!;
+      const length = this.#documentLength[slot]!;
+      terms.set(this.#documentTerms.subarray(start, start + length), at);
+      this.#documentStart[slot] = at;
+      at += length;
+    }
+    this.#documentTerms = terms;
+    this.#documentUsed = documentTotal;
+    this.#shrinkTerms();
+  }
+
+  #reservePostings(extra: number): void {
+    const needed = this.#used + extra;
+    if (needed <= this.#slots.length) return;
+    // A quarter more each time: a packed arena that grows a little stays under the packing
+    // threshold, and copying stays linear overall.
+    const size = Math.max(needed, Math.ceil(this.#slots.length * 1.25), 64);
+    this.#slots = grown(this.#slots, size, Int32Array);
+    this.#frequencies = grown(this.#frequencies, size * this.#width, Uint8Array);
+    this.#weights = grown(this.#weights, size, Float32Array);
+  }
+
+  #reserveDocumentTerms(extra: number): void {
+    const needed = this.#documentUsed + extra;
+    if (needed <= this.#documentTerms.length) return;
+    this.#documentTerms = grown(
+      this.#documentTerms,
+      Math.max(needed, Math.ceil(this.#documentTerms.length * 1.25), 64),
+      Int32Array,
+    );
+  }
+
+  #growTerms(needed: number): void {
+    const size = Math.max(needed, this.#start.length * 2, 64);
+    this.#start = grown(this.#start, size, Int32Array);
+    this.#length = grown(this.#length, size, Int32Array);
+    this.#room = grown(this.#room, size, Int32Array);
+    this.#weightsVersion = grown(this.#weightsVersion, size, Int32Array);
+  }
+
+  // The per-term tables cut to the terms there are (packing runs after a build).
+  #shrinkTerms(): void {
+    const size = this.#terms.length;
+    if (this.#start.length <= size) return;
+    this.#start = this.#start.slice(0, size);
+    this.#length = this.#length.slice(0, size);
+    this.#room = this.#room.slice(0, size);
+    this.#weightsVersion = this.#weightsVersion.slice(0, size);
+  }
+
+  #newSlot(): number {
+    const slot = this.#capacity++;
+    if (slot >= this.#documentStart.length) {
+      const size = Math.max(slot + 1, this.#documentStart.length * 2, 16);
+      this.#documentStart = grown(this.#documentStart, size, Int32Array);
+      this.#documentLength = grown(this.#documentLength, size, Int32Array);
+      this.#lengths.forEach((lengths, field) => {
+        this.#lengths[field] = grown(lengths, size, Uint32Array);
+      });
+    }
+    return slot;
+  }
+}
+
+function grown<T extends Int32Array | Uint32Array | Uint8Array | Float32Array>(
+  array: T,
+  size: number,
+  Make: new (size: number) => T,
+): T {
+  const next = new Make(size);
+  next.set(array);
+  return next;
 }

@@ -1,10 +1,12 @@
 /**
  * Scores per document slot for one query: a dense array plus the list of slots touched, so
- * adding is a typed-array write and clearing costs only what the query touched.
+ * adding is a typed-array write. A slot's score counts only when stamped with the current
+ * generation, so clearing is a counter bump, not a walk over what the last query touched.
  */
 export class ScoreBoard {
   #scores = new Float64Array(256);
-  #seen = new Uint8Array(256);
+  #stamps = new Uint32Array(256);
+  #generation = 1;
   readonly #touched: number[] = [];
 
   /** Slots with a score, in the order first scored. */
@@ -14,16 +16,17 @@ export class ScoreBoard {
 
   add(slot: number, value: number): void {
     if (slot >= this.#scores.length) this.#grow(slot);
-    if (this.#seen[slot] === 0) {
-      this.#seen[slot] = 1;
-      this.#scores[slot] = 0;
+    if (this.#stamps[slot] !== this.#generation) {
+      this.#stamps[slot] = this.#generation;
+      this.#scores[slot] = value;
       this.#touched.push(slot);
+    } else {
+      this.#scores[slot]! += value;
     }
-    this.#scores[slot]! += value;
   }
 
   get(slot: number): number {
-    return this.#seen[slot] === 1 ? this.#scores[slot]! : 0;
+    return this.#stamps[slot] === this.#generation ? this.#scores[slot]! : 0;
   }
 
   /** The best score, 0 when nothing was scored. */
@@ -63,17 +66,21 @@ export class ScoreBoard {
   }
 
   clear(): void {
-    for (const slot of this.#touched) this.#seen[slot] = 0;
     this.#touched.length = 0;
+    if (this.#generation === 0xffff_ffff) {
+      this.#stamps.fill(0);
+      this.#generation = 0;
+    }
+    this.#generation++;
   }
 
   #grow(slot: number): void {
     const size = Math.max(this.#scores.length * 2, slot + 1);
     const scores = new Float64Array(size);
     scores.set(this.#scores);
-    const seen = new Uint8Array(size);
-    seen.set(this.#seen);
+    const stamps = new Uint32Array(size);
+    stamps.set(this.#stamps);
     this.#scores = scores;
-    this.#seen = seen;
+    this.#stamps = stamps;
   }
 }

@@ -23,5 +23,12 @@ export interface SearchHit {
   readonly id: string;
   readonly provider: string;
   readonly name: string;
+  /** The ranking score: comparable within one result list only. */
   readonly score: number;
+  /**
+   * How much of the query this tool covers, 0–1, comparable across queries: the share of the
+   * query's information (each term weighted by its rarity in the catalog) found in the tool's
+   * text. An exact tool name or id is 1.
+   */
+  readonly relevance: number;
 }

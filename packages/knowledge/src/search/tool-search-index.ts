@@ -1,16 +1,11 @@
 import { InvertedIndex, type QueryTerm } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument, SearchHit } from './search-document.js';
+import type { IndexSearchOptions, SearchIndex } from './search-index.js';
 import { expandQuery } from './thesaurus.js';
 import { tokenize } from './tokenizer.js';
 
-/** Options of one search. */
-export interface IndexSearchOptions {
-  /** Hits to return; default 10. */
-  readonly limit?: number;
-  /** Only these providers, when given. */
-  readonly providers?: readonly string[];
-}
+export type { IndexSearchOptions } from './search-index.js';
 
 /** The knobs of the ranking; the defaults are what the benchmarks chose (package README). */
 export interface RankingOptions {
@@ -27,6 +22,8 @@ export interface RankingOptions {
   readonly providerWeight: number;
   /** Most thesaurus terms added for one query term. */
   readonly maxExpansions: number;
+  /** Most thesaurus terms added for one word of a clause of a multi-part request. */
+  readonly clauseExpansions: number;
   /** Query terms at least this long also match as prefixes ("regist" → "registr"); 0 turns it off. */
   readonly prefixMinLength: number;
   /** Weight of a prefix match relative to the exact term. */
@@ -37,6 +34,23 @@ export interface RankingOptions {
   readonly maxQueryTerms: number;
   /** BM25F parameters: term saturation k, length normalisation b. */
   readonly bm25: { readonly k: number; readonly b: number };
+  /** How a hit's `relevance` is reckoned, and where a good match starts. */
+  readonly relevance: RelevanceOptions;
+}
+
+/** The knobs of {@link SearchHit.relevance}; the defaults are what `bench no-match` chose. */
+export interface RelevanceOptions {
+  /** Credit for a query term the tool has only through a thesaurus term (the term itself: 1). */
+  readonly synonymCredit: number;
+  /** Credit for a query term the tool has only as the start of a longer word. */
+  readonly prefixCredit: number;
+  /**
+   * Weight of a query term no tool of the catalog has, relative to its IDF: such a word is
+   * either a need nothing here meets ("github" with no GitHub server) or a value ("Paris").
+   */
+  readonly absentWeight: number;
+  /** The least relevance of a result list's best hit for it to count as a good match. */
+  readonly goodMatch: number;
 }
 
 /** The default ranking. */
@@ -51,30 +65,50 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   expansionWeight: 0.28,
   providerWeight: 0.6,
   maxExpansions: 12,
+  clauseExpansions: 2,
   prefixMinLength: 5,
   prefixWeight: 0.35,
   clauseWeight: 0.1,
   maxQueryTerms: 32,
   bm25: Object.freeze({ k: 2.3, b: 0.65 }),
+  relevance: Object.freeze({
+    synonymCredit: 0.25,
+    prefixCredit: 0.5,
+    absentWeight: 1,
+    goodMatch: 0.15,
+  }),
 });
 
 interface Scored {
-  readonly hit: SearchHit;
+  readonly hit: Omit<SearchHit, 'relevance'>;
   score: number;
+}
+
+interface PreparedQuery {
+  /** The query's distinct terms that are searched, in query order. */
+  readonly terms: readonly string[];
+  /** What is scored: those terms, their expansions and word pairs. */
+  readonly query: readonly QueryTerm[];
 }
 
 interface IndexedTool {
   readonly doc: SearchDocument;
   readonly slot: number;
+  // What it is about, for relevance (`aboutTerms`): tokenized the first time it is a hit.
+  about?: readonly string[];
 }
 
 interface IndexedProvider {
   readonly slot: number;
-  readonly tools: Map<string, IndexedTool>;
+  readonly ids: readonly string[];
   // The tools' slots again, as a plain array: the provider stage walks them on every query.
   readonly toolSlots: readonly number[];
 }
 
+// The catalog size relevance reckons information in, whatever the real size (#relevances).
+const RELEVANCE_CATALOG = 1_000;
+// Words of a description's first sentence counted in what a tool is about (bench no-match).
+const ABOUT_WORDS = 8;
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
 // Share of the best provider score below which the provider stage leaves a provider out.
@@ -86,7 +120,7 @@ const MIN_PROVIDER_SHARE = 0.2;
  * objects, a provider-level second stage, clause fusion for multi-part requests, and an exact
  * tool-name or id hit always first. Incremental: documents are added and removed per provider.
  */
-export class ToolSearchIndex {
+export class ToolSearchIndex implements SearchIndex {
   readonly #ranking: RankingOptions;
   readonly #tools: InvertedIndex;
   // The second stage: each provider as one document of all its tools, so a query about what a
@@ -96,9 +130,11 @@ export class ToolSearchIndex {
   readonly #byId = new Map<string, IndexedTool>();
   readonly #bySlot: (SearchDocument | undefined)[] = [];
   readonly #providerBySlot: (string | undefined)[] = [];
-  readonly #byExactName = new Map<string, Set<string>>();
+  // Lowercased tool names and ids → the tool ids they name (one in all but rare cases).
+  readonly #byExactName = new Map<string, string | string[]>();
   readonly #toolScores = new ScoreBoard();
   readonly #providerScores = new ScoreBoard();
+  #version = 0;
 
   constructor(ranking: Partial<RankingOptions> = {}) {
     // Nested knobs merge too, so `{"fieldBoost":{"name":5}}` from the environment keeps the rest.
@@ -107,6 +143,7 @@ export class ToolSearchIndex {
       ...ranking,
       fieldBoost: { ...DEFAULT_RANKING.fieldBoost, ...ranking.fieldBoost },
       bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25 },
+      relevance: { ...DEFAULT_RANKING.relevance, ...ranking.relevance },
     };
     const { name, provider, description, parameters, phrases } = this.#ranking.fieldBoost;
     this.#tools = new InvertedIndex(
@@ -115,17 +152,38 @@ export class ToolSearchIndex {
     );
   }
 
+  /** The ranking in effect, defaults filled in. */
+  get ranking(): RankingOptions {
+    return this.#ranking;
+  }
+
   /** How many tools are indexed. */
   get size(): number {
     return this.#tools.count;
   }
 
+  /** Changes whenever a provider is set or removed. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The least relevance of a good match (`ranking.relevance.goodMatch`). */
+  get goodMatch(): number {
+    return this.#ranking.relevance.goodMatch;
+  }
+
+  /** Every indexed document. */
+  documents(): IterableIterator<SearchDocument> {
+    return [...this.#byId.values()].map((tool) => tool.doc)[Symbol.iterator]();
+  }
+
   /** Adds (or replaces) every tool of `provider`; other providers are untouched. */
   setProvider(provider: string, documents: readonly SearchDocument[]): void {
     this.removeProvider(provider);
+    this.#version++;
     const unique = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
     const providerTerms = tokenize(provider);
-    const tools = new Map<string, IndexedTool>();
+    const toolSlots: number[] = [];
     for (const doc of unique) {
       const name = tokenize(doc.name);
       const description = tokenize(doc.description);
@@ -136,13 +194,15 @@ export class ToolSearchIndex {
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
         [...bigrams(name), ...bigrams(description)],
       ]);
-      tools.set(doc.id, { doc, slot });
       this.#byId.set(doc.id, { doc, slot });
       this.#bySlot[slot] = doc;
+      toolSlots.push(slot);
       for (const key of exactKeys(doc)) {
-        const ids = this.#byExactName.get(key) ?? new Set<string>();
-        ids.add(doc.id);
-        this.#byExactName.set(key, ids);
+        const ids = this.#byExactName.get(key);
+        this.#byExactName.set(
+          key,
+          ids === undefined ? doc.id : [...(typeof ids === 'string' ? [ids] : ids), doc.id],
+        );
       }
     }
     const slot = this.#providerIndex.add([
@@ -151,22 +211,24 @@ export class ToolSearchIndex {
       tokenize(unique.map((doc) => doc.description.slice(0, 300)).join(' ')),
     ]);
     this.#providerBySlot[slot] = provider;
-    const toolSlots = [...tools.values()].map((tool) => tool.slot);
-    this.#byProvider.set(provider, { slot, tools, toolSlots });
+    this.#byProvider.set(provider, { slot, ids: unique.map((doc) => doc.id), toolSlots });
   }
 
   /** Removes every tool of `provider`. */
   removeProvider(provider: string): void {
     const indexed = this.#byProvider.get(provider);
     if (indexed === undefined) return;
-    for (const { doc, slot } of indexed.tools.values()) {
+    this.#version++;
+    for (const id of indexed.ids) {
+      const { doc, slot } = this.#byId.get(id)!;
       this.#tools.remove(slot);
       this.#bySlot[slot] = undefined;
       this.#byId.delete(doc.id);
       for (const key of exactKeys(doc)) {
         const ids = this.#byExactName.get(key);
-        ids?.delete(doc.id);
-        if (ids?.size === 0) this.#byExactName.delete(key);
+        const left = typeof ids === 'string' ? [] : (ids ?? []).filter((other) => other !== id);
+        if (left.length === 0) this.#byExactName.delete(key);
+        else this.#byExactName.set(key, left.length === 1 ? left[0]! : left);
       }
     }
     this.#providerIndex.remove(indexed.slot);
@@ -189,33 +251,55 @@ export class ToolSearchIndex {
     const limit = options.limit ?? 10;
     const allowed = options.providers === undefined ? undefined : new Set(options.providers);
     if (limit <= 0 || allowed?.size === 0) return [];
-    let ranked = this.#rank(tokenize(query), allowed);
+    const whole = this.#prepare(tokenize(query));
+    let ranked = this.#rank(whole, allowed);
     // A request that lists several needs ("…, and also …") is searched clause by clause too,
     // so each need gets its tools into the top ranks instead of the most wordy match winning.
+    // A clause is searched with fewer expansions (`clauseExpansions` thesaurus terms a word,
+    // no completions): the whole query already brought them, and expanding every clause in full
+    // made a long request cost twice as much for nothing (package README, speed).
     const clauses = splitClauses(query)
       .map(tokenize)
       .filter((terms) => terms.length >= 2);
+    const preparedClauses =
+      clauses.length >= 2 ? clauses.map((terms) => this.#prepare(terms, true)) : [];
     if (clauses.length >= 2 && this.#ranking.clauseWeight > 0) {
       ranked = fuse([
         { entries: ranked, weight: 1 },
-        ...clauses.map((terms) => ({
-          entries: this.#rank(terms, allowed),
+        ...preparedClauses.map((prepared) => ({
+          entries: this.#rank(prepared, allowed),
           weight: this.#ranking.clauseWeight,
         })),
       ]);
     }
     // An exact tool name or id always ranks first, whatever BM25 says.
-    const exact = this.#byExactName.get(query.trim().toLowerCase());
-    if (exact !== undefined) {
+    const named = this.#byExactName.get(query.trim().toLowerCase());
+    const exactIds = new Set<string>();
+    if (named !== undefined) {
       const top = Math.max(ranked[0]?.score ?? 0, 1);
-      for (const id of exact) {
+      for (const id of typeof named === 'string' ? [named] : named) {
         const doc = this.get(id);
         if (doc === undefined || (allowed !== undefined && !allowed.has(doc.provider))) continue;
         ranked = ranked.filter((entry) => entry.hit.id !== id);
         ranked.unshift({ hit: toHit(doc, top + 1), score: top + 1 });
+        exactIds.add(id);
       }
     }
-    return ranked.slice(0, limit).map(({ hit, score }) => ({ ...hit, score: round(score) }));
+    const top = ranked.slice(0, limit);
+    // A tool answers one need of a request that lists several: its relevance is its fit to the
+    // whole request or to the clause it fits best.
+    const ids = top.map(({ hit }) => hit.id);
+    const relevances = this.#relevances(ids, whole);
+    for (const prepared of preparedClauses) {
+      this.#relevances(ids, prepared).forEach((relevance, i) => {
+        relevances[i] = Math.max(relevances[i]!, relevance);
+      });
+    }
+    return top.map(({ hit, score }, i) => ({
+      ...hit,
+      score: round(score),
+      relevance: exactIds.has(hit.id) ? 1 : round(relevances[i]!),
+    }));
   }
 
   // Keeps the query's rarest distinct terms, in their original order: common words add time
@@ -232,44 +316,55 @@ export class ToolSearchIndex {
     return distinct.filter((term) => rarest.has(term));
   }
 
-  // The weighted query: the terms, their prefix matches, and the thesaurus expansion.
-  #expand(terms: readonly string[]): QueryTerm[] {
-    const { prefixMinLength, prefixWeight, expansionWeight, maxExpansions } = this.#ranking;
+  // The weighted query: the terms, their prefix matches, and the thesaurus expansion, each
+  // expansion marked with the term it stands for.
+  #expand(terms: readonly string[], clause: boolean): QueryTerm[] {
+    const { prefixMinLength, prefixWeight, expansionWeight, relevance } = this.#ranking;
+    const maxExpansions = clause ? this.#ranking.clauseExpansions : this.#ranking.maxExpansions;
     const query: QueryTerm[] = terms.map((term) => ({ term, weight: 1 }));
     const present = new Set(terms);
-    const addOnce = (term: string, weight: number) => {
+    const addOnce = (term: string, weight: number, source: number, credit: number) => {
       if (present.has(term)) return;
       present.add(term);
-      query.push({ term, weight });
+      query.push({ term, weight, source, credit });
     };
-    if (prefixMinLength > 0 && prefixWeight > 0) {
-      for (const term of terms) {
-        if (term.length < prefixMinLength) continue;
+    if (!clause && prefixMinLength > 0 && prefixWeight > 0) {
+      terms.forEach((term, source) => {
+        if (term.length < prefixMinLength) return;
         // Closer completions weigh more: "regist" is nearer "registr" than "registration".
-        for (const longer of this.#tools.termsWithPrefix(term))
-          addOnce(longer, (prefixWeight * term.length) / longer.length);
-      }
+        for (const longer of this.#tools.termsWithPrefix(term)) {
+          const closeness = term.length / longer.length;
+          addOnce(longer, prefixWeight * closeness, source, relevance.prefixCredit * closeness);
+        }
+      });
     }
     if (expansionWeight > 0) {
       // Capped per term, so a long query's last terms are expanded as well as its first.
-      for (const term of terms) {
-        for (const synonym of expandQuery([term]).slice(0, maxExpansions))
-          addOnce(synonym, expansionWeight);
-      }
+      terms.forEach((term, source) => {
+        for (const synonym of expandQuery([term]).slice(0, maxExpansions)) {
+          addOnce(synonym, expansionWeight, source, relevance.synonymCredit);
+        }
+      });
     }
     return query;
   }
 
-  // BM25F over the tool fields with the query expanded, plus the provider stage.
-  #rank(allTerms: readonly string[], allowed: ReadonlySet<string> | undefined): Scored[] {
+  // The query as it is scored: its rarest terms, their expansions and its word pairs.
+  #prepare(allTerms: readonly string[], clause = false): PreparedQuery {
     const terms = this.#selectTerms(allTerms);
-    if (terms.length === 0) return [];
-    const query = this.#expand(terms);
+    if (terms.length === 0) return { terms, query: [] };
+    const query = this.#expand(terms, clause);
     const selected = new Set(terms);
     const phrases = new Set(
       bigrams(allTerms.filter((term) => selected.has(term))).slice(0, this.#ranking.maxQueryTerms),
     );
     for (const phrase of phrases) query.push({ term: phrase, weight: 1 });
+    return { terms, query };
+  }
+
+  // BM25F over the tool fields with the query expanded, plus the provider stage.
+  #rank({ query }: PreparedQuery, allowed: ReadonlySet<string> | undefined): Scored[] {
+    if (query.length === 0) return [];
     const board = this.#toolScores;
     board.clear();
     this.#tools.score(query, board);
@@ -282,6 +377,65 @@ export class ToolSearchIndex {
     return board.top(RANK_DEPTH, tieBreak, keep).map((slot) => {
       const score = board.get(slot);
       return { hit: toHit(this.#bySlot[slot]!, score), score };
+    });
+  }
+
+  // How well each tool and the query fit each other: the geometric mean of the share of the
+  // query's information the tool's text holds and the share of the information of what the
+  // tool is about (name, server, first words of its description) the query holds. A tool must both answer the query and be about it: "create
+  // an issue on github" covers "create" of memory.create_entities, which it is not about. Each
+  // term weighs its IDF; a term no tool has weighs `absentWeight` times that (nothing here
+  // answers it, or it is a value such as "Paris"); thesaurus terms and completions count in part.
+  #relevances(ids: readonly string[], { terms, query }: PreparedQuery): number[] {
+    if (terms.length === 0) return ids.map(() => 0);
+    // IDF as if the catalog had RELEVANCE_CATALOG tools with the same share holding the term:
+    // a word no tool has then weighs as much against a common one in 9 tools as in 9,000, so
+    // a relevance means the same whatever the catalog's size.
+    const count = this.#tools.count || 1;
+    const information = (term: string) => {
+      const df = this.#tools.documentFrequency(term);
+      const scaled = (df * RELEVANCE_CATALOG) / count;
+      const idf = Math.log(1 + (RELEVANCE_CATALOG - scaled + 0.5) / (scaled + 0.5));
+      return df === 0 ? this.#ranking.relevance.absentWeight * idf : idf;
+    };
+    const termInformation = terms.map(information);
+    const queryInformation = termInformation.reduce((a, b) => a + b, 0);
+    // What a tool term answers: (query term position, credit) for the term itself and for each
+    // expansion; and how much of each tool term the query asks for.
+    const answers = new Map<string, [number, number][]>();
+    const asked = new Map<string, number>();
+    terms.forEach((term, i) => {
+      answers.set(term, [[i, 1]]);
+      asked.set(term, 1);
+    });
+    for (const { term, source, credit } of query) {
+      if (source === undefined || credit === undefined) continue;
+      let list = answers.get(term);
+      if (list === undefined) answers.set(term, (list = []));
+      list.push([source, credit]);
+      asked.set(term, Math.max(asked.get(term) ?? 0, credit));
+    }
+    const credits = new Float64Array(terms.length);
+    return ids.map((id) => {
+      const indexed = this.#byId.get(id);
+      if (indexed === undefined) return 0;
+      credits.fill(0);
+      for (const term of this.#tools.termsOf(indexed.slot)) {
+        for (const [at, credit] of answers.get(term) ?? [])
+          credits[at] = Math.max(credits[at]!, credit);
+      }
+      let answered = 0;
+      for (let i = 0; i < terms.length; i++) answered += termInformation[i]! * credits[i]!;
+      indexed.about ??= aboutTerms(indexed.doc);
+      let about = 0;
+      let aboutTotal = 0;
+      for (const term of indexed.about) {
+        const weight = information(term);
+        aboutTotal += weight;
+        about += weight * (asked.get(term) ?? 0);
+      }
+      if (queryInformation === 0 || aboutTotal === 0) return 0;
+      return Math.sqrt((answered / queryInformation) * (about / aboutTotal));
     });
   }
 
@@ -314,14 +468,17 @@ export class ToolSearchIndex {
   searchRegex(pattern: RegExp, options: IndexSearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 10;
     const hits: SearchHit[] = [];
-    for (const [provider, { tools }] of this.#byProvider) {
+    for (const [provider, { ids }] of this.#byProvider) {
       if (options.providers !== undefined && !options.providers.includes(provider)) continue;
-      for (const { doc } of tools.values()) {
+      for (const id of ids) {
+        const doc = this.#byId.get(id)!.doc;
         pattern.lastIndex = 0;
         const inName = pattern.test(doc.name);
         pattern.lastIndex = 0;
         if (inName || pattern.test(doc.description)) {
-          hits.push({ id: doc.id, provider, name: doc.name, score: inName ? 1 : 0.5 });
+          // A pattern matched or it did not: either way the caller asked for exactly this.
+          const score = inName ? 1 : 0.5;
+          hits.push({ id: doc.id, provider, name: doc.name, score, relevance: 1 });
         }
       }
     }
@@ -364,7 +521,7 @@ function exactKeys(doc: SearchDocument): string[] {
   return [doc.name.toLowerCase(), doc.id.toLowerCase()];
 }
 
-function toHit(doc: SearchDocument, score: number): SearchHit {
+function toHit(doc: SearchDocument, score: number): Omit<SearchHit, 'relevance'> {
   return { id: doc.id, provider: doc.provider, name: doc.name, score };
 }
 
@@ -374,4 +531,16 @@ function compare(a: string, b: string): number {
 
 function round(score: number): number {
   return Math.round(score * 1000) / 1000;
+}
+
+// What a tool is about: its name, its server, and the start of its description's first
+// sentence (where tools named in one language say what they do in another).
+function aboutTerms(doc: SearchDocument): string[] {
+  const first = doc.description.split(/[.!?。！？;；\n]/u, 1)[0] ?? '';
+  return [
+    ...new Set([
+      ...tokenize(`${doc.name} ${doc.provider}`),
+      ...tokenize(first).slice(0, ABOUT_WORDS),
+    ]),
+  ];
 }

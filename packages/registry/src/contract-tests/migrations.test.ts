@@ -49,6 +49,7 @@ describe.each(targets)('migrations on $name', (target) => {
     expect(await tableNames(db.db as Kysely<unknown>, schema)).toEqual([
       'auth_configs',
       'connected_accounts',
+      'embedding_cache',
       'mcp_connections',
       'secrets',
       'thread_activations',

@@ -9,8 +9,17 @@ import type {
 } from 'kysely';
 import type { Database } from '../database/schema.js';
 
+/**
+ * Tables addressed by content, not by tenant (an embedding by the hash of the text and the
+ * model): no row belongs to one tenant, so no tenant condition applies.
+ */
+export const SHARED_TABLES = ['embedding_cache'] as const;
+const shared = new Set<string>(SHARED_TABLES);
+
 /** The column that holds the tenant, per table: a new table does not compile until it says. */
-export const TENANT_COLUMN: { readonly [Table in keyof Database]: string } = {
+export const TENANT_COLUMN: {
+  readonly [Table in Exclude<keyof Database, (typeof SHARED_TABLES)[number]>]: string;
+} = {
   users: 'id',
   auth_configs: 'user_id',
   connected_accounts: 'user_id',
@@ -80,6 +89,7 @@ function checkFiltered(node: Node): ScopedStatement {
   const tenants: unknown[] = [];
   const problems: string[] = [];
   for (const reference of references) {
+    if (shared.has(reference.table)) continue;
     const column = tenantColumn(reference.table);
     if (column === undefined) {
       problems.push(`${reference.table} is not a known tenant table`);
@@ -109,6 +119,7 @@ function checkInsert(node: Node): ScopedStatement {
   const column = tenantColumn(table);
   const problems: string[] = [];
   const tenants: unknown[] = [];
+  if (shared.has(table)) return { kind: node.kind, tables: [table], tenants, problems };
   if (column === undefined) problems.push(`${table} is not a known tenant table`);
   else {
     const columns = ((node.columns as Node[] | undefined) ?? []).map(columnName);
@@ -172,7 +183,9 @@ function columnName(node: Node): string {
 }
 
 function tenantColumn(table: string): string | undefined {
-  return Object.hasOwn(TENANT_COLUMN, table) ? TENANT_COLUMN[table as keyof Database] : undefined;
+  return Object.hasOwn(TENANT_COLUMN, table)
+    ? TENANT_COLUMN[table as keyof typeof TENANT_COLUMN]
+    : undefined;
 }
 
 function kindName(node: Node): string {

@@ -95,7 +95,28 @@ async function initial(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('secrets_key_id').on('secrets').column('key_id').execute();
 }
 
+// Tool embeddings, shared by every tenant and process: a row is addressed by what was embedded
+// (the hash of the text) and by which model, so it holds nothing a tenant could not compute.
+async function embeddingCache(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('embedding_cache')
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('content_hash', 'text', (c) => c.notNull())
+    .addColumn('dimensions', 'integer', (c) => c.notNull())
+    .addColumn('vector', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('embedding_cache_pk', ['model', 'content_hash'])
+    .execute();
+  await db.schema
+    .createIndex('embedding_cache_used_at')
+    .on('embedding_cache')
+    .column('used_at')
+    .execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
+  '0002_embedding_cache': { up: embeddingCache },
 });

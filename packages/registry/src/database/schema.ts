@@ -86,6 +86,21 @@ export interface SecretsTable {
   updated_at: string;
 }
 
+/**
+ * One embedding vector of a text, by model: not a tenant's row. The key is what was embedded
+ * (SHA-256 of the text) and by which model, so every tenant and process shares it.
+ */
+export interface EmbeddingCacheTable {
+  model: string;
+  content_hash: string;
+  dimensions: number;
+  /** Little-endian float32 values, base64. */
+  vector: string;
+  created_at: string;
+  /** Last read or write: the least recently used rows are pruned first. */
+  used_at: string;
+}
+
 /** The whole database, for kysely. */
 export interface Database {
   users: UsersTable;
@@ -95,4 +110,5 @@ export interface Database {
   tool_catalog: ToolCatalogTable;
   thread_activations: ThreadActivationsTable;
   secrets: SecretsTable;
+  embedding_cache: EmbeddingCacheTable;
 }

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { SearchDocument } from './search/search-document.js';
+import type { SearchIndex } from './search/search-index.js';
+import type { ToolVectors } from './semantic/tool-vectors.js';
+
+/** One provider of a catalog: its id and the hash of its tool list. */
+export interface CatalogProvider {
+  readonly id: string;
+  /** The same for two tool lists exactly when they hold the same tools, definitions included. */
+  readonly key: string;
+}
+
+/** One search index over one catalog, shared by every tenant whose catalog it is. */
+export interface CatalogIndex {
+  /** Identifies the catalog: its providers and their keys. */
+  readonly signature: string;
+  readonly index: SearchIndex;
+  /** The tools' vectors, when semantic ranking is on. */
+  readonly vectors: ToolVectors | undefined;
+}
+
+/** Options of {@link CatalogIndexes}. */
+export interface CatalogIndexesOptions {
+  readonly createIndex: () => SearchIndex;
+  readonly createVectors?: () => ToolVectors;
+  /** Catalogs whose index is kept, least recently used dropped first. */
+  readonly maxIndexes: number;
+}
+
+interface Entry extends CatalogIndex {
+  signature: string;
+  /** Provider id → key and documents, as indexed. */
+  readonly providers: Map<string, { key: string; documents: readonly SearchDocument[] }>;
+  /** The one tenant that has ever taken it; `undefined` once a second one has. */
+  owner: string | undefined;
+}
+
+/**
+ * The search indexes of the catalogs in use, one per catalog (the same providers with the same
+ * tool lists), whichever tenants use it: a thousand tenants of the same app servers share one
+ * index, and each request filters it by what its tenant may use. A tenant whose catalog changes
+ * gets the index of its new catalog: one already held, or the old one changed in place (per
+ * provider, as before) when no other tenant has ever taken it, or a new one, built with the
+ * old one's documents, leaving the old one unchanged for whoever else uses it.
+ */
+export class CatalogIndexes {
+  readonly #options: CatalogIndexesOptions;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(options: CatalogIndexesOptions) {
+    this.#options = options;
+  }
+
+  /** Indexes held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The index of a catalog, when held; marks it recently used. */
+  get(signature: string): CatalogIndex | undefined {
+    const entry = this.#entries.get(signature);
+    if (entry !== undefined) {
+      this.#entries.delete(signature);
+      this.#entries.set(signature, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * The index of the catalog made of `providers` for `userId`, who used `previous` until now
+   * (if it did): an index held for that catalog, or `previous` changed in place when no other
+   * tenant took it, or a new one. `documents` gives a provider's tools when they must be
+   * indexed. Synchronous, so no other request sees an index half changed.
+   */
+  acquire(
+    userId: string,
+    providers: readonly CatalogProvider[],
+    documents: (providerId: string) => readonly SearchDocument[],
+    previous?: string,
+  ): CatalogIndex {
+    const signature = signatureOf(providers);
+    const held = this.#entries.get(signature);
+    if (held !== undefined) {
+      this.get(signature);
+      // Another tenant's requests may be using it, now or later: never changed in place again.
+      if (held.owner !== userId) held.owner = undefined;
+      return held;
+    }
+    const old = previous === undefined ? undefined : this.#entries.get(previous);
+    const wanted = new Map(providers.map((p) => [p.id, p.key]));
+    if (old !== undefined && old.owner === userId) {
+      // Only this tenant used it: change what changed, as the index did before it was shared.
+      for (const id of [...old.providers.keys()]) {
+        if (wanted.get(id) === old.providers.get(id)?.key) continue;
+        old.index.removeProvider(id);
+        old.providers.delete(id);
+      }
+      for (const [id, key] of wanted) {
+        if (old.providers.has(id)) continue;
+        const docs = documents(id);
+        old.index.setProvider(id, docs);
+        old.providers.set(id, { key, documents: docs });
+      }
+      this.#entries.delete(old.signature);
+      old.signature = signature;
+      this.#entries.set(signature, old);
+      return old;
+    }
+    const entry: Entry = {
+      signature,
+      index: this.#options.createIndex(),
+      vectors: this.#options.createVectors?.(),
+      providers: new Map(),
+      owner: userId,
+    };
+    for (const [id, key] of wanted) {
+      // A provider the old index had with the same tools lends its documents.
+      const known = old?.providers.get(id);
+      const docs = known?.key === key ? known.documents : documents(id);
+      entry.index.setProvider(id, docs);
+      entry.providers.set(id, { key, documents: docs });
+    }
+    this.#entries.set(signature, entry);
+    while (this.#entries.size > Math.max(1, this.#options.maxIndexes)) {
+      const oldest = this.#entries.values().next().value!;
+      oldest.vectors?.close();
+      this.#entries.delete(oldest.signature);
+    }
+    return entry;
+  }
+}
+
+/** The key of a provider's tool list: its tools' names and content hashes, in name order. */
+export function providerKey(tools: readonly { name: string; contentHash: string }[]): string {
+  const hash = createHash('sha256');
+  for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+    hash.update(`${tool.name}\u0000${tool.contentHash}\n`);
+  return hash.digest('hex');
+}
+
+function signatureOf(providers: readonly CatalogProvider[]): string {
+  const hash = createHash('sha256');
+  for (const { id, key } of [...providers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+    hash.update(`${id}\u0000${key}\n`);
+  return hash.digest('hex');
+}

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext, type ServerConfig } from '@mcp-agent/core';
+import type { Registry } from '@mcp-agent/registry';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
+import { Knowledge } from './knowledge.js';
+import type { SearchIndex } from './search/search-index.js';
+import { ToolSearchIndex } from './search/tool-search-index.js';
+
+const appServers: ServerConfig[] = ['github', 'mail'].map((id) => ({
+  id,
+  transport: 'streamable-http',
+  url: `https://${id}.example/mcp`,
+  headers: {},
+  enabled: true,
+}));
+const catalogs: Record<string, object[]> = {
+  github: [
+    { name: 'create_issue', description: 'Create an issue in a repository' },
+    { name: 'list_issues', description: 'List the issues of a repository' },
+  ],
+  mail: [{ name: 'send_email', description: 'Send an email message' }],
+};
+const tenants = ['alice', 'bob', 'carol'].map((userId) => createContext({ userId }));
+
+describe('one search index per catalog, shared by tenants', () => {
+  let registry: Registry;
+  let created: SearchIndex[];
+  let knowledge: Knowledge;
+  beforeEach(async () => {
+    registry = await createTestRegistry({ appServers });
+    created = [];
+    knowledge = new Knowledge({
+      registry,
+      createIndex: () => {
+        created.push(new ToolSearchIndex());
+        return created.at(-1)!;
+      },
+      maxIndexes: 3,
+      maxTenants: 2,
+    });
+    for (const ctx of tenants) {
+      for (const [id, tools] of Object.entries(catalogs)) {
+        await registry.recordState(ctx, id, { status: 'ready' });
+        await registry.catalog.replace(ctx, id, tools);
+      }
+    }
+  });
+  afterEach(async () => {
+    await registry.close();
+  });
+
+  it('tenants with the same app servers share one index, each filtered by its availability', async () => {
+    const [alice, bob] = tenants as [(typeof tenants)[0], (typeof tenants)[0]];
+    await registry.recordState(bob, 'mail', { status: 'failed', lastError: 'down' });
+    const forAlice = await knowledge.search(alice, 'send an email message', { limit: 10 });
+    const forBob = await knowledge.search(bob, 'send an email message', { limit: 10 });
+    expect(created).toHaveLength(1);
+    expect(forAlice.map((r) => r.tool_id)).toContain('mail.send_email');
+    expect(forBob.map((r) => r.tool_id)).not.toContain('mail.send_email');
+    const limited = createContext({ userId: 'alice', allowServers: ['mail'] });
+    expect(
+      (await knowledge.search(limited, 'create an issue or an email', { limit: 10 })).map(
+        (r) => r.tool_id,
+      ),
+    ).toEqual(['mail.send_email']);
+    expect(created).toHaveLength(1);
+  });
+
+  it("a tenant whose catalog changes gets its own index; the others' stays as it was", async () => {
+    const [alice, bob] = tenants as [(typeof tenants)[0], (typeof tenants)[0]];
+    await knowledge.search(alice, 'issue');
+    await knowledge.search(bob, 'issue');
+    await registry.catalog.replace(bob, 'github', [
+      ...catalogs.github!,
+      { name: 'close_issue', description: 'Close an issue' },
+    ]);
+    expect((await knowledge.search(bob, 'close_issue'))[0]?.tool_id).toBe('github.close_issue');
+    expect(created).toHaveLength(2);
+    expect(
+      (await knowledge.search(alice, 'close issue', { limit: 10 })).map((r) => r.tool_id),
+    ).not.toContain('github.close_issue');
+    // Bob alone took the new index: his next change is made in place.
+    await registry.catalog.replace(bob, 'mail', []);
+    expect(
+      (await knowledge.search(bob, 'send email', { limit: 10 })).map((r) => r.tool_id),
+    ).not.toContain('mail.send_email');
+    expect(created).toHaveLength(2);
+  });
+
+  it('holds at most maxIndexes catalogs and maxTenants tenants', async () => {
+    for (const [i, ctx] of tenants.entries()) {
+      // A catalog of its own for each tenant.
+      await registry.catalog.replace(ctx, 'mail', [
+        { name: `send_email_${i}`, description: 'Send an email message' },
+      ]);
+      await knowledge.search(ctx, 'send');
+    }
+    expect(knowledge.cacheSizes()).toEqual({ indexes: 3, tenants: 2 });
+    const extra = createContext({ userId: 'dave' });
+    for (const [id, tools] of Object.entries(catalogs)) {
+      await registry.recordState(extra, id, { status: 'ready' });
+      await registry.catalog.replace(extra, id, tools);
+    }
+    await knowledge.search(extra, 'send');
+    expect(knowledge.cacheSizes()).toEqual({ indexes: 3, tenants: 2 });
+  });
+});

@@ -1,0 +1,36 @@
+import type { SearchDocument, SearchHit } from './search-document.js';
+
+/** Options of one search. */
+export interface IndexSearchOptions {
+  /** Hits to return; default 10. */
+  readonly limit?: number;
+  /** Only these providers, when given. */
+  readonly providers?: readonly string[];
+}
+
+/**
+ * A searchable catalog of tools, changed provider by provider. `ToolSearchIndex` (BM25F) is the
+ * product's; `InMemorySearchIndex` in `./testing` is a simple double for tests of its callers.
+ */
+export interface SearchIndex {
+  /** Tools indexed. */
+  readonly size: number;
+  /** Changes whenever a provider is set or removed. */
+  readonly version: number;
+  /** The least relevance of a result list's best hit for it to count as a good match. */
+  readonly goodMatch: number;
+  /** Adds (or replaces) every tool of `provider`; other providers are untouched. */
+  setProvider(provider: string, documents: readonly SearchDocument[]): void;
+  /** Removes every tool of `provider`. */
+  removeProvider(provider: string): void;
+  /** The providers indexed. */
+  providers(): string[];
+  /** One indexed document, by id. */
+  get(id: string): SearchDocument | undefined;
+  /** Every indexed document. */
+  documents(): IterableIterator<SearchDocument>;
+  /** Ranked hits for a natural-language query, a tool name or a tool id. */
+  search(query: string, options?: IndexSearchOptions): SearchHit[];
+  /** Tools whose name or description matches `pattern`. */
+  searchRegex(pattern: RegExp, options?: IndexSearchOptions): SearchHit[];
+}

@@ -1,0 +1,97 @@
+import type { SearchHit } from './search/search-document.js';
+import { trimText } from './views/description-text.js';
+
+/** One tool found for a query, and how well it fits that query. */
+export interface QueryMatch {
+  readonly tool_id: string;
+  /** 0–1, comparable across queries (see `SearchHit.relevance`). */
+  readonly relevance: number;
+}
+
+/** What one query of a search found. */
+export interface QueryAnswer {
+  readonly query: string;
+  /** The tools that match this query, best first; their descriptions are under `servers`. */
+  readonly matches: readonly QueryMatch[];
+  /**
+   * True when no tool matches this query well: nothing connected seems to do it. `matches` is
+   * then empty and `closest` lists the nearest tools, which the caller should not trust.
+   */
+  readonly no_good_match: boolean;
+  /** With `no_good_match`: the nearest tools, for a human to judge. */
+  readonly closest?: readonly QueryMatch[];
+}
+
+/** One tool of a search answer, listed once however many queries found it. */
+export interface FoundTool {
+  readonly tool_id: string;
+  readonly description: string;
+}
+
+/** The tools of one server found by a search. */
+export interface ServerTools {
+  readonly server: string;
+  readonly tools: readonly FoundTool[];
+}
+
+/** The answer to a search of one or several queries. */
+export interface ToolSearchAnswer {
+  /** One entry per query, in the order asked. */
+  readonly queries: readonly QueryAnswer[];
+  /** Every tool found, once, grouped by server, in the order first found. */
+  readonly servers: readonly ServerTools[];
+  /** A sentence for the model and the user when some query had no good match. */
+  readonly note?: string;
+  /** What degraded this search (for example, semantic ranking unavailable). */
+  readonly warnings?: readonly string[];
+}
+
+// How many of the nearest tools a query without a good match still shows.
+const CLOSEST = 3;
+
+/**
+ * Puts the hits of each query into one answer: per query its own top hits, every tool listed
+ * once under its server, and queries without a good match (the caller decides, from relevance)
+ * marked so instead of offering a wrong tool as if it fitted.
+ */
+export function toolSearchAnswer(
+  perQuery: readonly {
+    readonly query: string;
+    readonly hits: readonly SearchHit[];
+    readonly noGoodMatch: boolean;
+  }[],
+  describe: (hit: SearchHit) => string,
+  warnings: readonly string[] = [],
+): ToolSearchAnswer {
+  const servers = new Map<string, Map<string, FoundTool>>();
+  const list = (hit: SearchHit): QueryMatch => {
+    let tools = servers.get(hit.provider);
+    if (tools === undefined) {
+      tools = new Map();
+      servers.set(hit.provider, tools);
+    }
+    if (!tools.has(hit.id)) tools.set(hit.id, { tool_id: hit.id, description: describe(hit) });
+    return { tool_id: hit.id, relevance: hit.relevance };
+  };
+  const queries = perQuery.map(({ query, hits, noGoodMatch }): QueryAnswer => {
+    if (!noGoodMatch) return { query, matches: hits.map(list), no_good_match: false };
+    const closest = hits.slice(0, CLOSEST).map(list);
+    return {
+      query,
+      matches: [],
+      no_good_match: true,
+      ...(closest.length === 0 ? {} : { closest }),
+    };
+  });
+  const missing = queries.filter((q) => q.no_good_match).map((q) => `"${trimText(q.query, 80)}"`);
+  return {
+    queries,
+    servers: [...servers].map(([server, tools]) => ({ server, tools: [...tools.values()] })),
+    ...(missing.length === 0
+      ? {}
+      : {
+          note: `No connected tool matches ${missing.join(', ')} well: nothing connected seems to do ${missing.length === 1 ? 'this' : 'these'}. Say so rather than use a tool that does something else; the closest tools are listed only for reference.`,
+        }),
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
+}
