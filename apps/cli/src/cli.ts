@@ -7,6 +7,7 @@ import {
   createLogger,
   toMcpAgentError,
   type AgentContext,
+  type ErrorCode,
   type McpAgentError,
 } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
@@ -19,14 +20,17 @@ import { tools } from './commands/tools.js';
 import { HELP } from './help.js';
 import { invocation, usage, type Invocation } from './invocation.js';
 
-// Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised.
-const EXIT: Record<string, number> = {
+// Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised,
+// 5 a quota or rate limit reached (try again later).
+const EXIT: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENTS: 2,
   CONFIG_INVALID: 2,
   PROVIDER_NOT_FOUND: 3,
   TOOL_NOT_FOUND: 3,
   NOT_READY: 4,
   UNAUTHORIZED: 4,
+  RATE_LIMITED: 5,
+  QUOTA_EXCEEDED: 5,
 };
 
 const cli = invocation(process.argv.slice(2));

@@ -11,8 +11,9 @@ import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
-import { createAnthropicModelClient } from './model/anthropic-model-client.js';
-import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from './testing/index.js';
+import { startModelEndpoint, type Adapter, type ModelEndpoint } from './e2e-model-endpoints.js';
+
+export { ADAPTERS, say, use, type Adapter } from './e2e-model-endpoints.js';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';
@@ -55,7 +56,7 @@ export const e2e = {} as {
   sandbox: IsolatedVmSandbox;
   registry: Registry;
   pool: ConnectionPool;
-  model: ScriptedAnthropicServer;
+  model: ModelEndpoint;
   agent: Agent;
 };
 
@@ -83,22 +84,18 @@ export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {
     knowledge,
     dispatcher,
     sandbox: e2e.sandbox,
-    model: createAnthropicModelClient({
-      apiKey: 'test-key-not-secret',
-      baseURL: e2e.model.url,
-      model: 'scripted',
-      maxRetries: 2,
-    }),
+    model: e2e.model.client(),
     readyTimeoutMs: 10_000,
     ...options,
   });
 }
 
 /**
- * Opens the stack for the calling file: one sandbox for the file, and before each test a fresh
- * e2e.registry, e2e.pool, scripted model and agent with the "github" issues server.
+ * Opens the stack for the calling describe block: one sandbox, and before each test a fresh
+ * e2e.registry, e2e.pool, scripted model endpoint of `adapter` and agent with the "github"
+ * issues server.
  */
-export function useE2eStack(): void {
+export function useE2eStack(adapter: Adapter): void {
   beforeAll(() => {
     e2e.sandbox = new IsolatedVmSandbox({ workers: 1 });
   });
@@ -108,7 +105,7 @@ export function useE2eStack(): void {
   beforeEach(async () => {
     e2e.registry = await createTestRegistry();
     e2e.pool = new ConnectionPool(e2e.registry, { pingIntervalMs: 0, attempts: 1 });
-    e2e.model = await startScriptedAnthropicServer();
+    e2e.model = await startModelEndpoint(adapter);
     await addScripted('github', issuesScript);
     e2e.agent = makeAgent();
   });
@@ -118,8 +115,3 @@ export function useE2eStack(): void {
     await e2e.model.close();
   });
 }
-
-export const use = (name: string, input: unknown) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
-});
-export const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });

@@ -10,6 +10,7 @@ import {
   NotReadyError,
   PolicyDeniedError,
   ProviderNotFoundError,
+  QuotaExceededError,
   RateLimitedError,
   SandboxError,
   TimeoutError,
@@ -34,6 +35,7 @@ const classes = [
   [CredentialError, 'CREDENTIAL_UNREADABLE'],
   [PolicyDeniedError, 'POLICY_DENIED'],
   [RateLimitedError, 'RATE_LIMITED'],
+  [QuotaExceededError, 'QUOTA_EXCEEDED'],
 ] as const;
 
 describe('error hierarchy', () => {

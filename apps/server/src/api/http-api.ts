@@ -8,6 +8,7 @@ import {
   createContext,
   describeIssues,
   InvalidArgumentsError,
+  type ErrorCode,
   McpAgentError,
   toMcpAgentError,
   type AgentContext,
@@ -35,7 +36,7 @@ export interface HttpApiOptions {
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
 
-const STATUS: Record<string, number> = {
+const STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENTS: 400,
   CONFIG_INVALID: 400,
   UNAUTHORIZED: 401,
@@ -43,6 +44,7 @@ const STATUS: Record<string, number> = {
   PROVIDER_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
   RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
   NOT_READY: 503,
 };
 

@@ -2,6 +2,7 @@ import { ErrorCode, toMcpAgentError, type ToolId } from '@mcp-agent/core';
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
+import { InvalidToolInput } from '../model/model-client.js';
 import type { BudgetTracker } from '../planner/budget.js';
 import {
   listMetaTool,
@@ -82,8 +83,8 @@ export class MetaToolSession {
 
   /**
    * Runs one meta-tool. Unknown names, invalid input and every failure of the work come back as
-   * an error observation the caller can act on; only the end of the task — its budget, or
-   * cancellation — is thrown.
+   * an error observation the caller can act on; only the end of the task — its budget, a
+   * quota, or cancellation — is thrown.
    */
   async run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
     const tool = this.#tools.get(name);
@@ -91,6 +92,12 @@ export class MetaToolSession {
       return failed({
         code: ErrorCode.InvalidArguments,
         message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys()].join(', ')}.`,
+      });
+    }
+    if (input instanceof InvalidToolInput) {
+      return failed({
+        code: ErrorCode.InvalidArguments,
+        message: `The arguments of ${name} are not valid JSON (${input.reason.slice(0, 200)}). Send the call again with one JSON object as its arguments.`,
       });
     }
     const parsed = parseMetaToolInput(tool, input);
@@ -101,6 +108,7 @@ export class MetaToolSession {
       const error = toMcpAgentError(thrown);
       if (
         error.code === ErrorCode.BudgetExceeded ||
+        error.code === ErrorCode.QuotaExceeded ||
         error.code === ErrorCode.Cancelled ||
         call.ctx.signal.aborted
       )
