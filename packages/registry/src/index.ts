@@ -12,6 +12,23 @@ export type {
 export type { SecretOwner } from './repositories/secrets.js';
 export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
 export type { UserRecord } from './repositories/users.js';
+export {
+  parseQuotaLimits,
+  QuotaRepository,
+  quotaLimitsSchema,
+  type QuotaLimits,
+  type QuotaName,
+  type QuotaStatus,
+  type UserQuotaLimits,
+} from './repositories/quotas.js';
+export {
+  MAX_USAGE_DAYS,
+  UsageRepository,
+  type ModelUsageRecord,
+  type ToolCallRecord,
+  type UsageSummary,
+  type UsageTotals,
+} from './repositories/usage.js';
 export { migrateToLatest } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {

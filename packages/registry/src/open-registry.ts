@@ -1,6 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
-import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
+import { ConfigError, type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
 import { openDatabase, resolveHome } from './database/open-database.js';
+import { parseQuotaLimits, type QuotaLimits } from './repositories/quotas.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
@@ -21,6 +22,11 @@ export interface OpenRegistryOptions {
   readonly userServers?: UserServerPolicy;
   /** Kysely plugins every query passes through (tracing, counting). */
   readonly plugins?: readonly KyselyPlugin[];
+  /**
+   * The deployment's quotas; default `MCP_AGENT_QUOTAS` (JSON, e.g.
+   * `{"maxCallsPerHour": 600, "maxTokensPerDay": 2000000}`), else none.
+   */
+  readonly quotas?: QuotaLimits;
 }
 
 /**
@@ -29,6 +35,7 @@ export interface OpenRegistryOptions {
  */
 export async function openRegistry(options: OpenRegistryOptions = {}): Promise<Registry> {
   const home = resolveHome(options.home);
+  const quotas = options.quotas ?? quotasFromEnv((options.env ?? process.env).MCP_AGENT_QUOTAS);
   const database = await openDatabase({
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
@@ -51,10 +58,24 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      quotas,
       onClose: () => database.close(),
     });
   } catch (error) {
     await database.close();
     throw error;
   }
+}
+
+function quotasFromEnv(text: string | undefined): QuotaLimits {
+  if (text === undefined || text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `MCP_AGENT_QUOTAS is not JSON (${(error as Error).message}): set it like {"maxCallsPerHour": 600, "maxTokensPerDay": 2000000, "maxServersPerThread": 5}.`,
+    );
+  }
+  return parseQuotaLimits(parsed, 'MCP_AGENT_QUOTAS');
 }

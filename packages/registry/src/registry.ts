@@ -25,7 +25,9 @@ import {
 } from './repositories/connections.js';
 import type { Executor } from './database/executor.js';
 import { SecretRepository } from './repositories/secrets.js';
+import { QuotaRepository, type QuotaLimits } from './repositories/quotas.js';
 import { ThreadRepository } from './repositories/threads.js';
+import { UsageRepository } from './repositories/usage.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
@@ -52,6 +54,8 @@ export interface RegistryOptions {
    * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly userServers?: UserServerPolicy;
+  /** The deployment's quotas (each tenant may have its own in `user_quotas`); default none. */
+  readonly quotas?: QuotaLimits;
 }
 
 /**
@@ -78,6 +82,10 @@ export class Registry {
   readonly connections: ConnectionRepository;
   readonly catalog: ToolCatalogRepository;
   readonly threads: ThreadRepository;
+  /** Quotas: limits per deployment and tenant, counted in the database. */
+  readonly quotas: QuotaRepository;
+  /** Usage and estimated cost per tenant, task, model and connector. */
+  readonly usage: UsageRepository;
   readonly vault: CredentialVault;
   readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
@@ -105,6 +113,9 @@ export class Registry {
     this.connections = new ConnectionRepository(this.#db, this.users, this.secrets);
     this.catalog = new ToolCatalogRepository(this.#db);
     this.threads = new ThreadRepository(this.#db, this.users);
+    // Counting usage changes no server's availability: these write past the observer.
+    this.quotas = new QuotaRepository(options.db, options.quotas);
+    this.usage = new UsageRepository(options.db, this.quotas);
   }
 
   /** The database handle, for maintenance such as `rotateSecrets`. */
