@@ -21,6 +21,7 @@ export {
   type QuotaStatus,
   type UserQuotaLimits,
 } from './repositories/quotas.js';
+export { TASK_METER, TaskMeter } from './task-meter.js';
 export {
   MAX_USAGE_DAYS,
   UsageRepository,

@@ -163,19 +163,27 @@ export class QuotaRepository {
   }
 
   /**
-   * Before a tool call of `serverId`: counts it against `maxCallsPerHour`, and counts the server
-   * against `maxServersPerThread` for `threadId` when one is given. Throws `QuotaExceededError`
-   * (nothing counted) when a limit is reached.
+   * Before a tool call of `serverId`: counts it against `maxCallsPerHour`, and the server against
+   * `maxServersPerThread` — in the database for `threadId`, or in `taskServers` (the servers of a
+   * task without a thread, which runs in one process). Throws `QuotaExceededError` when a limit
+   * is reached.
    */
   async beforeToolCall(
     ctx: AgentContext,
     serverId: string,
-    options: { threadId?: string | undefined } = {},
+    options: { threadId?: string | undefined; taskServers?: Set<string> } = {},
   ): Promise<void> {
     const limits = await this.limits(ctx);
     const now = ctx.clock.now();
-    if (options.threadId !== undefined && limits.maxServersPerThread !== undefined)
-      await this.#countThreadServer(ctx, options.threadId, serverId, limits.maxServersPerThread);
+    const maxServers = limits.maxServersPerThread;
+    if (maxServers !== undefined) {
+      if (options.threadId !== undefined)
+        await this.#countThreadServer(ctx, options.threadId, serverId, maxServers);
+      else if (options.taskServers !== undefined && !options.taskServers.has(serverId)) {
+        if (options.taskServers.size >= maxServers) throw serversExceeded(maxServers, serverId);
+        options.taskServers.add(serverId);
+      }
+    }
     if (limits.maxCallsPerHour === undefined) return;
     const window = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
     const used = await this.#take(ctx, 'calls_per_hour', window, 1, limits.maxCallsPerHour);
@@ -264,18 +272,7 @@ export class QuotaRepository {
       .where('thread_id', '=', key)
       .where('server_id', '=', serverId)
       .execute();
-    throw new QuotaExceededError(
-      `Quota reached: maxServersPerThread is ${max}, and this thread already used ${max} other servers; "${serverId.slice(0, 64)}" would be one more. It does not reset by itself: start a new thread (or a task without one), or ask the operator to raise it.`,
-      {
-        details: {
-          limit: 'maxServersPerThread',
-          value: max,
-          used: max,
-          resetsAt: null,
-          retryAfterMs: null,
-        },
-      },
-    );
+    throw serversExceeded(max, serverId);
   }
 
   // Adds `amount` to a counter, only while it is below `max` when one is given; the new count,
@@ -347,6 +344,21 @@ function dayStart(now: number): string {
 /** A bigint column's value as a number (PostgreSQL's driver sends strings). */
 export function count(value: number | string | null | undefined): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
+}
+
+function serversExceeded(max: number, serverId: string): QuotaExceededError {
+  return new QuotaExceededError(
+    `Quota reached: maxServersPerThread is ${max}, and this thread already used ${max} other servers; "${serverId.slice(0, 64)}" would be one more. It does not reset by itself: start a new thread (or a task without one), or ask the operator to raise it.`,
+    {
+      details: {
+        limit: 'maxServersPerThread',
+        value: max,
+        used: max,
+        resetsAt: null,
+        retryAfterMs: null,
+      },
+    },
+  );
 }
 
 function exceeded(
