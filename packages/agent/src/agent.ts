@@ -15,9 +15,17 @@ import {
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
-import { AVAILABILITY, type ConnectionPool, type Registry } from '@mcp-agent/registry';
+import {
+  AVAILABILITY,
+  TASK_METER,
+  TaskMeter,
+  type ConnectionPool,
+  type Registry,
+} from '@mcp-agent/registry';
+import { meterModel } from './model/metered-model.js';
 import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
+import { resolvePrices, type PriceTable } from './model/model-prices.js';
 import { BudgetTracker } from './planner/budget.js';
 import { connectorPrompt, systemPrompt } from './planner/prompts.js';
 import { runLoop } from './planner/run-loop.js';
@@ -42,6 +50,12 @@ export interface AgentOptions {
   readonly readyTimeoutMs?: number;
   /** Offer query_connector by default; default false. */
   readonly connectors?: boolean;
+  // Usage and cost (issue 17).
+  /**
+   * Model prices for the estimated cost, per model id, over the defaults and
+   * `MCP_AGENT_MODEL_PRICES` (see `DEFAULT_MODEL_PRICES`).
+   */
+  readonly prices?: PriceTable;
 }
 
 /** Options of one task. */
@@ -75,9 +89,11 @@ interface Run {
  */
 export class Agent {
   readonly #options: AgentOptions;
+  readonly #prices: PriceTable;
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    this.#prices = resolvePrices(options.prices);
   }
 
   async executeTask(
@@ -88,6 +104,7 @@ export class Agent {
     const started = performance.now();
     let run: Run | undefined;
     let requestId = 'none';
+    const meter = new TaskMeter();
     const finish = (status: TaskStatus, answer: string | null, thrown?: unknown): MCPTaskResult => {
       const error = thrown === undefined ? undefined : toMcpAgentError(thrown);
       return {
@@ -95,7 +112,12 @@ export class Agent {
         answer,
         steps: run?.trajectory.steps ?? [],
         toolsUsed: run?.session.toolsUsed ?? [],
-        usage: run?.budget.usage ?? EMPTY_USAGE,
+        usage: {
+          ...(run?.budget.usage ?? EMPTY_USAGE),
+          models: meter.models,
+          connectors: meter.connectors,
+          estimatedCostUsd: meter.estimatedCostUsd,
+        },
         durationMs: Math.round(performance.now() - started),
         requestId,
         ...(error === undefined
@@ -116,7 +138,7 @@ export class Agent {
         ...(options.allowServers === undefined ? {} : { allowServers: options.allowServers }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         logger: this.#options.logger ?? silentLogger,
-      });
+      }).with(TASK_METER, meter);
       requestId = ctx.requestId;
       signal = ctx.signal;
       const tracker = new BudgetTracker(budget, ctx.clock);
@@ -129,7 +151,14 @@ export class Agent {
       );
       ctx = ctx.with(AVAILABILITY, availability.withReadiness(states));
       const connectors = options.connectors ?? this.#options.connectors ?? false;
-      run = this.#startRun(ctx, model, tracker, connectors);
+      const metered = meterModel(model, {
+        ctx,
+        meter,
+        quotas: this.#options.registry.quotas,
+        usage: this.#options.registry.usage,
+        prices: this.#prices,
+      });
+      run = this.#startRun(ctx, metered, tracker, connectors);
       const inventory = await this.#options.knowledge.inventoryView(ctx);
       const answer = await runLoop(
         { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
@@ -142,6 +171,7 @@ export class Agent {
       if (signal?.aborted || error.code === ErrorCode.Cancelled)
         return finish('cancelled', null, signal?.reason ?? thrown);
       if (error.code === ErrorCode.BudgetExceeded) return finish('budget_exceeded', null, error);
+      if (error.code === ErrorCode.QuotaExceeded) return finish('quota_exceeded', null, error);
       return finish('failed', null, error);
     }
   }
@@ -194,7 +224,9 @@ export class Agent {
       signal: parent.ctx.signal,
       clock: parent.ctx.clock,
       logger: this.#options.logger ?? silentLogger,
-    }).with(AVAILABILITY, availability.restrictTo([connectorId]));
+    })
+      .with(AVAILABILITY, availability.restrictTo([connectorId]))
+      .with(TASK_METER, parent.ctx.get(TASK_METER));
     const budget = new BudgetTracker(
       resolveBudget({
         maxSteps: 8,

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createContext, type Logger } from '@mcp-agent/core';
-import { Dispatcher, loggingLink } from '@mcp-agent/actions';
+import { Dispatcher, loggingLink, quotaLink, usageLink } from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
+import type { PriceTable } from './model/model-prices.js';
 import { startModelEndpoint, type Adapter, type ModelEndpoint } from './e2e-model-endpoints.js';
 
 export { ADAPTERS, say, use, type Adapter } from './e2e-model-endpoints.js';
@@ -71,12 +72,19 @@ export async function addScripted(id: string, script: object, userId = USER) {
   });
 }
 
-export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {}): Agent {
+export function makeAgent(
+  options: { connectors?: boolean; logger?: Logger; prices?: PriceTable } = {},
+): Agent {
   const knowledge = new Knowledge({ registry: e2e.registry });
+  // The links openAgentStack always has: quotas and usage.
   const dispatcher = new Dispatcher({
     registry: e2e.registry,
     pool: e2e.pool,
-    ...(options.logger === undefined ? {} : { links: [loggingLink] }),
+    links: [
+      ...(options.logger === undefined ? [] : [loggingLink]),
+      quotaLink(e2e.registry.quotas),
+      usageLink(e2e.registry.usage),
+    ],
   });
   return new Agent({
     registry: e2e.registry,

@@ -1,7 +1,19 @@
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
-export { createModelClientFromEnv, isModelConfigured } from './model/model-from-env.js';
+export {
+  createModelClientFromEnv,
+  isModelConfigured,
+  type ModelProvider,
+} from './model/model-from-env.js';
+export {
+  DEFAULT_MODEL_PRICES,
+  estimateCostUsd,
+  resolvePrices,
+  type ModelPrice,
+  type PriceTable,
+} from './model/model-prices.js';
+export { InvalidToolInput } from './model/model-client.js';
 export type {
   ContentBlock,
   ModelClient,

@@ -84,7 +84,7 @@ export class MetaToolSession {
   /**
    * Runs one meta-tool. Unknown names, invalid input and every failure of the work come back as
    * an error observation the caller can act on; only the end of the task — its budget, a
-   * quota, or cancellation — is thrown.
+   * quota (in a task), or cancellation — is thrown.
    */
   async run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
     const tool = this.#tools.get(name);
@@ -108,9 +108,10 @@ export class MetaToolSession {
       const error = toMcpAgentError(thrown);
       if (
         error.code === ErrorCode.BudgetExceeded ||
-        error.code === ErrorCode.QuotaExceeded ||
         error.code === ErrorCode.Cancelled ||
-        call.ctx.signal.aborted
+        call.ctx.signal.aborted ||
+        // A quota ends a task; a gateway client gets it as the call's result.
+        (error.code === ErrorCode.QuotaExceeded && this.#state.budget !== undefined)
       )
         throw thrown;
       return failed(error);
