@@ -29,6 +29,7 @@ import { resolvePrices, type PriceTable } from './model/model-prices.js';
 import { BudgetTracker } from './planner/budget.js';
 import { connectorPrompt, systemPrompt } from './planner/prompts.js';
 import { runLoop } from './planner/run-loop.js';
+import { firstUserMessage, parseTaskContext, type TaskContext } from './planner/task-context.js';
 import { Trajectory } from './planner/trajectory.js';
 import { MetaToolSession } from './session/meta-tool-session.js';
 import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
@@ -70,6 +71,11 @@ export interface ExecuteTaskOptions {
   readonly model?: ModelClient;
   /** Offer query_connector in this task. */
   readonly connectors?: boolean;
+  /**
+   * What the user's client knows (cwd, activeDocumentURI, selectionText, …): bounded and given
+   * to the model as data the user supplied, in the first user message, never as instructions.
+   */
+  readonly context?: TaskContext;
 }
 
 const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -130,6 +136,7 @@ export class Agent {
       if (typeof task !== 'string' || task.trim() === '')
         throw new ConfigError('The task is empty: say what should be done.');
       const budget = resolveBudget(options.budget ?? {});
+      const context = options.context === undefined ? undefined : parseTaskContext(options.context);
       // The model is resolved first: a missing key fails before any server or model work.
       const model = options.model ?? this.#options.model ?? (await createModelClientFromEnv());
       let ctx = createContext({
@@ -163,7 +170,7 @@ export class Agent {
       const answer = await runLoop(
         { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
         systemPrompt(inventory, { connectors }),
-        task,
+        firstUserMessage(task, context),
       );
       return finish('completed', answer);
     } catch (thrown) {

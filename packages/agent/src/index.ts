@@ -25,4 +25,11 @@ export type {
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
+export {
+  CONTEXT_BUDGET,
+  MAX_CONTEXT_VALUE,
+  parseTaskContext,
+  taskContextSchema,
+  type TaskContext,
+} from './planner/task-context.js';
 export type { Observation } from './session/observation.js';
