@@ -1,9 +1,4 @@
-import {
-  defineSlot,
-  type ConnectorUsage,
-  type ModelUsage,
-  type Usage,
-} from '@mcp-agent/core';
+import { defineSlot, type ConnectorUsage, type ModelUsage, type Usage } from '@mcp-agent/core';
 
 /**
  * One task's usage as it runs, in memory: each model's tokens and estimated cost, each

@@ -13,7 +13,8 @@ import {
   toMcpAgentError,
   type AgentContext,
 } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
+import { MAX_USAGE_DAYS } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import { TaskStore } from './task-store.js';
@@ -53,11 +54,12 @@ const taskBody = z.strictObject({
   threadId: z.string().min(1).max(200).optional(),
   allowServers: z.array(z.string()).max(100).optional(),
   budget: z.record(z.string(), z.number()).optional(),
+  context: taskContextSchema.optional(),
 });
 
 /**
  * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
- * as server-sent events), per-user servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`,
+ * as server-sent events), the user's usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`,
  * `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`),
  * the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on everything under `/v1`;
  * bodies validated; errors as `{"error": {code, message}}` with stable codes.
@@ -91,6 +93,10 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
 
   app.onError((thrown, c) => {
     const error = toMcpAgentError(thrown);
+    // Rate limits and quotas say when to come back (RFC 9110 Retry-After, in seconds).
+    const retryAfterMs = error.details.retryAfterMs;
+    if (typeof retryAfterMs === 'number')
+      c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1_000))));
     return c.json(
       { error: { code: error.code, message: error.message } },
       (STATUS[error.code] ?? 500) as 500,
@@ -153,6 +159,8 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   app.post('/v1/tasks', async (c) => {
     const input = await body(c, taskBody);
     const userId = c.get('userId');
+    // A tenant whose quota is used up is told now (429), not by a task that fails at once.
+    await stack.registry.quotas.check(ctxOf(c));
     const record = tasks.create(userId, input.task);
     void stack.agent
       .executeTask(input.task, userId, {
@@ -161,6 +169,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
         ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
         ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
         ...(input.budget === undefined ? {} : { budget: input.budget }),
+        ...(input.context === undefined ? {} : { context: input.context }),
       })
       .then((result) => tasks.finish(record, result));
     return c.json({ id: record.id, status: record.status }, 202);
@@ -203,6 +212,22 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
         });
       });
     });
+  });
+
+  // Usage (issue 17): the user's totals by day, connector and model, and their quotas.
+  app.get('/v1/usage', async (c) => {
+    const raw = c.req.query('days') ?? '30';
+    const days = Number(raw);
+    if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS)
+      throw new InvalidArgumentsError(
+        `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got "${raw.slice(0, 20)}".`,
+      );
+    const ctx = ctxOf(c);
+    const [usage, quotas] = await Promise.all([
+      stack.registry.usage.summary(ctx, { days }),
+      stack.registry.quotas.status(ctx),
+    ]);
+    return c.json({ usage, quotas });
   });
 
   app.get('/v1/servers', async (c) =>

@@ -183,7 +183,10 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         resetsAt: '2026-11-23T15:00:00.000Z',
         retryAfterMs: 1_800_000,
       });
+      // check() refuses the same without counting.
+      await expect(registry.quotas.check(alice)).rejects.toThrow(/maxCallsPerHour is 3/);
       // Another tenant has its own count; the next hour starts a new one.
+      await registry.quotas.check(bob);
       await registry.quotas.beforeToolCall(bob, 'github');
       clock.advance(1_800_000);
       await registry.quotas.beforeToolCall(alice, 'github');
@@ -218,6 +221,9 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         resetsAt: '2026-11-24T00:00:00.000Z',
         retryAfterMs: 34_200_000,
       });
+      await expect(registry.quotas.check(alice)).rejects.toThrow(
+        /maxTokensPerDay is 1000 \(used 1200 today\)/,
+      );
       await registry.quotas.beforeModelRequest(bob);
       clock.set(Date.parse('2026-11-24T00:00:00.000Z'));
       await registry.quotas.beforeModelRequest(alice);

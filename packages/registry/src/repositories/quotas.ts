@@ -216,6 +216,41 @@ export class QuotaRepository {
     await this.#take(ctx, 'tokens_per_day', dayStart(ctx.clock.now()), tokens, undefined);
   }
 
+  /**
+   * Refuses (`QuotaExceededError`) when a windowed quota of the tenant is used up — the day's
+   * tokens or the hour's calls — without counting anything: what a surface asks before it
+   * accepts a task.
+   */
+  async check(ctx: AgentContext): Promise<void> {
+    const status = await this.status(ctx);
+    const { maxCallsPerHour, maxTokensPerDay } = status.limits;
+    const now = ctx.clock.now();
+    if (maxTokensPerDay !== undefined && status.tokensToday >= maxTokensPerDay) {
+      const day = dayStart(now);
+      throw exceeded(
+        'maxTokensPerDay',
+        maxTokensPerDay,
+        'today',
+        day,
+        DAY,
+        now,
+        status.tokensToday,
+      );
+    }
+    if (maxCallsPerHour !== undefined && status.callsThisHour >= maxCallsPerHour) {
+      const hour = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
+      throw exceeded(
+        'maxCallsPerHour',
+        maxCallsPerHour,
+        'this hour',
+        hour,
+        HOUR,
+        now,
+        status.callsThisHour,
+      );
+    }
+  }
+
   /** What the tenant used this hour and today, against the limits in force. */
   async status(ctx: AgentContext): Promise<QuotaStatus> {
     const now = ctx.clock.now();
