@@ -17,6 +17,7 @@ import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { servers } from './commands/servers.js';
 import { tools } from './commands/tools.js';
+import { usage as usageCommand } from './commands/usage.js';
 import { HELP } from './help.js';
 import { invocation, usage, type Invocation } from './invocation.js';
 
@@ -93,6 +94,9 @@ async function dispatch(
       return 'done';
     case 'serve':
       return serve(cli, stack, ctx);
+    case 'usage':
+      await usageCommand(cli, stack, ctx, sub, rest);
+      return 'done';
     default:
       return usage(`unknown command "${command}"`);
   }
@@ -101,6 +105,7 @@ async function dispatch(
 function hint(error: McpAgentError): string {
   if (error.code === 'NOT_READY') return ' (see "mcp-agent servers status")';
   if (error.code === 'UNAUTHORIZED') return ' (sign in with "mcp-agent auth login <server>")';
+  if (error.code === 'QUOTA_EXCEEDED') return ' (see "mcp-agent usage")';
   return '';
 }
 
