@@ -1,4 +1,4 @@
-// Test-only: one scripted model endpoint per adapter behind one interface, so that the same
+// For tests and benchmarks: one scripted model endpoint per adapter behind one interface, so that the same
 // end-to-end walks run through the real @anthropic-ai/sdk and the real openai SDK. Turns are
 // written once, adapter-neutral, and each endpoint plays them in its own wire format.
 import type { ModelClient } from './model/model-client.js';
