@@ -12,7 +12,11 @@ import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
 import type { PriceTable } from './model/model-prices.js';
-import { startModelEndpoint, type Adapter, type ModelEndpoint } from './scripted-model-endpoints.js';
+import {
+  startModelEndpoint,
+  type Adapter,
+  type ModelEndpoint,
+} from './scripted-model-endpoints.js';
 
 export { ADAPTERS, say, use, type Adapter } from './scripted-model-endpoints.js';
 

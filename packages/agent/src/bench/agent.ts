@@ -8,7 +8,13 @@ import { Dispatcher, quotaLink, usageLink } from '@mcp-agent/actions';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool } from '@mcp-agent/registry';
 import { Agent } from '../agent.js';
-import { ADAPTERS, say, startModelEndpoint, use, type Adapter } from '../scripted-model-endpoints.js';
+import {
+  ADAPTERS,
+  say,
+  startModelEndpoint,
+  use,
+  type Adapter,
+} from '../scripted-model-endpoints.js';
 import { percentile, round3 } from '@mcp-agent/core/testing';
 
 const TASKS = 200;
