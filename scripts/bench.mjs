@@ -7,9 +7,11 @@ const benches = {
   context: 'packages/knowledge/dist/bench/main.js',
   'search-speed': 'packages/knowledge/dist/bench/main.js',
   pool: 'packages/registry/dist/bench/main.js',
+  'sqlite-lock': 'packages/registry/dist/bench/main.js',
   dispatch: 'packages/actions/dist/bench/main.js',
   sandbox: 'packages/actions/dist/bench/main.js',
   agent: 'packages/agent/dist/bench/main.js',
+  served: 'apps/server/dist/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

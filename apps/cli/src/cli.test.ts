@@ -61,9 +61,11 @@ beforeAll(() => {
     `MEMORY_FILE_PATH=${join(home, 'memory.jsonl')}`,
   );
   expect(added).toMatchObject({ code: 0, stdout: 'added memory (stdio) for cli-user\n' });
-});
+}, 90_000);
 
-describe('mcp-agent (the built binary)', () => {
+// Each case starts the binary several times, and each start loads the whole stack: on a loaded
+// 2-core machine that is seconds per start, so the cases get a minute, not the default 20 s.
+describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
   it('servers list and status show the server, ready, with its tool count', () => {
     expect(run('servers', 'list').stdout).toMatch(/memory\s+user\s+stdio/);
     const status = run('servers', 'status');
@@ -81,9 +83,15 @@ describe('mcp-agent (the built binary)', () => {
     expect(
       run('tools', 'search', 'read', 'the', 'knowledge', 'graph').stdout.split('\n')[0],
     ).toMatch(/^memory\.read_graph/);
-    expect(JSON.parse(run('tools', 'describe', 'memory.create_entities').stdout)[0]).toMatchObject({
+    const described = JSON.parse(run('tools', 'describe', 'memory.create_entities').stdout)[0];
+    expect(described).toMatchObject({
       tool_id: 'memory.create_entities',
+      call_signature:
+        'memory.create_entities({ entities: { name: string, entityType: string, observations: string[] }[] })',
     });
+    expect(JSON.parse(run('tools', 'describe', '--full', 'memory.create_entities').stdout)).toEqual(
+      [described],
+    );
     const created = run(
       'tools',
       'call',

@@ -39,7 +39,7 @@ Examples:
   tools: `mcp-agent tools — find, read and call tools
 
   tools search "<query>" [--limit 5]
-  tools describe <toolId>…
+  tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
   tools call <toolId> --args '{"key": "value"}'   (or --args @args.json)
 
 Examples:

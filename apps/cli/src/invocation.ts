@@ -26,6 +26,7 @@ function parse(args: string[]) {
       transport: { type: 'string' },
       header: { type: 'string', multiple: true },
       limit: { type: 'string' },
+      full: { type: 'boolean' },
       args: { type: 'string' },
       port: { type: 'string' },
       stdio: { type: 'boolean' },

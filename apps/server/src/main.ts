@@ -7,6 +7,7 @@ import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
 import { readStdioAllowlist } from './api/stdio-allowlist.js';
 import { serveHttpApi } from './api/serve-api.js';
 import { StaticTokenVerifier } from './gateway/token-verifier.js';
+import { LIMIT_FLAG_OPTIONS, readOperatorLimits } from './operator-limits.js';
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +16,9 @@ const { values } = parseArgs({
     tokens: { type: 'string' },
     home: { type: 'string' },
     'stdio-allowlist': { type: 'string' },
+    'public-url': { type: 'string' },
+    'trust-proxy': { type: 'boolean' },
+    ...LIMIT_FLAG_OPTIONS,
   },
 });
 try {
@@ -24,9 +28,12 @@ try {
       'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}',
     );
   const logger = createLogger();
+  const limits = readOperatorLimits(values, process.env);
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
   // servers must be public https.
   const allowlist = values['stdio-allowlist'] ?? process.env.MCP_AGENT_STDIO_ALLOWLIST;
+  const publicUrl = values['public-url'] ?? process.env.MCP_AGENT_PUBLIC_URL;
+  const trustProxy = values['trust-proxy'] ?? process.env.MCP_AGENT_TRUST_PROXY === '1';
   const stack = await openAgentStack({
     ...(values.home === undefined ? {} : { home: values.home }),
     logger,
@@ -34,12 +41,17 @@ try {
       allowlist === undefined
         ? MULTI_TENANT_POLICY
         : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
+    limits: limits.agent,
   });
   const api = await serveHttpApi({
     stack,
     verifier: StaticTokenVerifier.fromFile(tokens),
     port: Number(values.port ?? process.env.PORT ?? 8080),
     ...(values.host === undefined ? {} : { host: values.host }),
+    ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
+    trustProxy,
+    limits: limits.server,
+    logger,
   });
   logger.info({ url: api.url }, 'mcp-agent API and gateway listening');
   const stop = async () => {

@@ -1,4 +1,5 @@
 import {
+  clampBudget,
   ConfigError,
   createContext,
   ErrorCode,
@@ -7,6 +8,7 @@ import {
   toMcpAgentError,
   type AgentContext,
   type Budget,
+  type ClampedBudget,
   type Logger,
   type MCPTaskResult,
   type StepEvent,
@@ -22,6 +24,7 @@ import {
   type ConnectionPool,
   type Registry,
 } from '@mcp-agent/registry';
+import { resolveAgentLimits, RunningTasks, type AgentLimits } from './agent-limits.js';
 import { meterModel } from './model/metered-model.js';
 import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
@@ -51,6 +54,8 @@ export interface AgentOptions {
   readonly readyTimeoutMs?: number;
   /** Offer query_connector by default; default false. */
   readonly connectors?: boolean;
+  /** The operator's ceilings on every task's budget, and running tasks per user. */
+  readonly limits?: AgentLimits;
   // Usage and cost (issue 17).
   /**
    * Model prices for the estimated cost, per model id, over the defaults and
@@ -95,10 +100,15 @@ interface Run {
  */
 export class Agent {
   readonly #options: AgentOptions;
+  readonly #ceilings: Budget;
+  readonly #running: RunningTasks;
   readonly #prices: PriceTable;
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    const limits = resolveAgentLimits(options.limits);
+    this.#ceilings = limits.budgetCeilings;
+    this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
     this.#prices = resolvePrices(options.prices);
   }
 
@@ -107,9 +117,46 @@ export class Agent {
     userId: string,
     options: ExecuteTaskOptions = {},
   ): Promise<MCPTaskResult> {
+    try {
+      return await this.startTask(task, userId, options);
+    } catch (thrown) {
+      // Only admission throws: the user already runs as many tasks as allowed.
+      const error = toMcpAgentError(thrown);
+      return {
+        status: 'failed',
+        answer: null,
+        steps: [],
+        toolsUsed: [],
+        usage: EMPTY_USAGE,
+        durationMs: 0,
+        requestId: 'none',
+        error: { code: error.code, message: error.message, details: error.details },
+      };
+    }
+  }
+
+  /**
+   * Like {@link executeTask}, but a task past the user's running-task limit is refused by a
+   * synchronous `RateLimitedError` (`details.retryAfterMs`), so a server can answer 429 at once.
+   */
+  startTask(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions = {},
+  ): Promise<MCPTaskResult> {
+    const release = this.#running.admit(userId);
+    return this.#execute(task, userId, options).finally(release);
+  }
+
+  async #execute(
+    task: string,
+    userId: string,
+    options: ExecuteTaskOptions,
+  ): Promise<MCPTaskResult> {
     const started = performance.now();
     let run: Run | undefined;
     let requestId = 'none';
+    let budget: ClampedBudget | undefined;
     const meter = new TaskMeter();
     const finish = (status: TaskStatus, answer: string | null, thrown?: unknown): MCPTaskResult => {
       const error = thrown === undefined ? undefined : toMcpAgentError(thrown);
@@ -126,6 +173,7 @@ export class Agent {
         },
         durationMs: Math.round(performance.now() - started),
         requestId,
+        ...(budget === undefined ? {} : { budget }),
         ...(error === undefined
           ? {}
           : { error: { code: error.code, message: error.message, details: error.details } }),
@@ -135,7 +183,7 @@ export class Agent {
     try {
       if (typeof task !== 'string' || task.trim() === '')
         throw new ConfigError('The task is empty: say what should be done.');
-      const budget = resolveBudget(options.budget ?? {});
+      budget = clampBudget(resolveBudget(options.budget ?? {}), this.#ceilings);
       const context = options.context === undefined ? undefined : parseTaskContext(options.context);
       // The model is resolved first: a missing key fails before any server or model work.
       const model = options.model ?? this.#options.model ?? (await createModelClientFromEnv());
@@ -148,7 +196,7 @@ export class Agent {
       }).with(TASK_METER, meter);
       requestId = ctx.requestId;
       signal = ctx.signal;
-      const tracker = new BudgetTracker(budget, ctx.clock);
+      const tracker = new BudgetTracker(budget.limits, ctx.clock);
       // The one availability pass of the task; readiness then comes from the pool itself.
       const availability = await this.#options.registry.availability(ctx);
       const states = await this.#options.pool.waitForReady(

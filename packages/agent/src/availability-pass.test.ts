@@ -112,7 +112,7 @@ describe('registry reads per request', () => {
     // The pass (servers, authorisations), the inventory's and the search index's catalogs, the
     // deep view's catalog, the dispatcher's tool, and the tenant's own quotas (read before the
     // first model request, then cached): a constant, whatever the number of servers.
-    expect(counter.reads).toHaveLength(7);
+    expect(counter.reads).toHaveLength(8);
     expect(counter.reads.filter((table) => table === 'user_quotas')).toHaveLength(1);
     console.info(
       `registry reads for one executeTask over ${SERVERS} servers: ${counter.reads.join(', ')}`,
@@ -138,6 +138,6 @@ describe('registry reads per request', () => {
     );
     expect(JSON.stringify(found.value)).toContain('server7.tool_7');
     expect(counter.reads.filter((table) => table === 'mcp_connections')).toHaveLength(1);
-    expect(counter.reads).toHaveLength(2);
+    expect(counter.reads).toHaveLength(3);
   });
 });

@@ -1,3 +1,8 @@
+export {
+  DEFAULT_MAX_RUNNING_TASKS_PER_USER,
+  resolveAgentLimits,
+  type AgentLimits,
+} from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';

@@ -16,6 +16,7 @@ import {
   type OpenRegistryOptions,
   type Registry,
 } from '@mcp-agent/registry';
+import type { AgentLimits } from './agent-limits.js';
 import { Agent } from './agent.js';
 import type { ModelClient } from './model/model-client.js';
 import type { PriceTable } from './model/model-prices.js';
@@ -36,6 +37,8 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly connectors?: boolean;
   /** Model prices per model id over the defaults (see `AgentOptions.prices`). */
   readonly prices?: PriceTable;
+  /** The operator's ceilings on every task's budget, and running tasks per user. */
+  readonly limits?: AgentLimits;
 }
 
 /** Everything an application holds: close it once, at shutdown. */
@@ -91,6 +94,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.connectors === undefined ? {} : { connectors: options.connectors }),
     ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   return {
     agent,

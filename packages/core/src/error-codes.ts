@@ -19,6 +19,7 @@ export const ErrorCode = {
   PolicyDenied: 'POLICY_DENIED',
   RateLimited: 'RATE_LIMITED',
   QuotaExceeded: 'QUOTA_EXCEEDED',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
 } as const;
 
 /** One of the values of {@link ErrorCode}. */

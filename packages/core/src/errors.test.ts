@@ -8,6 +8,7 @@ import {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
   QuotaExceededError,
@@ -36,6 +37,7 @@ const classes = [
   [PolicyDeniedError, 'POLICY_DENIED'],
   [RateLimitedError, 'RATE_LIMITED'],
   [QuotaExceededError, 'QUOTA_EXCEEDED'],
+  [PayloadTooLargeError, 'PAYLOAD_TOO_LARGE'],
 ] as const;
 
 describe('error hierarchy', () => {

@@ -163,6 +163,14 @@ export class PolicyDeniedError extends McpAgentError {
   }
 }
 
+/** A request body or message past the size limit; `details.maxBytes` gives the limit. */
+export class PayloadTooLargeError extends McpAgentError {
+  static override readonly code = ErrorCode.PayloadTooLarge;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.PayloadTooLarge, message, options);
+  }
+}
+
 /** Too many calls; `details.retryAfterMs` says when to try again. */
 export class RateLimitedError extends McpAgentError {
   static override readonly code = ErrorCode.RateLimited;

@@ -1,5 +1,14 @@
 export type { ActionError, ActionMeta, ActionResponse } from './action-response.js';
-export { DEFAULT_BUDGET, resolveBudget, type Budget } from './budget.js';
+export {
+  clampBudget,
+  DEFAULT_BUDGET,
+  DEFAULT_BUDGET_CEILINGS,
+  resolveBudget,
+  resolveBudgetCeilings,
+  type Budget,
+  type BudgetClamp,
+  type ClampedBudget,
+} from './budget.js';
 export { systemClock, type Clock } from './clock.js';
 export {
   parseServerConfigFile,
@@ -37,6 +46,7 @@ export {
   InvalidArgumentsError,
   McpAgentError,
   NotReadyError,
+  PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
   QuotaExceededError,

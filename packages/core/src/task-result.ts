@@ -1,3 +1,4 @@
+import type { ClampedBudget } from './budget.js';
 import type { ErrorCode } from './error-codes.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { ToolId } from './tool-id.js';
@@ -66,6 +67,11 @@ export interface MCPTaskResult {
   readonly usage: TaskUsage;
   readonly durationMs: number;
   readonly requestId: string;
+  /**
+   * The limits the task ran under, after the operator's ceilings, and which asked-for limits
+   * the ceilings lowered; absent when the task was refused before its budget was read.
+   */
+  readonly budget?: ClampedBudget;
   readonly error?: {
     readonly code: ErrorCode;
     readonly message: string;

@@ -20,12 +20,19 @@ export {
   type ManifestTool,
   type ToolManifest,
 } from './toolbox-builder.js';
-export { describeTool, type DeepViewTool } from './views/deep-view.js';
+export {
+  DEEP_VIEW_BUDGETS,
+  describeTool,
+  type DeepViewOptions,
+  type DeepViewTool,
+  type DeepViewType,
+} from './views/deep-view.js';
+export { firstLine, READ_THE_REST, trimText, verbatimText } from './views/description-text.js';
 export { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
+export type { DeepViewParameter } from './views/parameter-list.js';
 export {
   outputFields,
   summarizeParameters,
-  trimText,
   typeOf,
   type ParameterSummary,
 } from './views/schema-summary.js';

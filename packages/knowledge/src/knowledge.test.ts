@@ -123,7 +123,10 @@ describe('Knowledge', () => {
       'bad id',
     ]);
     expect(tools.map((t) => t.tool_id)).toEqual(['github.create_issue']);
-    expect(tools[0]?.input_params.required.map((p) => p.name)).toEqual(['repo', 'title']);
+    expect(tools[0]?.parameters.filter((p) => p.required).map((p) => p.path)).toEqual([
+      'repo',
+      'title',
+    ]);
     expect(errors).toHaveLength(3);
     expect(errors.every((e) => ToolNotFoundError.isInstance(e))).toBe(true);
     expect(errors[0]?.details.suggestions).toContain('github.create_issue');

@@ -12,9 +12,9 @@ import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import type { SearchDocument } from './search/search-document.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
-import { describeTool, type DeepViewTool } from './views/deep-view.js';
+import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
-import { trimText } from './views/schema-summary.js';
+import { trimText } from './views/description-text.js';
 
 /** One slim search result: what the model needs to decide which tools to describe. */
 export interface ToolSearchResult {
@@ -106,11 +106,12 @@ export class Knowledge {
 
   /**
    * The debloated specs of `toolIds`; ids the tenant does not have come back as
-   * `ToolNotFoundError`s with the closest ids as suggestions.
+   * `ToolNotFoundError`s with the closest ids as suggestions. `full` lifts the view's budgets.
    */
   async deepView(
     ctx: AgentContext,
     toolIds: readonly string[],
+    options: DeepViewOptions = {},
   ): Promise<{ tools: DeepViewTool[]; errors: McpAgentError[] }> {
     const tools: DeepViewTool[] = [];
     const errors: McpAgentError[] = [];
@@ -140,7 +141,7 @@ export class Knowledge {
       }
       const tool = id && catalogs.get(id.providerId)?.find((t) => t.name === id.toolName);
       if (id !== undefined && tool !== undefined)
-        tools.push(describeTool(toToolSpec(id.providerId, tool.raw)));
+        tools.push(describeTool(toToolSpec(id.providerId, tool.raw), options));
       else errors.push(await this.#notFound(ctx, id?.id ?? String(toolIds[index])));
     }
     return { tools, errors };

@@ -52,6 +52,8 @@ export {
   type StdioAllowEntry,
   type UserServerPolicy,
 } from './user-server-policy.js';
+export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
+export { tenantFolderName, type TenantFolder } from './tenant-folder.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export {
   Availability,
@@ -103,3 +105,5 @@ export {
   VaultOAuthProvider,
   type StoredTokens,
 } from './oauth/vault-oauth-provider.js';
+export { VaultTokenStore, type OAuthField, type TokenStore } from './oauth/token-store.js';
+export type { LaunchPlan, PoolStore } from './pool/pool-store.js';

@@ -27,6 +27,8 @@ export interface OpenRegistryOptions {
    * `{"maxCallsPerHour": 600, "maxTokensPerDay": 2000000}`), else none.
    */
   readonly quotas?: QuotaLimits;
+  /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
+  readonly lockTimeoutMs?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   });
   try {
     const { keyring, createdKeyFile } = loadKeyring({
@@ -59,6 +62,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
       quotas,
+      home,
       onClose: () => database.close(),
     });
   } catch (error) {

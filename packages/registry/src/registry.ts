@@ -32,12 +32,16 @@ import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-c
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
+import { resolveHome } from './database/open-database.js';
+import { tenantFolder, type TenantFolder } from './tenant-folder.js';
 import {
   checkUserServer,
+  launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from './user-server-policy.js';
 import { WriteObserver } from './database/write-observer.js';
+import type { LaunchPlan } from './pool/pool-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
@@ -56,6 +60,11 @@ export interface RegistryOptions {
   readonly userServers?: UserServerPolicy;
   /** The deployment's quotas (each tenant may have its own in `user_quotas`); default none. */
   readonly quotas?: QuotaLimits;
+  /**
+   * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
+   * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
+   */
+  readonly home?: string;
 }
 
 /**
@@ -92,6 +101,7 @@ export class Registry {
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
+  readonly #home: string;
   readonly #availabilityMemo = new WeakMap<
     AgentContext,
     { generation: number; pass: Promise<Availability> }
@@ -102,6 +112,7 @@ export class Registry {
   constructor(options: RegistryOptions) {
     // Any write through this registry makes memoised availability stale, whichever table.
     this.#db = options.db.withPlugin(new WriteObserver(() => (this.#generation += 1)));
+    this.#home = resolveHome(options.home);
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
@@ -126,6 +137,11 @@ export class Registry {
   /** What tenants may register as their own servers. */
   get userServerPolicy(): UserServerPolicy {
     return this.#userServers;
+  }
+
+  /** The tenant's own folder under the registry home (created when first needed). */
+  tenantFolder(ctx: AgentContext): TenantFolder {
+    return tenantFolder(this.#home, ctx.userId);
   }
 
   /** The app servers, by id. */
@@ -197,7 +213,7 @@ export class Registry {
 
   /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
-    checkUserServer(this.#userServers, parseServerConfig(input));
+    checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
     this.events.emit(existed ? 'server-updated' : 'server-registered', {
@@ -225,7 +241,8 @@ export class Registry {
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
     // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers) checkUserServer(this.#userServers, server);
+    for (const server of parsed.servers)
+      checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
@@ -249,12 +266,26 @@ export class Registry {
     if (row?.scope === 'user') {
       const server = await this.connections.resolveUserServer(ctx, providerId);
       // Checked again at launch: the server may predate the policy or come from the CLI.
-      checkUserServer(this.#userServers, server);
-      return server;
+      return launchUserServer(this.#userServers, server, this.tenantFolder(ctx));
     }
     const app = this.#appServers.get(providerId);
     if (app === undefined) throw notFound(providerId);
     return app;
+  }
+
+  /** How the pool opens `providerId` for the tenant (see `PoolStore`). */
+  async launchPlan(ctx: AgentContext, providerId: string): Promise<LaunchPlan> {
+    const [config, scope, auth] = await Promise.all([
+      this.resolveServer(ctx, providerId),
+      this.connections.find(ctx, providerId).then((row) => row?.scope ?? 'app'),
+      this.authConfigs.find(ctx, providerId),
+    ]);
+    const remote = config.transport !== 'stdio';
+    return {
+      config,
+      oauth: remote && auth?.kind === 'oauth',
+      publicOnly: remote && scope === 'user' && this.#userServers.remote === 'public',
+    };
   }
 
   /**

@@ -48,7 +48,7 @@ describe('user server policy', () => {
     }
     // The allowed server, exactly; not with one more argument, a cwd, or a foreign variable.
     expect(
-      check(allowMemory, { ...memory, env: { MEMORY_FILE_PATH: '/data/m.json' } }),
+      check(allowMemory, { ...memory, env: { MEMORY_FILE_PATH: 'memory.json' } }),
     ).not.toThrow();
     expect(check(allowMemory, { ...memory, args: [...memory.args, '--evil'] })).toThrow(
       PolicyDeniedError,

@@ -8,11 +8,14 @@ export async function serve(
   cli: Invocation,
   stack: AgentStack,
   ctx: AgentContext,
-): Promise<'serving'> {
+): Promise<'done' | 'serving'> {
   const { values } = cli;
   if (values.stdio === true) {
-    await serveStdioGateway({ stack, userId: ctx.userId });
-    return 'serving';
+    // When the client closes stdin the command is done: the caller closes the stack (MCP
+    // servers, sandbox workers) and exits, leaving nothing behind.
+    const gateway = await serveStdioGateway({ stack, userId: ctx.userId });
+    await gateway.closed;
+    return 'done';
   }
   if (values.http === undefined) usage('serve needs --stdio or --http <port>');
   const verifier =

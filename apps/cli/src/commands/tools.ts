@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentsError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
+import { firstLine } from '@mcp-agent/knowledge';
 import { table, usage, type Invocation } from '../invocation.js';
 
 /** tools search | describe | call. */
@@ -25,14 +26,18 @@ export async function tools(
       out(
         results.length === 0
           ? 'no tools matched'
-          : table(results.map((r) => [r.tool_id, r.score.toFixed(2), r.description.slice(0, 70)])),
+          : table(
+              results.map((r) => [r.tool_id, r.score.toFixed(2), firstLine(r.description, 70)]),
+            ),
         results,
       );
       return;
     }
     case 'describe': {
       if (rest.length === 0) usage('tools describe needs tool ids');
-      const { tools: described, errors } = await stack.knowledge.deepView(ctx, rest);
+      const { tools: described, errors } = await stack.knowledge.deepView(ctx, rest, {
+        full: values.full === true,
+      });
       if (described.length === 0 && errors[0] !== undefined) throw errors[0];
       out(JSON.stringify(described, null, 2), {
         tools: described,

@@ -1,32 +1,41 @@
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { z } from 'zod';
 import {
+  CancelledError,
   ConfigError,
   createContext,
   describeIssues,
   InvalidArgumentsError,
-  type ErrorCode,
   McpAgentError,
+  PayloadTooLargeError,
+  silentLogger,
   toMcpAgentError,
   type AgentContext,
+  type ErrorCode,
+  type Logger,
+  type MCPTaskResult,
 } from '@mcp-agent/core';
 import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
 import { MAX_USAGE_DAYS } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
-import { TaskStore } from './task-store.js';
+import { resolveServerLimits } from '../server-limits.js';
+import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
+import { TaskStore, type TaskRecord } from './task-store.js';
 
 /** Options of {@link createHttpApi}. */
-export interface HttpApiOptions {
+export interface HttpApiOptions extends PublicUrlOptions {
   readonly stack: AgentStack;
   readonly verifier: TokenVerifier;
   /** The gateway served at `/mcp`. */
   readonly gateway?: HttpGateway;
-  /** The public base URL, for OAuth redirect URIs; default the request's own origin. */
-  readonly baseUrl?: string;
+  /** Request bodies under `/v1` past this many bytes get 413 before they are read; 1 MiB. */
+  readonly maxBodyBytes?: number;
+  readonly logger?: Logger;
   /**
    * Let tenants register stdio servers with any command. Those commands run on this host, so
    * the API refuses to start on a registry whose policy allows that, unless this is set (a
@@ -37,17 +46,38 @@ export interface HttpApiOptions {
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
 
-const STATUS: Partial<Record<ErrorCode, number>> = {
+const STATUS: Record<ErrorCode, number> = {
   INVALID_ARGUMENTS: 400,
   CONFIG_INVALID: 400,
   UNAUTHORIZED: 401,
   POLICY_DENIED: 403,
   PROVIDER_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
   NOT_READY: 503,
+  INTERNAL: 500,
+  TOOL_EXECUTION_FAILED: 500,
+  BUDGET_EXCEEDED: 500,
+  SANDBOX_ERROR: 500,
+  CANCELLED: 500,
+  TIMEOUT: 500,
+  CREDENTIAL_UNREADABLE: 500,
 };
+
+// Every failed OAuth callback gets this one answer, so that nobody can learn from it which
+// users exist, which servers they have, or whether a login is pending.
+const CALLBACK_FAILED = {
+  error: {
+    code: 'INVALID_ARGUMENTS',
+    message:
+      'This sign-in link is not valid: it is wrong, expired or already used. Start signing in again.',
+  },
+};
+
+// How long a cancel request waits for the task to stop before answering.
+const CANCEL_WAIT_MS = 5_000;
 
 const taskBody = z.strictObject({
   task: z.string().trim().min(1).max(20_000),
@@ -59,10 +89,12 @@ const taskBody = z.strictObject({
 
 /**
  * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
- * as server-sent events), the user's usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`,
- * `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`),
- * the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on everything under `/v1`;
- * bodies validated; errors as `{"error": {code, message}}` with stable codes.
+ * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), the user's
+ * usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`,
+ * `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`,
+ * `GET /v1/oauth/callback`), the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on
+ * everything under `/v1`; bodies limited and validated; errors as `{"error": {code, message}}`
+ * with stable codes.
  */
 export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const { stack } = options;
@@ -70,6 +102,14 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     throw new ConfigError(
       'The HTTP API serves many users, but its registry lets any user run any command on this host (stdio servers). Open the stack with userServers: MULTI_TENANT_POLICY (or an allowlist of stdio commands), or pass trustTenantCommands: true for a single trusted user.',
     );
+  const { maxBodyBytes } = resolveServerLimits(
+    options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes },
+  );
+  const urls: PublicUrlOptions = {
+    ...(options.publicUrl === undefined ? {} : { publicUrl: checkPublicUrl(options.publicUrl) }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+  };
+  const logger = options.logger ?? silentLogger;
   const tasks = new TaskStore();
   const app = new Hono<Env>();
   const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
@@ -95,11 +135,14 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     const error = toMcpAgentError(thrown);
     // Rate limits and quotas say when to come back (RFC 9110 Retry-After, in seconds).
     const retryAfterMs = error.details.retryAfterMs;
-    if (typeof retryAfterMs === 'number')
-      c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1_000))));
+    if (
+      (error.code === 'RATE_LIMITED' || error.code === 'QUOTA_EXCEEDED') &&
+      typeof retryAfterMs === 'number'
+    )
+      c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
     return c.json(
       { error: { code: error.code, message: error.message } },
-      (STATUS[error.code] ?? 500) as 500,
+      STATUS[error.code] as 500,
     );
   });
   app.notFound((c) =>
@@ -123,15 +166,16 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   // vault, is what proves the request belongs to the authorisation that user started.
   app.get('/v1/oauth/callback', async (c) => {
     const { user, server, code, state, iss } = c.req.query();
-    if (!user || !server || !code)
-      throw new InvalidArgumentsError('The callback needs user, server and code.');
-    await stack.oauth.finalizeOAuth(
-      createContext({ userId: user }),
-      server,
-      code,
-      state ?? '',
-      iss,
-    );
+    try {
+      if (!user || !server || !code || !state)
+        throw new InvalidArgumentsError('The callback needs user, server, code and state.');
+      await stack.oauth.finalizeOAuth(createContext({ userId: user }), server, code, state, iss);
+    } catch (thrown) {
+      // The operator sees why; the caller sees the same answer for every failure.
+      const error = toMcpAgentError(thrown);
+      logger.warn({ code: error.code, reason: error.message }, 'OAuth callback refused');
+      return c.json(CALLBACK_FAILED, 400);
+    }
     return c.text('Signed in; you can close this tab.');
   });
 
@@ -155,6 +199,31 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     c.set('userId', userId);
     await next();
   });
+  // Checked from Content-Length before anything is read, else counted while reading.
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => {
+        throw new PayloadTooLargeError(
+          `The request body is larger than ${maxBodyBytes} bytes, the most this server accepts (maxBodyBytes).`,
+          { details: { maxBytes: maxBodyBytes } },
+        );
+      },
+    }),
+  );
+
+  const taskOf = (c: Context<Env>): TaskRecord => {
+    const record = tasks.get(c.get('userId'), c.req.param('id') ?? '');
+    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+    return record;
+  };
+  const describeTask = (record: TaskRecord) => ({
+    id: record.id,
+    task: record.task,
+    status: record.status,
+    result: record.result ?? null,
+  });
 
   app.post('/v1/tasks', async (c) => {
     const input = await body(c, taskBody);
@@ -162,33 +231,47 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     // A tenant whose quota is used up is told now (429), not by a task that fails at once.
     await stack.registry.quotas.check(ctxOf(c));
     const record = tasks.create(userId, input.task);
-    void stack.agent
-      .executeTask(input.task, userId, {
+    let started: Promise<MCPTaskResult>;
+    try {
+      // The agent holds the budget to the operator's ceilings and refuses a task past the
+      // user's running-task limit (429 with Retry-After).
+      started = stack.agent.startTask(input.task, userId, {
         signal: record.controller.signal,
         onEvent: (event) => tasks.emit(record, event),
         ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
         ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
         ...(input.budget === undefined ? {} : { budget: input.budget }),
         ...(input.context === undefined ? {} : { context: input.context }),
-      })
-      .then((result) => tasks.finish(record, result));
+      });
+    } catch (refused) {
+      tasks.remove(record);
+      throw refused;
+    }
+    void started.then((result) => tasks.finish(record, result));
     return c.json({ id: record.id, status: record.status }, 202);
   });
 
-  app.get('/v1/tasks/:id', (c) => {
-    const record = tasks.get(c.get('userId'), c.req.param('id'));
-    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
-    return c.json({
-      id: record.id,
-      task: record.task,
-      status: record.status,
-      result: record.result ?? null,
-    });
-  });
+  app.get('/v1/tasks/:id', (c) => c.json(describeTask(taskOf(c))));
+
+  // Cancelling stops the task's model and tool calls; the answer comes once it has stopped.
+  const cancel = async (c: Context<Env>) => {
+    const record = taskOf(c);
+    if (record.status === 'running') {
+      record.controller.abort(new CancelledError('The task was cancelled through the API.'));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        record.finished,
+        new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
+    return c.json(describeTask(record), record.status === 'running' ? 202 : 200);
+  };
+  app.delete('/v1/tasks/:id', cancel);
+  app.post('/v1/tasks/:id/cancel', cancel);
 
   app.get('/v1/tasks/:id/events', (c) => {
-    const record = tasks.get(c.get('userId'), c.req.param('id'));
-    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+    const record = taskOf(c);
     return streamSSE(c, async (stream) => {
       let index = 0;
       const send = async (event: unknown, name: string) => {
@@ -262,7 +345,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   app.post('/v1/servers/:id/oauth', async (c) => {
     const ctx = ctxOf(c);
     const id = c.req.param('id');
-    const base = options.baseUrl ?? new URL(c.req.url).origin;
+    const base = publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
     const redirect = `${base}/v1/oauth/callback?user=${encodeURIComponent(ctx.userId)}&server=${encodeURIComponent(id)}`;
     return c.json(await stack.oauth.startOAuth(ctx, id, redirect));
   });

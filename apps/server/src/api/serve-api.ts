@@ -1,9 +1,12 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import type { Clock, Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { createHttpGateway } from '../gateway/http-gateway.js';
+import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { ServerLimits } from '../server-limits.js';
 import { createHttpApi } from './http-api.js';
+import { checkPublicUrl } from './public-url.js';
 
 /** Serves the HTTP API and the gateway on one port (127.0.0.1 unless told otherwise). */
 export async function serveHttpApi(options: {
@@ -13,17 +16,29 @@ export async function serveHttpApi(options: {
   host?: string;
   /** See `HttpApiOptions.trustTenantCommands`. */
   trustTenantCommands?: boolean;
-}): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
+  /** The URL users reach the server at behind a reverse proxy: OAuth redirects, allowed Host. */
+  publicUrl?: string;
+  /** Believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
+  trustProxy?: boolean;
+  /** Body size, sessions per user, idle expiry, the resume store. */
+  limits?: ServerLimits;
+  /** The clock of session expiry; a manual one in tests. */
+  clock?: Clock;
+  logger?: Logger;
+}): Promise<{ url: string; server: ServerType; gateway: HttpGateway; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
-  const holder: { gateway?: ReturnType<typeof createHttpGateway> } = {};
-  const lazyGateway = {
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : new URL(checkPublicUrl(options.publicUrl));
+  // The gateway's allowed hosts depend on the port listened on: it is made once that is known.
+  const holder: { gateway?: HttpGateway } = {};
+  const gateway = (): HttpGateway => holder.gateway as HttpGateway;
+  const lazyGateway: HttpGateway = {
     get sessions() {
       return holder.gateway?.sessions ?? 0;
     },
-    handle: (
-      req: Parameters<ReturnType<typeof createHttpGateway>['handle']>[0],
-      res: Parameters<ReturnType<typeof createHttpGateway>['handle']>[1],
-    ) => (holder.gateway as ReturnType<typeof createHttpGateway>).handle(req, res),
+    stats: () => gateway().stats(),
+    expireIdleSessions: () => gateway().expireIdleSessions(),
+    handle: (req, res) => gateway().handle(req, res),
     close: async () => holder.gateway?.close(),
   };
   const app = createHttpApi({
@@ -33,6 +48,12 @@ export async function serveHttpApi(options: {
     ...(options.trustTenantCommands === undefined
       ? {}
       : { trustTenantCommands: options.trustTenantCommands }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.limits?.maxBodyBytes === undefined
+      ? {}
+      : { maxBodyBytes: options.limits.maxBodyBytes }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve(
@@ -45,12 +66,20 @@ export async function serveHttpApi(options: {
   holder.gateway = createHttpGateway({
     stack: options.stack,
     verifier: options.verifier,
-    allowedHosts: hosts,
-    allowedOrigins: hosts.map((h) => `http://${h}`),
+    // Behind a proxy, clients send the public host and origin.
+    allowedHosts: publicUrl === undefined ? hosts : [...hosts, publicUrl.host],
+    allowedOrigins: [
+      ...hosts.map((h) => `http://${h}`),
+      ...(publicUrl === undefined ? [] : [publicUrl.origin]),
+    ],
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   return {
     url: `http://${host}:${port}`,
     server,
+    gateway: lazyGateway,
     async close() {
       await holder.gateway?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -11,6 +11,8 @@ export interface TaskRecord {
   readonly events: StepEvent[];
   readonly listeners: Set<(event: StepEvent | 'done') => void>;
   readonly controller: AbortController;
+  /** Settles when the task has finished, whatever its status. */
+  readonly finished: Promise<void>;
 }
 
 /**
@@ -19,8 +21,13 @@ export interface TaskRecord {
  */
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
+  readonly #settle = new WeakMap<TaskRecord, () => void>();
 
   create(userId: string, task: string): TaskRecord {
+    let settle = () => {};
+    const finished = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
     const record: TaskRecord = {
       id: `task_${randomUUID()}`,
       userId,
@@ -30,13 +37,20 @@ export class TaskStore {
       events: [],
       listeners: new Set(),
       controller: new AbortController(),
+      finished,
     };
+    this.#settle.set(record, settle);
     this.#tasks.set(record.id, record);
     for (const [id, old] of this.#tasks) {
       if (this.#tasks.size <= 1_000) break;
       if (old.status !== 'running') this.#tasks.delete(id);
     }
     return record;
+  }
+
+  /** Forgets a task that never started (its start was refused). */
+  remove(record: TaskRecord): void {
+    this.#tasks.delete(record.id);
   }
 
   get(userId: string, id: string): TaskRecord | undefined {
@@ -54,5 +68,6 @@ export class TaskStore {
     record.status = result.status;
     for (const listener of record.listeners) listener('done');
     record.listeners.clear();
+    this.#settle.get(record)?.();
   }
 }

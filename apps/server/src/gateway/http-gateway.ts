@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Logger } from '@mcp-agent/core';
+import { systemClock, type Clock, type Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { MemoryEventStore } from './event-store.js';
+import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
+import { MemoryEventStore, type SessionEventStore } from './event-store.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -21,12 +22,20 @@ export interface HttpGatewayOptions {
   /** Origins accepted from browsers; a request with any other Origin gets 403. */
   readonly allowedOrigins?: readonly string[];
   readonly logger?: Logger;
+  /** Sessions per user, idle expiry, body size and the resume store's bounds. */
+  readonly limits?: ServerLimits;
+  /** The clock idle expiry is measured on; a manual one in tests. */
+  readonly clock?: Clock;
 }
 
 interface Session {
   readonly userId: string;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** When the last request arrived or the last response ended. */
+  lastSeen: number;
+  /** Responses still open (an SSE stream being read is not idle). */
+  open: number;
 }
 
 /** The gateway's streamable-HTTP endpoint, as a request handler for any Node HTTP server. */
@@ -34,6 +43,13 @@ export interface HttpGateway {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Open sessions, for status views and tests. */
   readonly sessions: number;
+  /** What the gateway holds: sessions, and the resume store's events and bytes. */
+  stats(): { sessions: number; events: number; eventBytes: number };
+  /**
+   * Closes every session idle for the idle timeout and releases what it holds (transport,
+   * server, stored events); returns how many. Runs on a timer; callable at any time.
+   */
+  expireIdleSessions(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -41,11 +57,16 @@ export interface HttpGateway {
  * The MCP gateway over streamable HTTP. Multi-tenant: every request is authenticated (bearer
  * token → user), every session is bound to the user who opened it, and another user's session
  * id gets the same 404 as an unknown one. Origin and Host are validated (DNS-rebinding
- * protection); streams are resumable through an event store.
+ * protection); streams are resumable through a bounded store of each session's own events.
+ * Sessions per user are capped and idle ones expire.
  */
 export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
+  const limits = resolveServerLimits(options.limits);
+  const clock = options.clock ?? systemClock;
   const sessions = new Map<string, Session>();
-  const eventStore = new MemoryEventStore();
+  // Sessions per user, counted from the initialize request on, so a burst cannot pass the cap.
+  const perUser = new Map<string, number>();
+  const eventStore = new MemoryEventStore(limits.eventStore);
   const json = (
     res: ServerResponse,
     status: number,
@@ -60,6 +81,23 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     error: { code, message },
     id: null,
   });
+  const track = (session: Session, res: ServerResponse) => {
+    session.open += 1;
+    session.lastSeen = clock.now();
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastSeen = clock.now();
+    });
+  };
+  const idleFor =
+    limits.sessionIdleMs >= 60_000
+      ? `${Math.round(limits.sessionIdleMs / 60_000)} min`
+      : `${Math.round(limits.sessionIdleMs / 1_000)} s`;
+  const sweep = setInterval(
+    () => void expireIdleSessions(),
+    Math.min(limits.sessionIdleMs, 60_000),
+  );
+  sweep.unref();
 
   async function authenticate(req: IncomingMessage): Promise<string | undefined> {
     if (options.singleUser !== undefined) return options.singleUser;
@@ -68,10 +106,89 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     return match?.[1] === undefined ? undefined : options.verifier?.verify(match[1]);
   }
 
+  async function expireIdleSessions(): Promise<number> {
+    const now = clock.now();
+    const idle = [...sessions.values()].filter(
+      (s) => s.open === 0 && now - s.lastSeen >= limits.sessionIdleMs,
+    );
+    // Closing the server closes its transport, whose onclose releases the rest.
+    await Promise.all(idle.map((s) => s.server.close().catch(() => undefined)));
+    return idle.length;
+  }
+
+  async function openSession(req: IncomingMessage, res: ServerResponse, userId: string) {
+    const held = perUser.get(userId) ?? 0;
+    if (held >= limits.maxSessionsPerUser) {
+      json(
+        res,
+        429,
+        rpcError(
+          -32000,
+          `Too many sessions: this user has ${held} open, the most allowed (maxSessionsPerUser). Close one (DELETE /mcp with its Mcp-Session-Id), or wait: a session idle for ${idleFor} expires.`,
+        ),
+        { 'retry-after': '60' },
+      );
+      return;
+    }
+    perUser.set(userId, held + 1);
+    let released = false;
+    const events: SessionEventStore = eventStore.forSession();
+    let session: Session | undefined;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (perUser.get(userId) ?? 1) - 1;
+      if (left > 0) perUser.set(userId, left);
+      else perUser.delete(userId);
+      events.dispose();
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: events,
+      maxRequestBodySize: limits.maxBodyBytes,
+      // Priming events carry a retry interval, so a client that loses a stream resumes it.
+      retryInterval: 1_000,
+      ...(options.allowedHosts === undefined
+        ? {}
+        : {
+            enableDnsRebindingProtection: true,
+            allowedHosts: [...options.allowedHosts],
+            allowedOrigins: [...(options.allowedOrigins ?? [])],
+          }),
+      onsessioninitialized: (id) => {
+        session = { userId, transport, server, lastSeen: clock.now(), open: 0 };
+        sessions.set(id, session);
+        track(session, res);
+      },
+    });
+    const server = createGatewayServer({
+      stack: options.stack,
+      userId,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    transport.onclose = () => {
+      release();
+      void server.close();
+    };
+    await server.connect(transport);
+    try {
+      await transport.handleRequest(req, res);
+    } finally {
+      // Not an initialize that succeeded (a bad or refused request): nothing is kept.
+      if (session === undefined) await server.close().catch(() => undefined);
+    }
+  }
+
   return {
     get sessions() {
       return sessions.size;
     },
+    stats() {
+      const { events, bytes } = eventStore.stats();
+      return { sessions: sessions.size, events, eventBytes: bytes };
+    },
+    expireIdleSessions,
     async handle(req, res) {
       const origin = req.headers.origin;
       if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin)) {
@@ -86,45 +203,21 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         return;
       }
       const sessionId = req.headers['mcp-session-id'];
-      if (typeof sessionId === 'string') {
-        const session = sessions.get(sessionId);
-        // Another user's session looks exactly like a missing one.
-        if (session === undefined || session.userId !== userId) {
-          json(res, 404, rpcError(-32001, 'Session not found'));
-          return;
-        }
-        await session.transport.handleRequest(req, res);
+      if (typeof sessionId !== 'string') {
+        await openSession(req, res, userId);
         return;
       }
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        eventStore,
-        // Priming events carry a retry interval, so a client that loses a stream resumes it.
-        retryInterval: 1_000,
-        ...(options.allowedHosts === undefined
-          ? {}
-          : {
-              enableDnsRebindingProtection: true,
-              allowedHosts: [...options.allowedHosts],
-              allowedOrigins: [...(options.allowedOrigins ?? [])],
-            }),
-        onsessioninitialized: (id) => {
-          sessions.set(id, { userId, transport, server });
-        },
-      });
-      const server = createGatewayServer({
-        stack: options.stack,
-        userId,
-        ...(options.logger === undefined ? {} : { logger: options.logger }),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-        void server.close();
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
+      const session = sessions.get(sessionId);
+      // Another user's session looks exactly like a missing one.
+      if (session === undefined || session.userId !== userId) {
+        json(res, 404, rpcError(-32001, 'Session not found'));
+        return;
+      }
+      track(session, res);
+      await session.transport.handleRequest(req, res);
     },
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
     },

@@ -2,14 +2,64 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { createGatewayServer } from './gateway-server.js';
+import { LineLimit } from './line-limit.js';
 
-/** Serves the gateway over stdin/stdout for one user (what `mcp-agent serve --stdio` runs). */
-export async function serveStdioGateway(options: {
-  stack: AgentStack;
-  userId: string;
-  logger?: Logger;
-}): Promise<() => Promise<void>> {
+/** Options of {@link serveStdioGateway}. */
+export interface StdioGatewayOptions {
+  readonly stack: AgentStack;
+  readonly userId: string;
+  readonly logger?: Logger;
+  /** A message (one line) past this is answered with an error and dropped; default 4 MiB. */
+  readonly maxMessageBytes?: number;
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdout?: NodeJS.WritableStream;
+}
+
+/** A running stdio gateway. */
+export interface StdioGateway {
+  /** Settles when the client is gone (stdin ended, stdout broken) or `close()` was called. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the gateway over stdin/stdout for one user (what `mcp-agent serve --stdio` runs). It
+ * ends when the client closes stdin, so the caller can release everything and exit; a line
+ * past `maxMessageBytes` gets a JSON-RPC error (with the request's id when it can be read) and
+ * the session goes on.
+ */
+export async function serveStdioGateway(options: StdioGatewayOptions): Promise<StdioGateway> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const lines = new LineLimit(maxBytes, ({ bytes, id }) => {
+    options.logger?.warn({ bytes, maxBytes }, 'stdio message too large; dropped');
+    const message = `The message is ${bytes} bytes, more than the ${maxBytes} this gateway reads; it was dropped. Send smaller requests.`;
+    stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
+  });
+  stdin.pipe(lines);
   const server = createGatewayServer(options);
-  await server.connect(new StdioServerTransport());
-  return () => server.close();
+  const transport = new StdioServerTransport(lines, stdout as NodeJS.WriteStream, {
+    maxBufferSize: maxBytes + 1,
+  });
+  let closing: Promise<void> | undefined;
+  let settle = () => {};
+  const closed = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  // Deferred a tick: closing the server closes the transport, which calls back here.
+  const close = () =>
+    (closing ??= Promise.resolve()
+      .then(() => server.close())
+      .catch(() => undefined)
+      .finally(() => {
+        stdin.unpipe(lines);
+        settle();
+      }));
+  lines.once('end', () => void close());
+  stdin.once('close', () => void close());
+  stdout.once('error', () => void close());
+  transport.onclose = () => void close();
+  await server.connect(transport);
+  return { closed, close };
 }

@@ -92,4 +92,47 @@ describe('generateDeclarations', () => {
     expect(stripTypeScriptTypes(text, { mode: 'strip' }).trim()).toBe('');
     expect(text).toContain('"*/ x"?: string');
   });
+
+  it('BRG-01 a name that is its own identifier keeps it, and other spellings stay reachable by their exact names', () => {
+    const named = nameTools([
+      { provider: 'my-server', name: 'get-item' },
+      { provider: 'my-server', name: 'get_item' },
+      { provider: 'my-server', name: 'then' },
+      { provider: 'my-server', name: 'delete' },
+      { provider: 'my_server', name: 'x' },
+    ]);
+    expect(
+      named.map((t) => [t.providerIdentifier, t.toolIdentifier, t.providerByName, t.toolByName]),
+    ).toEqual([
+      // get_item is another tool's own name: the hyphenated one takes get_item_2.
+      ['my_server_2', 'get_item_2', true, true],
+      ['my_server_2', 'get_item', true, false],
+      // then would make the namespace a thenable: it has no second key.
+      ['my_server_2', '_then', true, false],
+      ['my_server_2', '_delete', true, true],
+      ['my_server', 'x', false, false],
+    ]);
+  });
+
+  it('BRG-01 the declarations say how to reach a hyphenated server and tool by their exact names', () => {
+    const text = generateDeclarations([
+      { provider: 'my-server', name: 'get-item', description: 'Get an item' },
+      { provider: 'memory', name: 'read_graph', description: 'Read the graph' },
+    ]);
+    expect(text).toBe(
+      [
+        'declare const tools: {',
+        '  my_server: {',
+        '    /** my-server.get-item (also tools["my-server"]["get-item"]): Get an item */',
+        '    get_item(args: Record<string, unknown>): Promise<unknown>;',
+        '  };',
+        '  memory: {',
+        '    /** memory.read_graph: Read the graph */',
+        '    read_graph(args: Record<string, unknown>): Promise<unknown>;',
+        '  };',
+        '};',
+      ].join('\n'),
+    );
+    expect(parses(text)).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '@mcp-agent/core';
-import { nameTools } from './tool-identifiers.js';
+import { nameTools, type NamedTool } from './tool-identifiers.js';
 
 /** A tool as the declaration generator needs it. */
 export interface DeclaredTool {
@@ -16,24 +16,28 @@ const MAX_DEPTH = 4;
 /**
  * TypeScript declarations of `tools` for the model to read before writing code:
  * `declare const tools: { github: { create_issue(args: {...}): Promise<...> } }`. Names are the
- * sandbox's safe identifiers; descriptions become doc comments with `*\/`, control and
+ * sandbox's safe identifiers; where a server or tool name is not one, the doc comment says how
+ * to reach it by its exact name too (`tools["my-server"]["get-item"]`); descriptions become doc comments with `*\/`, control and
  * invisible characters neutralised, so a hostile description cannot close the comment or smuggle
  * code; property names that are not identifiers are quoted with JSON escaping.
  */
 export function generateDeclarations(tools: readonly DeclaredTool[]): string {
   const named = nameTools(tools);
-  const byProvider = new Map<string, { tool: DeclaredTool; id: string }[]>();
+  const byProvider = new Map<string, { tool: DeclaredTool; named: NamedTool }[]>();
   named.forEach((entry, index) => {
     const list = byProvider.get(entry.providerIdentifier) ?? [];
-    list.push({ tool: tools[index] as DeclaredTool, id: entry.toolIdentifier });
+    list.push({ tool: tools[index] as DeclaredTool, named: entry });
     byProvider.set(entry.providerIdentifier, list);
   });
   const lines = ['declare const tools: {'];
   for (const [provider, entries] of byProvider) {
     lines.push(`  ${provider}: {`);
-    for (const { tool, id } of entries) {
-      const doc = docComment(`${tool.provider}.${tool.name}: ${tool.description ?? ''}`, '    ');
-      lines.push(doc);
+    for (const { tool, named: entry } of entries) {
+      const id = entry.toolIdentifier;
+      const also = entry.providerByName || entry.toolByName ? ` (also ${exactAccess(entry)})` : '';
+      lines.push(
+        docComment(`${tool.provider}.${tool.name}${also}: ${tool.description ?? ''}`, '    '),
+      );
       const output = tool.outputSchema === undefined ? 'unknown' : typeOf(tool.outputSchema, 0);
       lines.push(
         `    ${id}(args: ${typeOf(tool.inputSchema ?? { type: 'object' }, 0)}): Promise<${output}>;`,
@@ -43,6 +47,14 @@ export function generateDeclarations(tools: readonly DeclaredTool[]): string {
   }
   lines.push('};');
   return lines.join('\n');
+}
+
+// How code reaches a tool by its exact names, where they differ from the identifiers:
+// tools["my-server"]["get-item"].
+function exactAccess(tool: NamedTool): string {
+  const key = (name: string) =>
+    /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+  return `tools${key(tool.providerByName ? tool.provider : tool.providerIdentifier)}${key(tool.toolByName ? tool.name : tool.toolIdentifier)}`;
 }
 
 // Control, zero-width and bidirectional-override characters: invisible to a reader, so they go.

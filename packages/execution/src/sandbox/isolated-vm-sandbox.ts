@@ -1,4 +1,3 @@
-import { stripTypeScriptTypes } from 'node:module';
 import type { JsonValue } from '@mcp-agent/core';
 import type { WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
 import { SandboxWorkerPool, type SandboxWorker } from './sandbox-worker-pool.js';
@@ -108,24 +107,15 @@ export class IsolatedVmSandbox implements Sandbox {
         return fail('syntax', `option "${key}" is not accepted: the sandbox only runs source code`);
     }
     if (typeof code !== 'string') return fail('syntax', 'code must be a string');
-    let source = code;
-    if (options.language === 'typescript') {
-      try {
-        // Stripped inside a function, so a top-level `return` parses; strip mode keeps every
-        // offset, so the body is cut back out exactly.
-        const prefix = 'async function __sandbox_body__() {\n';
-        const stripped = stripTypeScriptTypes(`${prefix}${code}\n}`, { mode: 'strip' });
-        source = stripped.slice(prefix.length, stripped.length - 2);
-      } catch (error) {
-        return fail(
-          'syntax',
-          `TypeScript could not be stripped: ${(error as Error).message.slice(0, 500)}`,
-        );
-      }
-    }
     if (options.signal?.aborted)
       return fail('cancelled', 'the run was cancelled before it started');
     const limits: WorkerLimits = { ...this.#limits, ...options.limits };
+    // Checked here, so oversized code never crosses to a worker; TypeScript is stripped there.
+    if (code.length > limits.maxCodeChars)
+      return fail(
+        'limit',
+        `the code is ${code.length} characters; at most ${limits.maxCodeChars} are accepted (sandbox limit maxCodeChars)`,
+      );
     const runId = this.#nextRunId++;
     const worker = await this.#pool.acquire(runId);
     try {
@@ -182,9 +172,18 @@ export class IsolatedVmSandbox implements Sandbox {
       this.#pool.send(worker, {
         type: 'run',
         runId,
-        code: source,
+        code,
+        language: options.language === 'typescript' ? 'typescript' : 'javascript',
         tools: named.map(
-          (t) => [t.provider, t.name, t.providerIdentifier, t.toolIdentifier] as const,
+          (t) =>
+            [
+              t.provider,
+              t.name,
+              t.providerIdentifier,
+              t.toolIdentifier,
+              t.providerByName,
+              t.toolByName,
+            ] as const,
         ),
         limits,
       });
@@ -204,7 +203,8 @@ export class IsolatedVmSandbox implements Sandbox {
 
   #onMessage(worker: SandboxWorker, message: WorkerMessage): void {
     if (message.type === 'ready' || message.type === 'fatal') return;
-    if (message.type === 'done') this.#pool.release(worker, message.runId);
+    if (message.type === 'done')
+      this.#pool.release(worker, message.runId, { retire: message.retire === true });
     const run = this.#runs.get(message.runId);
     if (run === undefined || run.worker !== worker) return; // late news of a finished run
     if (message.type === 'log') {
@@ -298,12 +298,10 @@ export class IsolatedVmSandbox implements Sandbox {
       });
     } else {
       const name = String(outcome.error?.name ?? 'Error').slice(0, 100);
+      // Both names are set by the bootstrap's own checks (user code could set them too, and
+      // only mislabel its own failure).
       const kind: SandboxFailure =
-        name === 'ResultTooLarge'
-          ? 'limit'
-          : /tool call limit/.test(String(outcome.error?.message))
-            ? 'limit'
-            : 'runtime';
+        name === 'ResultTooLarge' || name === 'SandboxLimitError' ? 'limit' : 'runtime';
       run.finish({
         ok: false,
         error: {

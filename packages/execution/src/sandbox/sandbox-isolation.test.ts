@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxRunOptions, SandboxToolReply } from './sandbox.js';
 import {
   echoTools,
+  expectEndedByDeadline,
   failure,
   sbx,
   stillWorks,
@@ -22,12 +23,12 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
       { limits: { deadlineMs: 300 } },
     );
     expect(thrown.result.ok).toBe(false);
-    expect(thrown.ms).toBeLessThan(550);
+    expectEndedByDeadline(thrown.ms, 300);
     const returned = await timed('return { get x() { for (;;) {} } };', {
       limits: { deadlineMs: 300 },
     });
     expect(returned.result.ok).toBe(false);
-    expect(returned.ms).toBeLessThan(550);
+    expectEndedByDeadline(returned.ms, 300);
     await stillWorks();
   });
 
@@ -40,7 +41,7 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
       },
     );
     expect(result.ok).toBe(false);
-    expect(ms).toBeLessThan(550);
+    expectEndedByDeadline(ms, 300);
     expect(Error.prepareStackTrace).toBe(hostBefore);
   });
 
@@ -230,20 +231,23 @@ describe('A. isolation: nothing of the host is reachable, hostile values never h
   });
 
   it('SBX-27 a run that ends while a host call is pending rejects at once; the late result is dropped', async () => {
+    // The host call answers only when the test lets it: the run must end on its own, before it.
+    let answer: () => void = () => undefined;
     let late = false;
     const { result, ms } = await timed('await tools.util.echo({}); return "never";', {
       tools: echoTools,
       callTool: async () => {
-        await new Promise((r) => setTimeout(r, 600));
+        await new Promise<void>((resolve) => (answer = resolve));
         late = true;
         return { ok: true, value: 'late' };
       },
       limits: { deadlineMs: 200 },
     });
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(200 + 200);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(late).toBe(true);
+    expectEndedByDeadline(ms, 200);
+    expect(late).toBe(false);
+    answer();
+    await expect.poll(() => late).toBe(true);
     await stillWorks();
   });
 
@@ -303,5 +307,79 @@ describe('B. tool bridge', () => {
     expect(failure(await pending).kind).toBe('cancelled');
     expect(signals.every((s) => s.aborted)).toBe(true);
     await stillWorks();
+  });
+
+  it('BRG-06 a tool the run was not given says to describe it first, however it is reached', async () => {
+    const result = await sbx.sandbox.run(
+      `const messages = [];
+      for (const call of [() => tools.memory.read_graph({}), () => tools.util.nope({}), () => tools['my-server']['get-item']()]) {
+        try { await call(); } catch (error) { messages.push(error.constructor.name + ': ' + error.message); }
+      }
+      return { messages, inTools: 'memory' in tools, inUtil: 'nope' in tools.util, keys: Object.keys(tools.util) };`,
+      withEcho(),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        messages: [
+          'TypeError: tools.memory.read_graph is not available: describe "memory.read_graph" with describe_tools first',
+          'TypeError: tools.util.nope is not available: describe "util.nope" with describe_tools first',
+          'TypeError: tools.my-server.get-item is not available: describe "my-server.get-item" with describe_tools first',
+        ],
+        inTools: false,
+        inUtil: false,
+        keys: ['echo'],
+      },
+    });
+    // Uncaught, it fails the run with the same words.
+    expect(
+      failure(await sbx.sandbox.run('return await tools.memory.read_graph({});')),
+    ).toMatchObject({
+      kind: 'runtime',
+      name: 'TypeError',
+      message: expect.stringMatching(/describe "memory\.read_graph" with describe_tools first/),
+    });
+  });
+
+  it('BRG-01 a hyphenated server and tool answer to both spellings; then, constructor and __proto__ stay inert', async () => {
+    const calls: string[] = [];
+    const result = await sbx.sandbox.run(
+      `const a = await tools.my_server.get_item({ n: 1 });
+      const b = await tools['my-server']['get-item']({ n: 2 });
+      const c = await tools.my_server['get-item']({ n: 3 });
+      const same = tools['my-server'] === tools.my_server;
+      const awaited = [await tools === tools, await tools.my_server === tools.my_server];
+      const inert = [typeof tools.then, typeof tools.my_server.then, typeof tools.constructor, typeof tools.my_server.__proto__, Object.getPrototypeOf(tools)];
+      const thenTool = await tools.my_server._then({ n: 4 });
+      return { values: [a, b, c, thenTool], same, awaited, inert, keys: Object.keys(tools), serverKeys: Object.keys(tools.my_server), frozen: Object.isFrozen(tools) && Object.isFrozen(tools.my_server) };`,
+      {
+        tools: [
+          { provider: 'my-server', name: 'get-item' },
+          { provider: 'my-server', name: 'then' },
+        ],
+        callTool: async (tool, args) => {
+          calls.push(`${tool.provider}.${tool.name}`);
+          return { ok: true, value: args as never };
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        values: [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }],
+        same: true,
+        awaited: [true, true],
+        inert: ['undefined', 'undefined', 'undefined', 'undefined', null],
+        keys: ['my_server'],
+        serverKeys: ['get_item', '_then'],
+        frozen: true,
+      },
+    });
+    expect(calls).toEqual([
+      'my-server.get-item',
+      'my-server.get-item',
+      'my-server.get-item',
+      'my-server.then',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxToolReply } from './sandbox.js';
 import {
   echoTools,
+  expectEndedByDeadline,
   failure,
   sbx,
   stillWorks,
@@ -37,6 +38,17 @@ describe('the sandbox runs code and tools', () => {
     ).toMatch(/TypeScript/);
   });
 
+  it('keeps every console line, even one written just before the run returns', async () => {
+    // Lines used to cross by a callback that could run after the result: about 1 run in 10 lost them.
+    for (let i = 0; i < 100; i++) {
+      const result = await sbx.sandbox.run(
+        `await tools.util.echo({}); console.log("line", ${i}); return ${i};`,
+        withEcho(),
+      );
+      expect(result).toMatchObject({ ok: true, value: i, logs: [`line ${i}`] });
+    }
+  });
+
   it('reports syntax and runtime errors as bounded strings', async () => {
     expect(failure(await sbx.sandbox.run('return (;')).kind).toBe('syntax');
     expect(failure(await sbx.sandbox.run('null.x')).message).toMatch(
@@ -46,10 +58,10 @@ describe('the sandbox runs code and tools', () => {
 });
 
 describe('A. containment: runaway code ends at its limits and the host carries on', () => {
-  it('SBX-01 while(true){} times out by the deadline + 250 ms; the next run works', async () => {
+  it('SBX-01 while(true){} times out at the deadline and the host never waits on it; the next run works', async () => {
     const { result, ms } = await timed('while (true) {}', { limits: { deadlineMs: 300 } });
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(300 + 250);
+    expectEndedByDeadline(ms, 300);
     await stillWorks();
   });
 
@@ -64,8 +76,9 @@ describe('A. containment: runaway code ends at its limits and the host carries o
     );
     clearInterval(interval);
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(550);
-    expect(ticks).toBeGreaterThan(10);
+    expectEndedByDeadline(ms, 300);
+    // A starved loop would tick once at most; a loaded machine ticked only 10 times in 500 ms.
+    expect(ticks).toBeGreaterThan(3);
   });
 
   it('SBX-03 an async loop around host calls ends at the deadline and no call reaches the host after it', async () => {
@@ -81,7 +94,7 @@ describe('A. containment: runaway code ends at its limits and the host carries o
     over = true;
     await new Promise((r) => setTimeout(r, 300));
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(550);
+    expectEndedByDeadline(ms, 300);
     expect(calls).toBeGreaterThan(0);
     expect(after).toBe(0);
     await stillWorks();
@@ -92,7 +105,7 @@ describe('A. containment: runaway code ends at its limits and the host carries o
       limits: { deadlineMs: 300 },
     });
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(550);
+    expectEndedByDeadline(ms, 300);
   });
 
   it('SBX-05 object and string heap bombs stop at the memory limit; the host is unaffected', async () => {
@@ -153,7 +166,7 @@ describe('A. containment: runaway code ends at its limits and the host carries o
     for (const pid of before) process.kill(pid, 'SIGSTOP');
     const { result, ms } = await pending;
     expect(result.ok).toBe(false);
-    expect(ms).toBeLessThan(300 + 250 + 200);
+    expectEndedByDeadline(ms, 300);
     for (const pid of before) {
       try {
         process.kill(pid, 'SIGCONT');
@@ -187,7 +200,7 @@ describe('A. containment: runaway code ends at its limits and the host carries o
       limits: { deadlineMs: 300 },
     });
     expect(failure(result).kind).toBe('timeout');
-    expect(ms).toBeLessThan(550);
+    expectEndedByDeadline(ms, 300);
   });
 
   it('SBX-20 huge results are refused inside the isolate before they are copied out', async () => {

@@ -9,8 +9,13 @@ export type HostMessage =
       readonly type: 'run';
       readonly runId: number;
       readonly code: string;
-      /** [provider, tool, safe provider identifier, safe tool identifier]. */
-      readonly tools: readonly (readonly [string, string, string, string])[];
+      /** TypeScript is stripped in the worker, never in the host process. */
+      readonly language: 'javascript' | 'typescript';
+      /**
+       * [provider, tool, provider identifier, tool identifier, provider also by its name, tool
+       * also by its name], as `nameTools` made them.
+       */
+      readonly tools: readonly (readonly [string, string, string, string, boolean, boolean])[];
       readonly limits: WorkerLimits;
     }
   | {
@@ -41,7 +46,10 @@ export type WorkerMessage =
       readonly outcome: string | null;
       /** Set when the isolate itself failed (disposed, out of memory, syntax). */
       readonly failure?: {
-        readonly kind: 'timeout' | 'memory' | 'syntax' | 'runtime' | 'crashed' | 'cancelled';
+        readonly kind:
+          'timeout' | 'memory' | 'syntax' | 'runtime' | 'crashed' | 'cancelled' | 'limit';
         readonly message: string;
       };
+      /** The worker may no longer be sound (its TypeScript stripper failed): replace it. */
+      readonly retire?: boolean;
     };

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { HostMessage, WorkerMessage } from './sandbox-protocol.js';
+import { workerEnvironment } from './worker-environment.js';
 
 /** One supervised worker process. */
 export interface SandboxWorker {
@@ -33,8 +34,9 @@ export interface SandboxWorkerPoolOptions {
 
 /**
  * The worker processes that host the isolates (never the host process): forked with
- * --no-node-snapshot, handed out one run at a time, watched for memory, retired after a number
- * of runs, and replaced at once when one dies, so a crash never leaves the pool short.
+ * --no-node-snapshot and a minimal environment, handed out one run at a time, watched for
+ * memory, retired after a number of runs or when one reports itself unsound, and replaced at
+ * once when one dies, so a crash never leaves the pool short.
  */
 export class SandboxWorkerPool {
   readonly #options: SandboxWorkerPoolOptions;
@@ -67,12 +69,15 @@ export class SandboxWorkerPool {
     }
   }
 
-  /** The worker finished `runId` (late or stale reports are ignored). */
-  release(worker: SandboxWorker, runId: number): void {
+  /**
+   * The worker finished `runId` (late or stale reports are ignored). `retire` replaces it now,
+   * as reaching `maxRunsPerWorker` does: no further run goes to it.
+   */
+  release(worker: SandboxWorker, runId: number, { retire = false } = {}): void {
     if (worker.runId !== runId) return;
     worker.runId = undefined;
     worker.runs += 1;
-    if (worker.runs >= this.#options.maxRunsPerWorker) {
+    if (retire || worker.runs >= this.#options.maxRunsPerWorker) {
       // Retired: no new run goes to it, and its exit spawns the replacement.
       worker.dead = true;
       worker.process.kill('SIGTERM');
@@ -107,6 +112,7 @@ export class SandboxWorkerPool {
       execArgv: ['--no-node-snapshot', '--disable-warning=ExperimentalWarning'],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
+      env: workerEnvironment(),
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {

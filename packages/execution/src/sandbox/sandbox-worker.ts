@@ -2,8 +2,12 @@
 // and talks to its supervisor over IPC. Nothing of this process is reachable from user code:
 // the only bridges are two isolated-vm Callbacks captured in the bootstrap's closure. Kept free
 // of workspace imports so that the supervisor can start it from source or from dist.
+import { existsSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import type { HostMessage, WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
+import type * as TypeScriptStrippingModule from './typescript-stripping.js';
+
+type TypeScriptStripping = typeof TypeScriptStrippingModule;
 
 const send = (message: WorkerMessage): void => {
   process.send?.(message);
@@ -18,6 +22,13 @@ if (!process.execArgv.includes('--no-node-snapshot')) {
   process.exit(78);
 }
 
+// A sibling module, loaded by path: JavaScript in dist, TypeScript (stripped by Node) in source.
+function sibling(name: string): string {
+  const js = new URL(`./${name}.js`, import.meta.url);
+  return existsSync(js) ? js.href : new URL(`./${name}.ts`, import.meta.url).href;
+}
+const { stripTypeScript } = (await import(sibling('typescript-stripping'))) as TypeScriptStripping;
+
 // Runs in the isolate before user code, with $0 = tool bridge, $1 = log bridge, $2 = tools
 // (JSON), $3 = limits (JSON). Captures every intrinsic it relies on first, so user code that
 // patches JSON, String or Promise cannot change how results and errors are bounded. Tool calls
@@ -28,7 +39,10 @@ const BOOTSTRAP = `
 const bridge = $0, emit = $1, toolList = JSON.parse($2), limits = JSON.parse($3);
 const stringify = JSON.stringify, parse = JSON.parse, slice = String.prototype.slice;
 const apply = Reflect.apply, ObjectCreate = Object.create, freeze = Object.freeze, Str = String;
+const ErrorClass = Error;
 const clip = (text, max) => text.length > max ? apply(slice, text, [0, max]) + '…[truncated]' : text;
+// A run that passes one of its limits fails with this name, which the host reads as kind 'limit'.
+const limitError = (message) => { const error = new ErrorClass(message); error.name = 'SandboxLimitError'; return error; };
 const describe = (value) => {
   try {
     if (typeof value === 'string') return value;
@@ -49,6 +63,7 @@ const logger = (...args) => {
 Object.defineProperty(globalThis, 'console', {
   value: freeze({ log: logger, info: logger, warn: logger, error: logger, debug: logger }),
 });
+const tooLarge = (size) => 'tool arguments are ' + size + ' as JSON; at most ' + limits.maxToolArgumentBytes + ' bytes may be sent in one call (sandbox limit maxToolArgumentBytes): send less per call';
 const pending = new Map();
 let calls = 0, inFlight = 0, nextCall = 0;
 const waiting = [];
@@ -56,13 +71,27 @@ const acquire = () => new Promise((resolve) => {
   if (inFlight < limits.maxConcurrentToolCalls) { inFlight += 1; resolve(); } else waiting.push(resolve);
 });
 const release = () => { const next = waiting.shift(); if (next) next(); else inFlight -= 1; };
-const root = ObjectCreate(null);
-for (const [provider, tool, safeProvider, safeTool] of toolList) {
-  const namespace = root[safeProvider] || (root[safeProvider] = ObjectCreate(null));
+const ProxyClass = Proxy, hasOwn = Object.hasOwn, define = Object.defineProperty, TypeErrorClass = TypeError;
+// Names that await, JSON or a console look up without meaning a tool: they read as absent.
+const quiet = ObjectCreate(null);
+for (const name of [...Object.getOwnPropertyNames(Object.prototype), 'then', 'toJSON']) quiet[name] = true;
+const notAvailable = (provider, tool) => async function () {
+  throw new TypeErrorClass('tools.' + provider + '.' + tool + ' is not available: describe "' + provider + '.' + tool + '" with describe_tools first');
+};
+// A server or tool this run was not given reads as a function that says how to get it.
+const guarded = (target, missing) => new ProxyClass(freeze(target), {
+  get: (object, key) => typeof key !== 'string' || hasOwn(object, key) || quiet[key] === true ? object[key] : missing(key),
+});
+const spaces = ObjectCreate(null);
+for (const [provider, tool, safeProvider, safeTool, , toolByName] of toolList) {
+  const namespace = spaces[safeProvider] || (spaces[safeProvider] = ObjectCreate(null));
   namespace[safeTool] = async function (args) {
     calls += 1;
-    if (calls > limits.maxToolCalls) throw new Error('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
+    if (calls > limits.maxToolCalls) throw limitError('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
     const json = stringify(args === undefined ? {} : args);
+    // Characters never outnumber UTF-8 bytes: an argument this long is refused before it is
+    // copied out of the isolate; the worker checks the exact byte count of the rest.
+    if (json !== undefined && json.length > limits.maxToolArgumentBytes) throw limitError(tooLarge(json.length + ' characters'));
     await acquire();
     let reply;
     try {
@@ -71,12 +100,20 @@ for (const [provider, tool, safeProvider, safeTool] of toolList) {
       bridge(id, provider, tool, json === undefined ? '{}' : json);
       reply = parse(await answer);
     } finally { release(); }
-    if (!reply.ok) throw new Error(reply.error.code + ': ' + reply.error.message);
+    if (!reply.ok) throw reply.limit === true ? limitError(reply.error.message) : new ErrorClass(reply.error.code + ': ' + reply.error.message);
     return reply.value;
   };
+  // The exact name as a second, non-enumerable key: tools.my_server["get-item"].
+  if (toolByName && !hasOwn(namespace, tool)) define(namespace, tool, { value: namespace[safeTool] });
 }
-for (const key of Object.keys(root)) freeze(root[key]);
-Object.defineProperty(globalThis, 'tools', { value: freeze(root) });
+const root = ObjectCreate(null);
+for (const [provider, , safeProvider, , providerByName] of toolList) {
+  if (!hasOwn(root, safeProvider)) root[safeProvider] = guarded(spaces[safeProvider], (tool) => notAvailable(provider, tool));
+  if (providerByName && !hasOwn(root, provider)) define(root, provider, { value: root[safeProvider] });
+}
+Object.defineProperty(globalThis, 'tools', {
+  value: guarded(root, (provider) => guarded(ObjectCreate(null), (tool) => notAvailable(provider, tool))),
+});
 globalThis.__finish = (value) => {
   try {
     const json = stringify({ ok: true, value: value === undefined ? null : value });
@@ -106,7 +143,17 @@ interface Run {
 const runs = new Map<number, Run>();
 
 async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<void> {
-  const { runId, code, limits } = message;
+  const { runId, limits } = message;
+  let code = message.code;
+  if (message.language === 'typescript') {
+    const stripped = stripTypeScript(code, limits.maxTypeScriptNesting);
+    if (!stripped.ok) {
+      const { kind, message: text, retire } = stripped;
+      send({ type: 'done', runId, outcome: null, failure: { kind, message: text }, retire });
+      return;
+    }
+    code = stripped.code;
+  }
   let catastrophic: string | undefined;
   const isolate = new ivm.Isolate({
     memoryLimit: limits.memoryMb,
@@ -133,23 +180,40 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
     const bridge = new ivm.Callback(
       (callId: number, provider: string, tool: string, argsJson: string) => {
         if (run.aborted) return;
+        const json = String(argsJson);
+        // The exact size, checked here so an oversized argument never crosses to the host (SBX-32).
+        const bytes = Buffer.byteLength(json, 'utf8');
+        if (bytes > limits.maxToolArgumentBytes) {
+          const message = `tool arguments are ${bytes} bytes as JSON; at most ${limits.maxToolArgumentBytes} bytes may be sent in one call (sandbox limit maxToolArgumentBytes): send less per call`;
+          answer(
+            run,
+            Number(callId),
+            JSON.stringify({
+              ok: false,
+              limit: true,
+              error: { code: 'INVALID_ARGUMENTS', message },
+            }),
+          );
+          return;
+        }
         send({
           type: 'tool',
           runId,
           callId: Number(callId),
           provider: String(provider),
           tool: String(tool),
-          argsJson: String(argsJson),
+          argsJson: json,
         });
       },
       { ignored: true },
     );
+    // Synchronous, so that every line reaches the host before the run's `done`: an ignored
+    // callback may run after the script settles, and its line was lost (at most maxLogLines).
     const emit = new ivm.Callback(
-      (line: string) =>
-        send({ type: 'log', runId, line: String(line).slice(0, limits.maxLogLineChars + 20) }),
-      {
-        ignored: true,
+      (line: string) => {
+        send({ type: 'log', runId, line: String(line).slice(0, limits.maxLogLineChars + 20) });
       },
+      { sync: true },
     );
     run.deliver = (await context.evalClosure(
       BOOTSTRAP,
@@ -213,6 +277,17 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
   }
 }
 
+// Answers a tool call of the run's isolate. Fire and forget: the isolate resolves the waiting call
+// on its own thread, nothing comes back; a late answer to a disposed isolate is dropped.
+function answer(run: Run, callId: number, json: string): void {
+  if (run.deliver === undefined || run.aborted || run.isolate.isDisposed) return;
+  try {
+    run.deliver.applyIgnored(undefined, [callId, json], { arguments: { copy: true } });
+  } catch {
+    // The isolate went away between the check and the call.
+  }
+}
+
 // Host-side errors are isolated-vm's own (their messages are safe); still, bound them.
 function bound(error: unknown, limits: WorkerLimits): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -225,16 +300,7 @@ process.on('message', (message: HostMessage) => {
   if (message.type === 'run') void execute(message);
   else if (message.type === 'tool-result') {
     const run = runs.get(message.runId);
-    if (run?.deliver === undefined || run.aborted || run.isolate.isDisposed) return;
-    // Fire and forget: the isolate resolves the waiting call on its own thread, nothing comes
-    // back; a late answer to a disposed isolate is dropped.
-    try {
-      run.deliver.applyIgnored(undefined, [message.callId, message.json], {
-        arguments: { copy: true },
-      });
-    } catch {
-      // The isolate went away between the check and the call.
-    }
+    if (run !== undefined) answer(run, message.callId, message.json);
   } else if (message.type === 'abort') {
     const run = runs.get(message.runId);
     if (run !== undefined) {

@@ -29,6 +29,18 @@ export interface SandboxLimits {
   readonly maxLogLineChars: number;
   /** Characters of an error message; default 1,000. */
   readonly maxErrorChars: number;
+  /**
+   * The arguments of one tool call as JSON, in UTF-8 bytes; default 1,000,000 (the dispatcher's
+   * own `maxArgumentBytes`). Checked in the worker, so a larger call never reaches the host.
+   */
+  readonly maxToolArgumentBytes: number;
+  /** The code, in characters, checked before it leaves the host; default 1,000,000. */
+  readonly maxCodeChars: number;
+  /**
+   * How deep brackets may nest in TypeScript, checked in the worker before stripping (deeper
+   * code breaks Node's stripper); default 256.
+   */
+  readonly maxTypeScriptNesting: number;
 }
 
 /** The defaults of {@link SandboxLimits}. */
@@ -41,6 +53,9 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   maxLogLines: 100,
   maxLogLineChars: 1_000,
   maxErrorChars: 1_000,
+  maxToolArgumentBytes: 1_000_000,
+  maxCodeChars: 1_000_000,
+  maxTypeScriptNesting: 256,
 });
 
 /** Options of one run. */
@@ -54,7 +69,10 @@ export interface SandboxRunOptions {
   ) => Promise<SandboxToolReply>;
   readonly limits?: Partial<SandboxLimits>;
   readonly signal?: AbortSignal;
-  /** `typescript` strips types with Node's own stripper first; default `javascript`. */
+  /**
+   * `typescript` strips types with Node's own stripper, in the worker process; default
+   * `javascript`.
+   */
   readonly language?: 'javascript' | 'typescript';
 }
 

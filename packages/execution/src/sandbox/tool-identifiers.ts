@@ -1,40 +1,85 @@
 import type { SandboxTool } from './sandbox.js';
 
 // Words that cannot (or must not) name a property users write as tools.x.y: JavaScript reserved
-// words and the names that make objects behave specially (then → thenable, __proto__, …).
+// words and the names that make objects behave specially (then → thenable, toJSON, __proto__…).
 const RESERVED = new Set(
   `break case catch class const continue debugger default delete do else enum export extends false
   finally for function if import in instanceof new null return super switch this throw true try
   typeof var void while with yield let static implements interface package private protected public
-  await async __proto__ constructor prototype then toString valueOf hasOwnProperty`.split(/\s+/),
+  await async __proto__ constructor prototype then toString valueOf hasOwnProperty toJSON`.split(
+    /\s+/,
+  ),
 );
 
-/** A tool with the identifiers code uses for it. */
+/** A tool with the keys code reaches it by. */
 export interface NamedTool extends SandboxTool {
+  /** Always a safe identifier: `tools.<providerIdentifier>.<toolIdentifier>`. */
   readonly providerIdentifier: string;
   readonly toolIdentifier: string;
+  /** The provider is also reachable by its exact name, `tools["my-server"]`. */
+  readonly providerByName: boolean;
+  /** The tool is also reachable by its exact name, `tools.my_server["get-item"]`. */
+  readonly toolByName: boolean;
 }
 
 /**
  * Safe JavaScript identifiers for every provider and tool: characters outside [A-Za-z0-9_$]
  * become `_`, a leading digit or a reserved name gets a `_` prefix, names are capped at 64
  * characters, and collisions (including names that differ only by case after cleaning) get
- * `_2`, `_3`… in the order given, so two tools never share an identifier.
+ * `_2`, `_3`…, so two tools never share an identifier. A name that is already a safe identifier
+ * keeps it before any cleaned name may take it. A name that is not its identifier also stays a
+ * key of its own (`tools["my-server"]["get-item"]`), unless it names an object's own machinery
+ * (`then`, `constructor`, `__proto__`…) or another tool's identifier.
  */
 export function nameTools(tools: readonly SandboxTool[]): NamedTool[] {
-  const providerIds = new Map<string, string>();
-  const usedProviders = new Set<string>();
-  const usedTools = new Map<string, Set<string>>();
-  return tools.map((tool) => {
-    let providerIdentifier = providerIds.get(tool.provider);
-    if (providerIdentifier === undefined) {
-      providerIdentifier = unique(identifier(tool.provider), usedProviders);
-      providerIds.set(tool.provider, providerIdentifier);
-    }
-    const used = usedTools.get(providerIdentifier) ?? new Set<string>();
-    usedTools.set(providerIdentifier, used);
-    return { ...tool, providerIdentifier, toolIdentifier: unique(identifier(tool.name), used) };
+  const groups = new Map<string, number[]>();
+  tools.forEach((tool, i) => groups.set(tool.provider, [...(groups.get(tool.provider) ?? []), i]));
+  const providers = [...groups.keys()];
+  const providerIds = assign(providers);
+  const providerIdSet = new Set(providerIds);
+  const named: NamedTool[] = [];
+  providers.forEach((provider, p) => {
+    const providerIdentifier = providerIds[p] as string;
+    const providerByName = usableAlias(provider, providerIdentifier, providerIdSet);
+    const indexes = groups.get(provider) as number[];
+    const names = indexes.map((i) => (tools[i] as SandboxTool).name);
+    const ids = assign(names);
+    const idSet = new Set(ids);
+    const aliased = new Set<string>();
+    indexes.forEach((i, k) => {
+      const name = names[k] as string;
+      const toolIdentifier = ids[k] as string;
+      // A name given twice is the first one's alias only.
+      const toolByName = usableAlias(name, toolIdentifier, idSet) && !aliased.has(name);
+      if (toolByName) aliased.add(name);
+      const tool = tools[i] as SandboxTool;
+      named[i] = { ...tool, providerIdentifier, toolIdentifier, providerByName, toolByName };
+    });
   });
+  return named;
+}
+
+/** The identifiers of `names`, in order: names that are their own identifier claim it first. */
+function assign(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  const result: (string | undefined)[] = names.map((name) => {
+    const id = identifier(name);
+    if (id !== name || used.has(id.toLowerCase())) return undefined;
+    used.add(id.toLowerCase());
+    return id;
+  });
+  return names.map((name, i) => result[i] ?? unique(identifier(name), used));
+}
+
+function usableAlias(name: string, own: string, identifiers: ReadonlySet<string>): boolean {
+  return (
+    name !== own &&
+    name !== '' &&
+    !identifiers.has(name) &&
+    !(name in Object.prototype) &&
+    name !== 'then' &&
+    name !== 'toJSON'
+  );
 }
 
 function identifier(name: string): string {

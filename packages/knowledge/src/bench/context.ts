@@ -3,7 +3,7 @@ import { toDocument } from '../knowledge.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { describeTool } from '../views/deep-view.js';
 import { inventoryView } from '../views/inventory-view.js';
-import { trimText } from '../views/schema-summary.js';
+import { trimText } from '../views/description-text.js';
 import { countTokens } from '../views/token-count.js';
 import { manifestOf, toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
@@ -14,7 +14,8 @@ const WALKS = 50;
 /**
  * `pnpm bench context <folder> [<more folders>…]`: tokens (o200k_base, gpt-tokenizer) of every
  * tool definition up front against the inventory view and a typical discovery walk (inventory +
- * two searches of 5 hits + deep views of 3 tools), over the tools of all folders together.
+ * two searches of 5 hits + deep views of 3 tools), over the tools of all folders together, and
+ * the tokens of one deep view alone.
  */
 export function runContextBenchmark(...folders: string[]): Record<string, unknown> {
   const specs = toToolSpecs(folders.flatMap((folder) => readCorpus(folder)));
@@ -36,6 +37,7 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
   // Deterministic walks: the queries are the first words of tools' own descriptions, spread
   // evenly over the catalog.
   const walks: number[] = [];
+  const views: number[] = [];
   const step = Math.max(1, Math.floor(specs.length / WALKS));
   for (let i = 0; i < specs.length && walks.length < WALKS; i += step) {
     const target = specs[i]!;
@@ -51,6 +53,7 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
       })),
     );
     const described = searches[0]!.slice(0, 3).map((hit) => describeTool(byId.get(hit.tool_id)!));
+    for (const view of described) views.push(countTokens(JSON.stringify(view)));
     walks.push(
       inventoryTokens +
         countTokens(JSON.stringify(searches[0])) +
@@ -72,5 +75,11 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
     inventory_within_budget: inventoryTokens <= 1500,
     walk_tokens: { mean, max, walks: walks.length },
     walk_share_of_up_front: { mean: round3(mean / upFront), max: round3(max / upFront) },
+    // One deep view alone, over the tools the walks described.
+    deep_view_tokens: {
+      mean: Math.round(views.reduce((a, b) => a + b, 0) / Math.max(1, views.length)),
+      max: Math.max(0, ...views),
+      views: views.length,
+    },
   };
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { basename, resolve } from 'node:path';
 import { toDocument } from '../knowledge.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
-import { trimText } from '../views/schema-summary.js';
+import { trimText } from '../views/description-text.js';
 import { toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
 import { rankingFromEnv } from './ranking-from-env.js';

@@ -1,6 +1,6 @@
 import type { ToolManifest } from '../toolbox-builder.js';
 import { countTokens } from './token-count.js';
-import { trimText } from './schema-summary.js';
+import { firstLine } from './description-text.js';
 
 /** Options of {@link inventoryView}. */
 export interface InventoryViewOptions {
@@ -23,8 +23,8 @@ export function inventoryView(manifest: ToolManifest, options: InventoryViewOpti
       ? 'No MCP servers are connected for this user, so there are no tools to use.'
       : `${toolCount} tools on ${providers.length} servers. Find tools with search_tools, read them with describe_tools, then call them.`;
   const headers = providers.map((p) => {
-    const summary = trimText(p.provider.description ?? p.provider.name ?? '', 100);
-    const state = p.available ? '' : ` [unavailable: ${trimText(p.reason ?? '', 80)}]`;
+    const summary = firstLine(p.provider.description ?? p.provider.name ?? '', 100);
+    const state = p.available ? '' : ` [unavailable: ${firstLine(p.reason ?? '', 80)}]`;
     return `## ${p.provider.id} (${p.tools.length} tools)${summary === '' ? '' : ` — ${summary}`}${state}`;
   });
   const full = [

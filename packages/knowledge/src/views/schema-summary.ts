@@ -1,6 +1,9 @@
 import type { JsonObject, JsonValue } from '@mcp-agent/core';
+import { READ_THE_REST, verbatimText } from './description-text.js';
+import { schemaShape, type Shape } from './schema-shape.js';
+import { renderType } from './type-signature.js';
 
-/** One input parameter, debloated. */
+/** One top-level input parameter, as the manifest lists it. */
 export interface ParameterSummary {
   readonly name: string;
   readonly type: string;
@@ -10,98 +13,53 @@ export interface ParameterSummary {
   readonly default?: JsonValue;
 }
 
-const MAX_PARAMETER_DESCRIPTION = 160;
-const MAX_ENUM = 20;
+const MAX_PARAMETER_DESCRIPTION = 2_000;
 
 /** The top-level parameters of an input schema, required first, in schema order otherwise. */
 export function summarizeParameters(schema: JsonObject | undefined): ParameterSummary[] {
-  const properties = asObject(schema?.properties);
-  if (properties === undefined) return [];
-  const required = new Set(
-    Array.isArray(schema?.required) ? schema.required.filter((r) => typeof r === 'string') : [],
-  );
-  const params = Object.entries(properties).map(([name, raw]) => {
-    const property = asObject(raw) ?? {};
-    const description =
-      typeof property.description === 'string'
-        ? trimText(property.description, MAX_PARAMETER_DESCRIPTION)
-        : '';
-    const values = Array.isArray(property.enum) ? property.enum : undefined;
+  const root = schemaShape(schema).root;
+  if (root.kind !== 'object') return [];
+  const params = root.fields.map((field): ParameterSummary => {
+    const shape = field.shape;
     return {
-      name,
-      type: typeOf(property),
-      required: required.has(name),
-      ...(description === '' ? {} : { description }),
-      ...(values === undefined ? {} : { enum: values.slice(0, MAX_ENUM) }),
-      ...(property.default === undefined ? {} : { default: property.default }),
+      name: field.name,
+      type: renderType(shape, { shallow: true }),
+      required: field.required,
+      ...(shape.description === undefined
+        ? {}
+        : { description: verbatimText(shape.description, MAX_PARAMETER_DESCRIPTION) }),
+      ...(shape.kind === 'literal' ? { enum: shape.values } : {}),
+      ...(shape.default === undefined ? {} : { default: shape.default }),
     };
   });
   return [...params.filter((p) => p.required), ...params.filter((p) => !p.required)];
 }
 
-/** A short type for a JSON Schema node: `string`, `number[]`, `"a" | "b"`, `object`. */
-export function typeOf(node: JsonObject | undefined, depth = 0): string {
-  if (node === undefined || depth > 3) return 'any';
-  if (Array.isArray(node.enum) && node.enum.length <= 6)
-    return node.enum.map((v) => JSON.stringify(v)).join(' | ');
-  const type = node.type;
-  if (Array.isArray(type)) return type.filter((t) => typeof t === 'string').join(' | ') || 'any';
-  if (type === 'array') return `${typeOf(asObject(node.items), depth + 1)}[]`;
-  if (typeof type === 'string') return type === 'integer' ? 'integer' : type;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = node[key];
-    if (Array.isArray(options)) {
-      return [...new Set(options.map((o) => typeOf(asObject(o), depth + 1)))].join(' | ') || 'any';
-    }
-  }
-  if (node.properties !== undefined) return 'object';
-  return 'any';
+/** A JSON Schema node as a TypeScript-like type: `string`, `(string | null)[]`, `"a" | "b"`. */
+export function typeOf(node: JsonObject | undefined): string {
+  return renderType(schemaShape(node).root);
 }
 
 /**
- * Flat field paths of an output schema, such as `messages[].subject`, up to four levels and
- * 40 fields: what the model needs to use a result, without the schema's bulk.
+ * The field paths of an output schema, such as `messages[].subject`, every depth, named types
+ * by name: what the model needs to use a result. Past `limit` paths the list ends with a line
+ * saying how many more there are and how to read them.
  */
 export function outputFields(schema: JsonObject | undefined, limit = 40): string[] {
-  const fields: string[] = [];
-  const walk = (node: JsonObject | undefined, path: string, depth: number) => {
-    if (node === undefined || fields.length >= limit || depth > 4) return;
-    if (node.type === 'array') {
-      walk(asObject(node.items), `${path}[]`, depth + 1);
-      return;
-    }
-    const properties = asObject(node.properties);
-    if (properties === undefined) {
-      if (path !== '') fields.push(path);
-      return;
-    }
-    for (const [name, child] of Object.entries(properties)) {
-      if (fields.length >= limit) return;
-      walk(asObject(child), path === '' ? name : `${path}.${name}`, depth + 1);
-    }
+  if (schema === undefined) return [];
+  const fields = new Set<string>();
+  const walk = (shape: Shape, path: string) => {
+    if (shape.kind === 'object' && shape.fields.length > 0) {
+      for (const field of shape.fields)
+        walk(field.shape, path === '' ? field.name : `${path}.${field.name}`);
+    } else if (shape.kind === 'array') walk(shape.items, `${path}[]`);
+    else if (shape.kind === 'union') {
+      for (const option of shape.options)
+        if (!(option.kind === 'primitive' && option.type === 'null')) walk(option, path);
+    } else if (path !== '') fields.add(path);
   };
-  walk(schema, '', 0);
-  return fields;
-}
-
-/**
- * A description cut for a model: the first paragraph, whitespace folded, source paths and
- * markdown clutter removed, at most `max` characters, never inside a surrogate pair.
- */
-export function trimText(text: string, max: number): string {
-  const firstParagraph = text.split(/\n\s*\n/)[0] ?? '';
-  const cleaned = firstParagraph
-    .replace(/(?:[A-Za-z]:)?(?:\/[\w.-]+){2,}\.(?:ts|js|py|go|rs|java|rb)(?::\d+)?/g, '')
-    .replace(/[*_`#>]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (cleaned.length <= max) return cleaned;
-  let cut = max - 1;
-  const code = cleaned.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-  return `${cleaned.slice(0, cut).trimEnd()}…`;
-}
-
-function asObject(value: JsonValue | undefined): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  walk(schemaShape(schema).root, '');
+  const all = [...fields];
+  if (all.length <= limit) return all;
+  return [...all.slice(0, limit), `… and ${all.length - limit} more fields; ${READ_THE_REST}`];
 }

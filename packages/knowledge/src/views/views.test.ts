@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolSpec } from '@mcp-agent/core';
 import { manifestOf } from '../bench/bench-catalog.js';
-import { describeTool } from './deep-view.js';
 import { inventoryView } from './inventory-view.js';
-import { outputFields, trimText } from './schema-summary.js';
+import { firstLine, trimText } from './description-text.js';
+import { outputFields } from './schema-summary.js';
 import { countTokens } from './token-count.js';
 
 const spec = (providerId: string, name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({
@@ -15,73 +15,34 @@ const spec = (providerId: string, name: string, extra: Partial<ToolSpec> = {}): 
   ...extra,
 });
 
-describe('deep view', () => {
-  it('debloats a tool: required and optional params, enum, default, output fields, signature', () => {
-    const view = describeTool(
-      spec('gmail', 'search_messages', {
-        description:
-          'Search messages.\n\nLong internal notes from /srv/app/src/gmail/search.ts:42 that nobody needs.',
-        inputSchema: {
-          type: 'object',
-          properties: {
-            query: { type: 'string', description: 'Gmail search syntax' },
-            max: { type: 'integer', default: 10 },
-            order: { type: 'string', enum: ['newest', 'oldest'] },
-            labels: { type: 'array', items: { type: 'string' } },
-          },
-          required: ['query'],
-        },
-        outputSchema: {
-          type: 'object',
-          properties: {
-            messages: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: { subject: { type: 'string' }, from: { type: 'string' } },
-              },
-            },
-            next: { type: 'string' },
-          },
-        },
-      }),
-    );
-    expect(view).toEqual({
-      tool_id: 'gmail.search_messages',
-      description: 'Search messages.',
-      input_params: {
-        required: [{ name: 'query', type: 'string', description: 'Gmail search syntax' }],
-        optional: [
-          { name: 'max', type: 'integer', default: 10 },
-          { name: 'order', type: '"newest" | "oldest"', enum: ['newest', 'oldest'] },
-          { name: 'labels', type: 'string[]' },
-        ],
-      },
-      output_fields: ['messages[].subject', 'messages[].from', 'next'],
-      call_signature:
-        'gmail.search_messages({ query: string, max?: integer = 10, order?: "newest" | "oldest", labels?: string[] })',
-    });
+describe('snippets', () => {
+  it('trimText keeps the original characters and marks a cut with …', () => {
+    const text =
+      'Set the working dir with git_set_working_dir; `_ = one char`.\n\nMore **text** here.';
+    expect(trimText(text, 500)).toBe(text);
+    const cut = trimText(text, 40);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+    expect(trimText(`  ${text}\n`, 500)).toBe(text);
+    const emoji = trimText(`a${'😀'.repeat(10)}`, 6);
+    expect(() => encodeURIComponent(emoji)).not.toThrow();
   });
 
-  it('handles tools without description or schema, and unicode or very long descriptions', () => {
-    expect(describeTool(spec('m', 'bare'))).toMatchObject({
-      description: '',
-      input_params: { required: [], optional: [] },
-      output_fields: [],
-      call_signature: 'm.bare({})',
-    });
-    const long = describeTool(spec('m', 'long', { description: '😀'.repeat(1_000) }));
-    expect(long.description.length).toBeLessThanOrEqual(400);
-    expect(long.description).not.toMatch(/[\uD800-\uDBFF]…$/);
+  it('firstLine keeps one line for one-line places, marked when more follows', () => {
+    expect(firstLine('Files on disk', 100)).toBe('Files on disk');
+    expect(firstLine('\n  Files on disk\nSecond line', 100)).toBe('Files on disk…');
+    expect(firstLine('a_b '.repeat(50), 20)).toBe('a_b a_b a_b a_b…');
   });
 
-  it('outputFields stops at a limit and trimText never splits a surrogate pair', () => {
+  it('outputFields lists every path up to its limit, then says how many more', () => {
     const properties = Object.fromEntries(
       Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: 'string' }]),
     );
-    expect(outputFields({ type: 'object', properties }, 40)).toHaveLength(40);
-    const cut = trimText(`a${'😀'.repeat(10)}`, 6);
-    expect(() => encodeURIComponent(cut)).not.toThrow();
+    const fields = outputFields({ type: 'object', properties }, 40);
+    expect(fields).toHaveLength(41);
+    expect(fields.at(-1)).toBe('… and 60 more fields; describe_tools with "full": true shows all');
+    expect(outputFields({ type: 'object', properties }, Infinity)).toHaveLength(100);
   });
 });
 

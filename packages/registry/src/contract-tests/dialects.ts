@@ -11,6 +11,15 @@ if (skipped !== undefined && process.env.CI) {
 /** The dialects every contract test loops over. */
 export { dialects };
 
+/**
+ * The dialects, each with the label its tenant and secret suites carry: their PostgreSQL half
+ * is TEN-10 in the catalogue (the same suites, the same results, on PostgreSQL).
+ */
+export const tenantDialects = dialects.map((dialect) => ({
+  ...dialect,
+  label: dialect.name === 'postgres' ? 'postgres (TEN-10)' : dialect.name,
+}));
+
 /** Registers a visibly skipped test that says why PostgreSQL did not run, when it did not. */
 export function reportSkippedPostgres(): void {
   if (skipped !== undefined) it.skip(skipped, () => undefined);

@@ -64,7 +64,7 @@ describe('TEN-03 no plaintext secret at rest', () => {
   });
 
   it.skipIf(!process.env.MCP_AGENT_TEST_DATABASE_URL)(
-    'a pg_dump of the PostgreSQL database never contains the token',
+    'TEN-10 a pg_dump of the PostgreSQL database never contains the token',
     async () => {
       const url = process.env.MCP_AGENT_TEST_DATABASE_URL as string;
       const schema = `rest_${randomBytes(4).toString('hex')}`;

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
 import type { Registry } from '../index.js';
-import { dialects, reportSkippedPostgres } from './dialects.js';
+import { reportSkippedPostgres, tenantDialects } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });
 const mallory = createContext({ userId: 'mallory', threadId: 'alice-thread' });
 
 reportSkippedPostgres();
 
-describe.each(dialects)('TEN-01 cross-tenant walk on $name', (dialect) => {
+describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) => {
   let registry: Registry;
   let aliceConnectionId: string;
 

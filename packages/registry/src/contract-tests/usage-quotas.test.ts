@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import { createManualClock, type ManualClock } from '@mcp-agent/core/testing';
-import type { Registry } from '../index.js';
+import { randomBytes } from 'node:crypto';
+import { parseSecretKey, Registry } from '../index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
+import { TenantScopeRecorder } from './tenant-scope-check.js';
 
 // 2026-11-23 14:30 UTC: half an hour before the hour's count resets.
 const START = Date.parse('2026-11-23T14:30:00.000Z');
@@ -163,6 +165,48 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       // A one-day window ends today and leaves yesterday out.
       expect((await repo.summary(alice, { days: 1 })).totals.requests).toBe(2);
     });
+  });
+
+  it('TEN-02 every query of usage and quotas is scoped to its tenant', async () => {
+    const key = randomBytes(32).toString('base64');
+    const base = await dialect.open({ env: { MCP_AGENT_SECRET_KEY: key } });
+    const recorder = new TenantScopeRecorder();
+    const scoped = new Registry({
+      db: base.db.withPlugin(recorder),
+      keyring: { current: parseSecretKey(key, 'test'), previous: [] },
+      quotas: { maxCallsPerHour: 100, maxTokensPerDay: 100_000, maxServersPerThread: 5 },
+    });
+    try {
+      await scoped.quotas.setUserLimits(alice, { maxCallsPerHour: 50 });
+      await scoped.quotas.userLimits(alice);
+      await scoped.quotas.beforeToolCall(alice, 'github', { threadId: 'th' });
+      await scoped.quotas.beforeModelRequest(alice);
+      await scoped.quotas.addTokens(alice, 10);
+      await scoped.quotas.check(alice);
+      await scoped.quotas.status(alice);
+      await scoped.usage.recordModel(alice, {
+        taskId: 't',
+        model: 'm',
+        usage: usage(1, 1),
+        estimatedCostUsd: 0,
+      });
+      await scoped.usage.recordToolCall(alice, {
+        taskId: 't',
+        connector: 'c',
+        ok: true,
+        durationMs: 1,
+      });
+      await scoped.usage.task(alice, 't');
+      await scoped.usage.summary(alice);
+      expect(recorder.statements.length).toBeGreaterThan(10);
+      for (const statement of recorder.statements) {
+        expect(statement.problems, JSON.stringify(statement)).toEqual([]);
+        for (const tenant of statement.tenants) expect(tenant).toBe('alice');
+      }
+    } finally {
+      await scoped.close();
+      await base.close();
+    }
   });
 
   describe('TEN-11 quotas', () => {

@@ -7,6 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { ConfigError } from '@mcp-agent/core';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
+import { DEFAULT_SQLITE_LOCK_TIMEOUT_MS, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock-wait.js';
 import { TransactionalSqliteDialect } from './transactional-sqlite-dialect.js';
 
 /** Which engine a database runs on. */
@@ -31,6 +32,11 @@ export interface OpenDatabaseOptions {
   readonly schema?: string;
   /** Run migrations on open; default true. */
   readonly migrate?: boolean;
+  /**
+   * SQLite only: how long a statement waits, in total and without blocking the event loop, for
+   * another process's lock before failing with `TIMEOUT`; default 10 000 ms.
+   */
+  readonly lockTimeoutMs?: number;
 }
 
 /** The home folder: `MCP_AGENT_HOME`, or `~/.mcp-agent`. */
@@ -84,12 +90,16 @@ function openSqlite(url: string | undefined, options: OpenDatabaseOptions): Open
   }
   // Loaded here, not at import, so PostgreSQL deployments never load the native module.
   const BetterSqlite = loadBetterSqlite();
-  const connection = new BetterSqlite(file);
+  // A short busy timeout: better-sqlite3 waits for a lock synchronously, stalling the event
+  // loop; longer waits happen between retries (sqlite-lock-wait.ts).
+  const connection = new BetterSqlite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   if (file !== ':memory:') connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new TransactionalSqliteDialect({ database: connection }),
+    dialect: new TransactionalSqliteDialect({
+      database: connection,
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_SQLITE_LOCK_TIMEOUT_MS,
+    }),
   });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
-import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import { SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver } from 'kysely';
+import { LockWaitingSqliteDriver, type LockAwareSqliteDatabase } from './sqlite-lock-wait.js';
 
 // kysely's SqliteAdapter reports no transactional DDL, so its migrator would run SQLite
 // migrations outside a transaction and a failure midway would leave half a schema. SQLite
@@ -9,8 +10,24 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
   }
 }
 
-/** kysely's SQLite dialect, with migrations run inside a transaction. */
+/**
+ * kysely's SQLite dialect, with migrations run inside a transaction and statements that wait
+ * for another process's lock without blocking the event loop ({@link LockWaitingSqliteDriver}).
+ */
 export class TransactionalSqliteDialect extends SqliteDialect {
+  readonly #database: LockAwareSqliteDatabase;
+  readonly #lockTimeoutMs: number;
+
+  constructor(options: { database: LockAwareSqliteDatabase; lockTimeoutMs: number }) {
+    super({ database: options.database });
+    this.#database = options.database;
+    this.#lockTimeoutMs = options.lockTimeoutMs;
+  }
+
+  override createDriver(): Driver {
+    return new LockWaitingSqliteDriver(this.#database, this.#lockTimeoutMs);
+  }
+
   override createAdapter(): DialectAdapter {
     return new TransactionalSqliteAdapter();
   }

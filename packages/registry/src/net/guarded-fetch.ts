@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { PolicyDeniedError } from '@mcp-agent/core';
+import { isPrivateAddress } from './private-address.js';
 
 /** Options of {@link guardedFetch}. */
 export interface GuardedFetchOptions {
@@ -24,42 +25,6 @@ export interface GuardedFetchOptions {
   readonly label?: string;
   /** How to allow a private URL anyway, appended to errors; default the OAuth opt-in. */
   readonly hint?: string;
-}
-
-// Loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast and reserved.
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 127],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv6');
-
-/** Whether an address is one an OAuth URL must never reach (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true; // not an address: refuse rather than guess
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**

@@ -1,9 +1,10 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   auth,
   extractWWWAuthenticateParams,
   type AuthResult,
 } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ConfigError, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
+import { ConfigError, ExpiringCache, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { notFound } from '../repositories/connections.js';
 import type { Registry } from '../registry.js';
@@ -14,6 +15,7 @@ import {
   type RecordedIssuer,
   type StoredTokens,
 } from './vault-oauth-provider.js';
+import { VaultTokenStore, type TokenStore } from './token-store.js';
 
 /** A `fetch` with credentials added. */
 export type AuthorizedFetch = (
@@ -49,6 +51,8 @@ export interface OAuthServiceOptions {
    * private or loopback addresses (a local authorisation server). Off by default (AUTH-05).
    */
   readonly allowPrivateNetwork?: boolean;
+  /** Where tokens and the rest of an authorisation are kept; default the registry's vault. */
+  readonly tokens?: TokenStore;
 }
 
 /**
@@ -59,17 +63,21 @@ export interface OAuthServiceOptions {
  */
 export class OAuthService {
   readonly #refreshing = new Map<string, Promise<string>>();
-  readonly #challenges = new Map<string, AuthChallenge>();
+  // The last challenge of each (tenant, server): bounded, and forgotten after the state's lifetime.
+  readonly #challenges: ExpiringCache<string, AuthChallenge>;
   readonly #skewMs: number;
   readonly #stateTtlMs: number;
   readonly #fetch: FetchLike;
+  readonly #tokens: TokenStore;
 
   constructor(
     private readonly registry: Registry,
     private readonly options: OAuthServiceOptions = {},
   ) {
+    this.#tokens = options.tokens ?? new VaultTokenStore(registry);
     this.#skewMs = options.refreshSkewMs ?? 60_000;
     this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
+    this.#challenges = new ExpiringCache({ maxEntries: 10_000, ttlMs: this.#stateTtlMs });
     this.#fetch = guardedFetch({ allowPrivateNetwork: options.allowPrivateNetwork === true });
   }
 
@@ -113,23 +121,19 @@ export class OAuthService {
     iss?: string,
   ): Promise<void> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
-    const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.state);
-    const account = await this.registry.accounts.find(ctx, providerId);
-    if (account !== undefined)
-      await this.registry.secrets.remove(
-        ctx,
-        { kind: 'account', id: account.id },
-        OAUTH_FIELDS.state,
-      );
+    const stored = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.state);
     const expected =
       stored === undefined
         ? undefined
         : (JSON.parse(stored) as { value: string; createdAt: number });
-    if (expected === undefined || typeof state !== 'string' || state !== expected.value) {
+    // Compared before anything is deleted: a wrong state, from anyone, leaves the user's
+    // pending login as it was (API-04); the right one is used up here, whatever follows.
+    if (expected === undefined || typeof state !== 'string' || !sameSecret(state, expected.value)) {
       throw new UnauthorizedError(
         'The authorisation callback does not match a pending authorisation (missing, wrong or reused state). Start it again.',
       );
     }
+    await this.#tokens.remove(ctx, providerId, [OAUTH_FIELDS.state]);
     if (ctx.clock.now() - expected.createdAt > this.#stateTtlMs) {
       throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
     }
@@ -147,7 +151,7 @@ export class OAuthService {
   }
 
   async #checkIssuer(ctx: AgentContext, providerId: string, iss: string | undefined) {
-    const stored = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.issuer);
+    const stored = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.issuer);
     if (stored === undefined) return; // no discovery happened: nothing to compare with
     const recorded = JSON.parse(stored) as RecordedIssuer;
     if (iss === undefined || iss === '') {
@@ -165,7 +169,7 @@ export class OAuthService {
 
   /** A valid access token, refreshed first when it is about to expire (single-flight). */
   async accessToken(ctx: AgentContext, providerId: string, force = false): Promise<string> {
-    const tokens = await this.#tokens(ctx, providerId);
+    const tokens = await this.#storedTokens(ctx, providerId);
     if (tokens === undefined) throw this.#needsAuth(providerId, 'it was never authorised');
     const fresh =
       tokens.expires_at === undefined || tokens.expires_at - ctx.clock.now() > this.#skewMs;
@@ -200,7 +204,7 @@ export class OAuthService {
         return response;
       };
       const token =
-        (await this.#tokens(ctx, providerId)) === undefined
+        (await this.#storedTokens(ctx, providerId)) === undefined
           ? undefined
           : await this.accessToken(ctx, providerId);
       const response = await send(token);
@@ -215,11 +219,6 @@ export class OAuthService {
   /** The last 401/403 challenge a server sent this tenant (to re-authorise or step up). */
   lastChallenge(ctx: AgentContext, providerId: string): AuthChallenge | undefined {
     return this.#challenges.get(`${ctx.userId}\u0000${providerId}`);
-  }
-
-  /** Reads and keeps a challenge from a server's response. */
-  rememberChallenge(ctx: AgentContext, providerId: string, response: Response): AuthChallenge {
-    return this.#remember(ctx, providerId, response);
   }
 
   #remember(ctx: AgentContext, providerId: string, response: Response): AuthChallenge {
@@ -238,7 +237,7 @@ export class OAuthService {
 
   /** Deletes the tenant's tokens and client registration for the server. */
   async disconnect(ctx: AgentContext, providerId: string): Promise<void> {
-    await this.registry.accounts.disconnect(ctx, providerId);
+    await this.#tokens.disconnect(ctx, providerId);
   }
 
   async #refresh(ctx: AgentContext, providerId: string, tokens: StoredTokens): Promise<string> {
@@ -262,7 +261,7 @@ export class OAuthService {
       await this.#markNeedsAuth(ctx, providerId);
       throw this.#needsAuth(providerId, `the refresh was refused (${(error as Error).message})`);
     }
-    const next = await this.#tokens(ctx, providerId);
+    const next = await this.#storedTokens(ctx, providerId);
     if (
       result !== 'AUTHORIZED' ||
       next === undefined ||
@@ -275,7 +274,7 @@ export class OAuthService {
   }
 
   async #markNeedsAuth(ctx: AgentContext, providerId: string): Promise<void> {
-    await this.registry.accounts.upsert(ctx, { providerId, status: 'needs_auth' });
+    await this.#tokens.setStatus(ctx, providerId, 'needs_auth');
     await this.registry
       .recordState(ctx, providerId, {
         status: 'needs_auth',
@@ -293,8 +292,8 @@ export class OAuthService {
     );
   }
 
-  async #tokens(ctx: AgentContext, providerId: string): Promise<StoredTokens | undefined> {
-    const text = await this.registry.accounts.getSecret(ctx, providerId, OAUTH_FIELDS.tokens);
+  async #storedTokens(ctx: AgentContext, providerId: string): Promise<StoredTokens | undefined> {
+    const text = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.tokens);
     return text === undefined ? undefined : (JSON.parse(text) as StoredTokens);
   }
 
@@ -308,7 +307,7 @@ export class OAuthService {
 
   #provider(ctx: AgentContext, providerId: string, redirectUri: string): VaultOAuthProvider {
     return new VaultOAuthProvider(
-      this.registry,
+      this.#tokens,
       ctx,
       providerId,
       redirectUri,
@@ -343,6 +342,12 @@ function sdkHints(hints: AuthorizationHints): { resourceMetadataUrl?: URL; scope
 }
 
 // AUTH-04/AUTH-13: only http(s) redirect URIs, exactly as registered; loopback for http.
+// Constant time whatever the lengths: both sides are hashed to 32 bytes first.
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 function checkRedirect(uri: string): string {
   let url: URL;
   try {

@@ -5,7 +5,8 @@ import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/
 import { ConnectionPool } from '../pool/connection-pool.js';
 import type { Registry } from '../registry.js';
 import { createTestRegistry } from '../testing/index.js';
-import { checkedLookup, guardedFetch, isPrivateAddress } from '../net/guarded-fetch.js';
+import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
+import { isPrivateAddress } from '../net/private-address.js';
 import { OAuthService } from './oauth-service.js';
 
 const alice = createContext({ userId: 'alice' });
@@ -111,12 +112,13 @@ describe('OAuth for remote servers', () => {
     await expect(oauth.finalizeOAuth(alice, 'linear', code, 'forged')).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
-    // The failed attempt consumed the pending state: even the right one is now a replay.
-    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
-      /missing, wrong or reused state/,
-    );
     await expect(oauth.finalizeOAuth(bob, 'linear', code, state, iss)).rejects.toBeInstanceOf(
       UnauthorizedError,
+    );
+    // Wrong states leave the pending login untouched (API-04): the right one completes it, once.
+    await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
+    await expect(oauth.finalizeOAuth(alice, 'linear', code, state, iss)).rejects.toThrow(
+      /missing, wrong or reused state/,
     );
   });
 

@@ -9,16 +9,9 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AgentContext } from '@mcp-agent/core';
-import type { Registry } from '../registry.js';
+import { OAUTH_FIELDS, type OAuthField, type TokenStore } from './token-store.js';
 
-/** Vault fields of a provider's OAuth state. */
-export const OAUTH_FIELDS = {
-  tokens: 'oauth_tokens',
-  client: 'oauth_client',
-  verifier: 'pkce_verifier',
-  state: 'oauth_state',
-  issuer: 'oauth_issuer',
-} as const;
+export { OAUTH_FIELDS };
 
 /** The authorisation server a pending authorisation was sent to, for the RFC 9207 `iss` check. */
 export interface RecordedIssuer {
@@ -42,7 +35,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly store: TokenStore,
     private readonly ctx: AgentContext,
     private readonly providerId: string,
     private readonly redirectUri: string,
@@ -99,10 +92,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
         : { expires_at: this.ctx.clock.now() + tokens.expires_in * 1000 }),
     };
     await this.#put(OAUTH_FIELDS.tokens, JSON.stringify(stored));
-    await this.registry.accounts.upsert(this.ctx, {
-      providerId: this.providerId,
-      status: 'active',
-    });
+    await this.store.setStatus(this.ctx, this.providerId, 'active');
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
@@ -124,11 +114,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   }
 
   async codeVerifier(): Promise<string> {
-    const verifier = await this.registry.accounts.getSecret(
-      this.ctx,
-      this.providerId,
-      OAUTH_FIELDS.verifier,
-    );
+    const verifier = await this.store.get(this.ctx, this.providerId, OAUTH_FIELDS.verifier);
     if (verifier === undefined)
       throw new Error('No PKCE verifier is stored: start the authorisation again.');
     return verifier;
@@ -137,10 +123,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(
     scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
   ): Promise<void> {
-    const account = await this.registry.accounts.find(this.ctx, this.providerId);
-    if (account === undefined) return;
-    const owner = { kind: 'account', id: account.id } as const;
-    const fields =
+    const fields: readonly OAuthField[] =
       scope === 'all'
         ? Object.values(OAUTH_FIELDS)
         : scope === 'client'
@@ -150,15 +133,15 @@ export class VaultOAuthProvider implements OAuthClientProvider {
             : scope === 'verifier'
               ? [OAUTH_FIELDS.verifier]
               : [OAUTH_FIELDS.issuer];
-    for (const field of fields) await this.registry.secrets.remove(this.ctx, owner, field);
+    await this.store.remove(this.ctx, this.providerId, fields);
   }
 
-  async #put(field: string, value: string): Promise<void> {
-    await this.registry.accounts.putSecret(this.ctx, this.providerId, field, value);
+  async #put(field: OAuthField, value: string): Promise<void> {
+    await this.store.put(this.ctx, this.providerId, field, value);
   }
 
-  async #getJson<T>(field: string): Promise<T | undefined> {
-    const text = await this.registry.accounts.getSecret(this.ctx, this.providerId, field);
+  async #getJson<T>(field: OAuthField): Promise<T | undefined> {
+    const text = await this.store.get(this.ctx, this.providerId, field);
     return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 }

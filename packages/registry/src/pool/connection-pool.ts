@@ -11,13 +11,17 @@ import { canonicalHash } from '../catalog/canonical-hash.js';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
-import type { Registry } from '../registry.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
+import type { PoolStore } from './pool-store.js';
 import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
 
 /** Options of {@link ConnectionPool}; every field has a default. */
 export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
-  /** Close connections unused for this long; default 10 minutes; 0 never. */
+  /**
+   * Close a connection (and its child process) this long after its last request of any kind
+   * (connect, list, refresh, call; pings do not count); default 10 minutes; 0 never. Checked
+   * every minute (or every `idleMs`, if shorter).
+   */
   readonly idleMs?: number;
   /** Most open connections; the least recently used idle one is closed first; default 500. */
   readonly maxSize?: number;
@@ -60,7 +64,7 @@ const DEFAULTS: ConnectionOptions = {
  * are reconnected or closed without a restart. Two tenants never share a session.
  */
 export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
-  readonly #registry: Registry;
+  readonly #store: PoolStore;
   readonly #options: ConnectionOptions;
   readonly #idleMs: number;
   readonly #maxSize: number;
@@ -74,9 +78,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   #closed = false;
   #guardedFetch: typeof globalThis.fetch | undefined;
 
-  constructor(registry: Registry, options: ConnectionPoolOptions = {}) {
+  constructor(store: PoolStore, options: ConnectionPoolOptions = {}) {
     super();
-    this.#registry = registry;
+    this.#store = store;
     this.#options = { ...DEFAULTS, ...definedOnly(options) };
     this.#idleMs = options.idleMs ?? 10 * 60_000;
     this.#maxSize = options.maxSize ?? 500;
@@ -86,16 +90,18 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     const pingIntervalMs = options.pingIntervalMs ?? 30_000;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, () => this.#pingAll());
     if (this.#idleMs > 0)
-      this.#every(Math.max(1_000, Math.min(this.#idleMs, 60_000)), () => this.#evictIdle());
+      this.#every(Math.max(1_000, Math.min(this.#idleMs, 60_000)), async () => {
+        await this.evictIdle();
+      });
     // A changed or removed definition closes the old session; the next use opens the new one.
     const drop = ({ userId, providerId }: { userId: string; providerId: string }) => {
       void this.#close(key(userId, providerId));
     };
-    registry.events.on('server-updated', drop);
-    registry.events.on('server-removed', drop);
+    store.events.on('server-updated', drop);
+    store.events.on('server-removed', drop);
     this.#unsubscribe.push(
-      () => registry.events.off('server-updated', drop),
-      () => registry.events.off('server-removed', drop),
+      () => store.events.off('server-updated', drop),
+      () => store.events.off('server-removed', drop),
     );
   }
 
@@ -116,14 +122,8 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   /** A ready connection: connects and discovers if needed, pings one that sat idle. */
   async ready(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
     const connection = await this.connection(ctx, serverId);
-    const lastUsed = connection.metrics.lastUsedAt;
-    if (
-      connection.state.status === 'ready' &&
-      lastUsed !== null &&
-      ctx.clock.now() - lastUsed > this.#pingAfterIdleMs
-    ) {
+    if (connection.state.status === 'ready' && connection.idleFor() > this.#pingAfterIdleMs)
       await connection.ping();
-    }
     await connection.ensureReady();
     return connection;
   }
@@ -138,7 +138,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     options: { timeoutMs?: number } = {},
   ): Promise<ConnectionState[]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const ids = (await this.#registry.availability(ctx)).active.map((server) => server.id);
+    const ids = (await this.#store.availability(ctx)).active.map((server) => server.id);
     const states = await Promise.all(
       ids.map(async (id) => {
         const connection = await this.connection(ctx, id).catch(() => undefined);
@@ -269,7 +269,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   }
 
   async #open(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
-    const config = await this.#registry.resolveServer(ctx, serverId);
+    const { config, oauth, publicOnly } = await this.#store.launchPlan(ctx, serverId);
     const version = canonicalHash(config).slice(0, 16);
     const id = key(ctx.userId, serverId);
     const existing = this.#connections.get(id);
@@ -283,25 +283,18 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       logger: this.#logger,
       clock: ctx.clock,
     });
-    const isOAuth =
-      this.#oauth !== undefined &&
-      config.transport !== 'stdio' &&
-      (await this.#registry.authConfigs.find(ctx, serverId))?.kind === 'oauth';
     // A tenant's own remote server, in a service that accepts public ones only: every
     // connection and redirect is checked, not just the URL that was registered.
-    const guarded =
-      config.transport !== 'stdio' &&
-      this.#registry.userServerPolicy.remote === 'public' &&
-      (await this.#registry.connections.find(ctx, serverId))?.scope === 'user';
-    const base = guarded ? this.#publicFetch() : undefined;
-    const fetch = isOAuth
-      ? (this.#oauth?.fetchFor(background, serverId, base) as typeof globalThis.fetch)
-      : base;
+    const base = publicOnly ? this.#publicFetch() : undefined;
+    const fetch =
+      oauth && this.#oauth !== undefined
+        ? (this.#oauth?.fetchFor(background, serverId, base) as typeof globalThis.fetch)
+        : base;
     const connection = new PooledConnection(
       background,
       config,
       version,
-      this.#registry,
+      this.#store,
       this.#options,
       {
         onState: (state) => this.emit('state', state),
@@ -333,7 +326,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     if (this.#connections.size < this.#maxSize) return;
     const idle = [...this.#connections.entries()]
       .filter(([, c]) => !c.busy)
-      .sort(([, a], [, b]) => (a.metrics.lastUsedAt ?? 0) - (b.metrics.lastUsedAt ?? 0));
+      .sort(([, a], [, b]) => a.metrics.lastActiveAt - b.metrics.lastActiveAt);
     const victim = idle[0];
     if (victim !== undefined) await this.#close(victim[0]);
     else
@@ -343,13 +336,17 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       );
   }
 
-  async #evictIdle(): Promise<void> {
-    const now = Date.now();
-    for (const [id, connection] of this.#connections) {
-      const lastUsed = connection.metrics.lastUsedAt;
-      if (!connection.busy && lastUsed !== null && now - lastUsed > this.#idleMs)
-        await this.#close(id);
-    }
+  /**
+   * Closes every connection idle past `idleMs` (see `PooledConnection.idleFor`), with its child
+   * process, and returns how many; the pool runs this on a timer. A later use reconnects.
+   */
+  async evictIdle(): Promise<number> {
+    if (this.#idleMs <= 0) return 0;
+    const idle = [...this.#connections].filter(
+      ([, connection]) => !connection.busy && connection.idleFor() > this.#idleMs,
+    );
+    await Promise.all(idle.map(([id]) => this.#close(id)));
+    return idle.length;
   }
 
   async #pingAll(): Promise<void> {

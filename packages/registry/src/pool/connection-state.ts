@@ -21,7 +21,13 @@ export interface ConnectionState {
 export interface ConnectionMetrics {
   readonly calls: number;
   readonly errors: number;
+  /** When the last tool call ended. */
   readonly lastUsedAt: number | null;
+  /**
+   * When the last request of any kind was made: the connect, a tools/list (discovery or a
+   * refresh after list_changed), a tool call; never a ping. Idle time counts from here.
+   */
+  readonly lastActiveAt: number;
   readonly lastLatencyMs: number | null;
   readonly meanLatencyMs: number | null;
 }

@@ -210,9 +210,11 @@ describe('readiness faults', () => {
   });
 
   it('RDY-04 one of 20 servers hanging in initialize does not delay the other 19', async () => {
+    // The hung server's attempt outlasts the healthy ones' start-up by a wide margin, so the
+    // order is what is asserted, not a wall-clock figure that a loaded machine would break.
     const hungPool = new ConnectionPool(registry, {
       attempts: 1,
-      attemptTimeoutMs: 3_000,
+      attemptTimeoutMs: 8_000,
       pingIntervalMs: 0,
     });
     try {
@@ -220,14 +222,14 @@ describe('readiness faults', () => {
       for (const id of ids)
         await registry.addServer(alice, misbehaving(id, id === 's7' ? 'hang-init' : 'normal'));
       const healthy = ids.filter((id) => id !== 's7');
-      const started = Date.now();
       const hung = hungPool
-        .waitForReady(alice, ['s7'], { timeoutMs: 10_000 })
+        .waitForReady(alice, ['s7'], { timeoutMs: 15_000 })
         .catch((e: unknown) => e);
-      await hungPool.waitForReady(alice, healthy, { timeoutMs: 10_000 });
-      expect(Date.now() - started).toBeLessThan(2_500);
+      await hungPool.waitForReady(alice, healthy, { timeoutMs: 15_000 });
+      // All 19 are ready while the hung one is still in its first attempt.
+      expect(hungPool.status(alice).find((s) => s.serverId === 's7')?.status).toBe('connecting');
       expect(String(await hung)).toMatch(
-        /s7: failed \(initialize and tools\/list took over 3000 ms\)/,
+        /s7: failed \(initialize and tools\/list took over 8000 ms\)/,
       );
     } finally {
       await hungPool.close();

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
-import type { Registry } from '../registry.js';
+import type { PoolStore } from './pool-store.js';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
@@ -62,7 +62,7 @@ export class PooledConnection {
   readonly credentialVersion: string;
   readonly #ctx: AgentContext;
   readonly #config: ServerConfig;
-  readonly #registry: Registry;
+  readonly #store: PoolStore;
   readonly #options: ConnectionOptions;
   readonly #hooks: ConnectionHooks;
   readonly #logger: Logger;
@@ -77,6 +77,7 @@ export class PooledConnection {
   #calls = 0;
   #errors = 0;
   #lastUsedAt: number | null = null;
+  #lastActiveAt: number;
   #lastLatencyMs: number | null = null;
   #totalLatencyMs = 0;
 
@@ -84,7 +85,7 @@ export class PooledConnection {
     ctx: AgentContext,
     config: ServerConfig,
     credentialVersion: string,
-    registry: Registry,
+    store: PoolStore,
     options: ConnectionOptions,
     hooks: ConnectionHooks,
   ) {
@@ -93,11 +94,13 @@ export class PooledConnection {
     this.userId = ctx.userId;
     this.credentialVersion = credentialVersion;
     this.#config = config;
-    this.#registry = registry;
+    this.#store = store;
     this.#options = options;
     this.#hooks = hooks;
     this.#logger = ctx.logger.child({ serverId: config.id });
     this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
+    // Opening the connection is its first request: one never used again still goes idle.
+    this.#lastActiveAt = ctx.clock.now();
     this.#state = {
       userId: ctx.userId,
       serverId: config.id,
@@ -120,9 +123,18 @@ export class PooledConnection {
       calls: this.#calls,
       errors: this.#errors,
       lastUsedAt: this.#lastUsedAt,
+      lastActiveAt: this.#lastActiveAt,
       lastLatencyMs: this.#lastLatencyMs,
       meanLatencyMs: this.#calls === 0 ? null : this.#totalLatencyMs / this.#calls,
     };
+  }
+
+  /**
+   * How long, by this connection's clock, since its last request of any kind (connect, list,
+   * refresh, call). Pings do not count: a health check must not keep an unused server alive.
+   */
+  idleFor(): number {
+    return this.#ctx.clock.now() - this.#lastActiveAt;
   }
 
   /** True while a call is running: the pool never evicts a busy connection. */
@@ -167,6 +179,7 @@ export class PooledConnection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     this.#inFlight += 1;
+    this.#touch();
     const started = performance.now();
     try {
       await this.ensureReady();
@@ -190,6 +203,7 @@ export class PooledConnection {
       this.#lastLatencyMs = latency;
       this.#totalLatencyMs += latency;
       this.#lastUsedAt = this.#ctx.clock.now();
+      this.#touch();
     }
   }
 
@@ -242,11 +256,13 @@ export class PooledConnection {
         break;
       }
       await this.#setState({ status: 'connecting', attempts: attempt + 1 });
+      this.#touch();
       try {
         const tools = await this.#connectAndList();
+        this.#touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
-        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
         if (update.rejected.length > 0)
           this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
@@ -329,7 +345,8 @@ export class PooledConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
-        const update = await this.#registry.replaceCatalog(this.#ctx, this.serverId, tools);
+        this.#touch();
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
       } catch (error) {
@@ -357,6 +374,10 @@ export class PooledConnection {
     await this.ensureReady().catch(() => undefined);
   }
 
+  #touch(): void {
+    this.#lastActiveAt = this.#ctx.clock.now();
+  }
+
   async #drop(reason: string): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
@@ -371,7 +392,7 @@ export class PooledConnection {
     this.#state = { ...this.#state, ...change };
     const state = this.state;
     try {
-      await this.#registry.recordState(this.#ctx, this.serverId, {
+      await this.#store.recordState(this.#ctx, this.serverId, {
         status: state.status,
         lastError: state.lastError,
         attempts: state.attempts,

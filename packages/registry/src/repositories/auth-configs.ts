@@ -69,28 +69,32 @@ export class AuthConfigRepository {
 
   /**
    * The tenant's OAuth-configured providers, each with whether it can be used: an active account
-   * holding tokens. One query for every provider, so availability costs the same for 1 or 100.
+   * holding tokens. Two queries however many providers, so availability costs the same for 1 or 100.
    */
   async oauthAuthorizations(ctx: AgentContext): Promise<Map<string, boolean>> {
-    const rows = await this.db
-      .selectFrom('auth_configs as ac')
-      .leftJoin('connected_accounts as ca', (join) =>
-        join.onRef('ca.user_id', '=', 'ac.user_id').onRef('ca.provider_id', '=', 'ac.provider_id'),
-      )
-      .leftJoin('secrets as s', (join) =>
-        join
-          .onRef('s.user_id', '=', 'ac.user_id')
-          .onRef('s.owner_id', '=', 'ca.id')
-          .on('s.owner_kind', '=', 'account')
-          .on('s.field', '=', 'oauth_tokens'),
-      )
-      .select(['ac.provider_id', 'ca.status', 's.id as token_id'])
-      .where('ac.user_id', '=', ctx.userId)
-      .where('ac.kind', '=', 'oauth')
-      .execute();
-    return new Map(
-      rows.map((row) => [row.provider_id, row.status === 'active' && row.token_id !== null]),
-    );
+    const [configured, authorised] = await Promise.all([
+      this.db
+        .selectFrom('auth_configs')
+        .select('provider_id')
+        .where('user_id', '=', ctx.userId)
+        .where('kind', '=', 'oauth')
+        .execute(),
+      this.db
+        .selectFrom('auth_configs as ac')
+        .innerJoin('connected_accounts as ca', 'ca.provider_id', 'ac.provider_id')
+        .innerJoin('secrets as s', 's.owner_id', 'ca.id')
+        .select('ac.provider_id')
+        .where('ac.user_id', '=', ctx.userId)
+        .where('ca.user_id', '=', ctx.userId)
+        .where('s.user_id', '=', ctx.userId)
+        .where('ac.kind', '=', 'oauth')
+        .where('ca.status', '=', 'active')
+        .where('s.owner_kind', '=', 'account')
+        .where('s.field', '=', 'oauth_tokens')
+        .execute(),
+    ]);
+    const ready = new Set(authorised.map((row) => row.provider_id));
+    return new Map(configured.map((row) => [row.provider_id, ready.has(row.provider_id)]));
   }
 }
 

@@ -14,3 +14,8 @@ export const serverFixtures = {
   /** An OAuth authorisation server and a protected MCP server on one loopback port; prints `listening <url>`. */
   oauth: fileURLToPath(new URL('../../src/testing/fixtures/oauth-server.mjs', import.meta.url)),
 } as const;
+
+/** Another process holding the write lock of a SQLite file: `node <this> <file> <holdMs>`. */
+export const sqliteLockHolder = fileURLToPath(
+  new URL('../../src/testing/fixtures/sqlite-lock-holder.mjs', import.meta.url),
+);

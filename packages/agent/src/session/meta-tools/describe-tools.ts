@@ -5,6 +5,10 @@ import type { SessionState } from '../session-state.js';
 
 const input = z.strictObject({
   tool_ids: z.array(z.string().max(300)).min(1).max(10).describe('Tool ids from search_tools.'),
+  full: z
+    .boolean()
+    .optional()
+    .describe('Show every description and enum in full, past the usual budgets (rarely needed).'),
 });
 
 /**
@@ -17,8 +21,10 @@ export function describeTools(state: SessionState): MetaTool<z.infer<typeof inpu
     description:
       'Step 2. Read the parameters, output fields and call signature of tools found by search_tools. A tool can only be called (directly or from code) after it was described in this session.',
     input,
-    async run({ tool_ids }, { ctx }) {
-      const { tools, errors } = await state.knowledge.deepView(ctx, tool_ids);
+    async run({ tool_ids, full }, { ctx }) {
+      const { tools, errors } = await state.knowledge.deepView(ctx, tool_ids, {
+        full: full === true,
+      });
       for (const tool of tools) state.described.add(tool.tool_id);
       return {
         ok: tools.length > 0,

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryEventStore, type SessionEventStore } from './event-store.js';
+
+// A notification of about `bytes` bytes of JSON.
+const message = (bytes: number, tag = ''): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { data: tag.padEnd(bytes - 70, '.') },
+});
+
+async function replay(store: SessionEventStore, after: string): Promise<string[]> {
+  const sent: string[] = [];
+  await store.replayEventsAfter(after, {
+    send: async (_id, event) => {
+      sent.push(
+        String((event as unknown as { params: { data: string } }).params.data).replace(/\.+$/, ''),
+      );
+    },
+  });
+  return sent;
+}
+
+describe('MemoryEventStore', () => {
+  it('keeps each stream within its bytes, oldest events first, and replays what follows an id', async () => {
+    const store = new MemoryEventStore({
+      maxBytesPerStream: 1_000,
+      maxBytesPerSession: 2_000,
+      maxBytesTotal: 4_000,
+    });
+    const session = store.forSession();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await session.storeEvent('s1', message(200, `e${i}`)));
+    expect(store.stats().bytes).toBeLessThanOrEqual(1_000);
+    expect(await session.getStreamIdForEventId(ids[0] as string)).toBeUndefined();
+    expect(await session.getStreamIdForEventId(ids[9] as string)).toBe('s1');
+    expect(await replay(session, ids[6] as string)).toEqual(['e7', 'e8', 'e9']);
+  });
+
+  it('an event larger than a stream may hold is sent live but not kept', async () => {
+    const store = new MemoryEventStore({
+      maxBytesPerStream: 1_000,
+      maxBytesPerSession: 2_000,
+      maxBytesTotal: 4_000,
+    });
+    const session = store.forSession();
+    const id = await session.storeEvent('s1', message(5_000));
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await session.getStreamIdForEventId(id)).toBeUndefined();
+    expect(store.stats()).toEqual({ sessions: 1, events: 0, bytes: 0 });
+  });
+
+  it('past the total, the session holding the most gives up its oldest events; disposal frees all', async () => {
+    const store = new MemoryEventStore({
+      maxBytesPerStream: 1_000,
+      maxBytesPerSession: 2_000,
+      maxBytesTotal: 3_000,
+    });
+    const quiet = store.forSession();
+    const kept = await quiet.storeEvent('q', message(300, 'quiet'));
+    await quiet.storeEvent('q', message(300, 'quiet again'));
+    const busy = [store.forSession(), store.forSession()];
+    for (let i = 0; i < 20; i++)
+      for (const [n, session] of busy.entries())
+        await session.storeEvent(`b${n}-${i % 3}`, message(300));
+    expect(store.stats().bytes).toBeLessThanOrEqual(3_000);
+    expect(quiet.bytes).toBeGreaterThanOrEqual(600);
+    expect(await replay(quiet, kept)).toEqual(['quiet again']);
+    for (const session of [quiet, ...busy]) session.dispose();
+    expect(store.stats()).toEqual({ sessions: 0, events: 0, bytes: 0 });
+  });
+
+  it('refuses limits that do not nest', () => {
+    expect(() => new MemoryEventStore({ maxBytesPerStream: 10, maxBytesPerSession: 5 })).toThrow(
+      /must nest/,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import { ConfigError, type Budget, type Environment } from '@mcp-agent/core';
+import type { AgentLimits } from '@mcp-agent/agent';
+import type { EventStoreLimits } from './gateway/event-store.js';
+import type { ServerLimits } from './server-limits.js';
+
+/** Every limit an operator sets on a deployment: the agent's, and the served surfaces'. */
+export interface OperatorLimits {
+  readonly agent: AgentLimits;
+  readonly server: ServerLimits;
+}
+
+type LimitFlag = { readonly flag: string; readonly env: string } & (
+  | { readonly in: 'budgetCeilings'; readonly key: keyof Budget }
+  | { readonly in: 'agent'; readonly key: 'maxRunningTasksPerUser' }
+  | { readonly in: 'server'; readonly key: 'maxBodyBytes' | 'maxSessionsPerUser' | 'sessionIdleMs' }
+  | { readonly in: 'eventStore'; readonly key: keyof EventStoreLimits }
+);
+
+/** The flags of main.js, each with its environment variable (the flag wins). */
+export const LIMIT_FLAGS: readonly LimitFlag[] = [
+  { flag: 'max-steps', env: 'MCP_AGENT_MAX_STEPS', in: 'budgetCeilings', key: 'maxSteps' },
+  {
+    flag: 'max-tool-calls',
+    env: 'MCP_AGENT_MAX_TOOL_CALLS',
+    in: 'budgetCeilings',
+    key: 'maxToolCalls',
+  },
+  {
+    flag: 'max-input-tokens',
+    env: 'MCP_AGENT_MAX_INPUT_TOKENS',
+    in: 'budgetCeilings',
+    key: 'maxInputTokens',
+  },
+  {
+    flag: 'max-output-tokens',
+    env: 'MCP_AGENT_MAX_OUTPUT_TOKENS',
+    in: 'budgetCeilings',
+    key: 'maxOutputTokens',
+  },
+  {
+    flag: 'max-wall-time-ms',
+    env: 'MCP_AGENT_MAX_WALL_TIME_MS',
+    in: 'budgetCeilings',
+    key: 'maxWallTimeMs',
+  },
+  {
+    flag: 'max-running-tasks',
+    env: 'MCP_AGENT_MAX_RUNNING_TASKS',
+    in: 'agent',
+    key: 'maxRunningTasksPerUser',
+  },
+  { flag: 'max-sessions', env: 'MCP_AGENT_MAX_SESSIONS', in: 'server', key: 'maxSessionsPerUser' },
+  { flag: 'session-idle-ms', env: 'MCP_AGENT_SESSION_IDLE_MS', in: 'server', key: 'sessionIdleMs' },
+  { flag: 'max-body-bytes', env: 'MCP_AGENT_MAX_BODY_BYTES', in: 'server', key: 'maxBodyBytes' },
+  {
+    flag: 'event-store-stream-bytes',
+    env: 'MCP_AGENT_EVENT_STORE_STREAM_BYTES',
+    in: 'eventStore',
+    key: 'maxBytesPerStream',
+  },
+  {
+    flag: 'event-store-session-bytes',
+    env: 'MCP_AGENT_EVENT_STORE_SESSION_BYTES',
+    in: 'eventStore',
+    key: 'maxBytesPerSession',
+  },
+  {
+    flag: 'event-store-total-bytes',
+    env: 'MCP_AGENT_EVENT_STORE_TOTAL_BYTES',
+    in: 'eventStore',
+    key: 'maxBytesTotal',
+  },
+];
+
+/** The `parseArgs` options of {@link LIMIT_FLAGS}. */
+export const LIMIT_FLAG_OPTIONS: Record<string, { type: 'string' }> = Object.fromEntries(
+  LIMIT_FLAGS.map((f) => [f.flag, { type: 'string' as const }]),
+);
+
+/**
+ * Reads the operator's limits from parsed flags (`--max-steps 30`) and the environment
+ * (`MCP_AGENT_MAX_STEPS=30`); what neither sets keeps its documented default. A value that is
+ * not a positive whole number is a `ConfigError` naming the flag and the variable.
+ */
+export function readOperatorLimits(
+  flags: Readonly<Record<string, unknown>>,
+  env: Environment,
+): OperatorLimits {
+  const budgetCeilings: Partial<Record<keyof Budget, number>> = {};
+  const agent: { maxRunningTasksPerUser?: number } = {};
+  const server: Record<string, number> = {};
+  const eventStore: Partial<Record<keyof EventStoreLimits, number>> = {};
+  for (const entry of LIMIT_FLAGS) {
+    const raw = flags[entry.flag] ?? env[entry.env];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(String(raw).replaceAll('_', ''));
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new ConfigError(
+        `--${entry.flag} (${entry.env}) must be a positive whole number; got "${String(raw)}".`,
+      );
+    if (entry.in === 'budgetCeilings') budgetCeilings[entry.key] = value;
+    else if (entry.in === 'agent') agent[entry.key] = value;
+    else if (entry.in === 'eventStore') eventStore[entry.key] = value;
+    else server[entry.key] = value;
+  }
+  return {
+    agent: { ...agent, budgetCeilings },
+    server: { ...server, ...(Object.keys(eventStore).length === 0 ? {} : { eventStore }) },
+  };
+}

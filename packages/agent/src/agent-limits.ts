@@ -1,0 +1,68 @@
+import { ConfigError, RateLimitedError, resolveBudgetCeilings, type Budget } from '@mcp-agent/core';
+
+/**
+ * The operator's limits on every task, whichever surface starts it (the library, the HTTP API,
+ * the gateway's execute_task): what a caller asks for is held to them.
+ */
+export interface AgentLimits {
+  /** No task's budget goes past these; default `DEFAULT_BUDGET_CEILINGS`. */
+  readonly budgetCeilings?: Partial<Budget>;
+  /** Tasks one user may run at once; one more is refused with `RATE_LIMITED`. Default 4. */
+  readonly maxRunningTasksPerUser?: number;
+}
+
+/** Running tasks per user unless the operator says otherwise. */
+export const DEFAULT_MAX_RUNNING_TASKS_PER_USER = 4;
+
+/** How long a refused caller is told to wait: tasks are short, and a slot frees at any moment. */
+const RETRY_AFTER_MS = 5_000;
+
+/** {@link AgentLimits} filled with defaults and checked; a `ConfigError` names a bad one. */
+export function resolveAgentLimits(limits: AgentLimits = {}): {
+  readonly budgetCeilings: Budget;
+  readonly maxRunningTasksPerUser: number;
+} {
+  const max = limits.maxRunningTasksPerUser ?? DEFAULT_MAX_RUNNING_TASKS_PER_USER;
+  if (!Number.isInteger(max) || max < 1)
+    throw new ConfigError(
+      `Invalid maxRunningTasksPerUser: ${String(max)}. It is a positive whole number.`,
+    );
+  return {
+    budgetCeilings: resolveBudgetCeilings(limits.budgetCeilings ?? {}),
+    maxRunningTasksPerUser: max,
+  };
+}
+
+/** Each user's running tasks, counted so that one past the cap is refused at once. */
+export class RunningTasks {
+  readonly #counts = new Map<string, number>();
+
+  constructor(private readonly maxPerUser: number) {}
+
+  /** Tasks `userId` runs now. */
+  count(userId: string): number {
+    return this.#counts.get(userId) ?? 0;
+  }
+
+  /**
+   * Admits one task of `userId` (synchronously, so two callers never both take the last slot),
+   * or throws `RateLimitedError` with `details.retryAfterMs`. Call the returned release once.
+   */
+  admit(userId: string): () => void {
+    const running = this.count(userId);
+    if (running >= this.maxPerUser)
+      throw new RateLimitedError(
+        `This user already runs ${running} tasks, the most allowed at once (maxRunningTasksPerUser). Wait for one to finish or cancel one, then try again.`,
+        { details: { running, limit: this.maxPerUser, retryAfterMs: RETRY_AFTER_MS } },
+      );
+    this.#counts.set(userId, running + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = this.count(userId) - 1;
+      if (left > 0) this.#counts.set(userId, left);
+      else this.#counts.delete(userId);
+    };
+  }
+}

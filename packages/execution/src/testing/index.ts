@@ -1,0 +1,6 @@
+export {
+  FakeSandbox,
+  type FakeSandboxRun,
+  type FakeSandboxScript,
+  type FakeSandboxScriptOptions,
+} from './fake-sandbox.js';

@@ -1,0 +1,45 @@
+/** What a cut deep view tells its reader to do to read the rest. */
+export const READ_THE_REST = 'describe_tools with "full": true shows all';
+
+/**
+ * A server's text as it wrote it, character for character, up to `budget` characters; past it,
+ * cut at a line or word break near the budget and marked with how much was cut and how to read
+ * the rest. Never inside a surrogate pair.
+ */
+export function verbatimText(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  const cut = breakBefore(text, budget, Math.floor(budget * 0.9));
+  const rest = text.length - cut;
+  return `${text.slice(0, cut)}… [${rest.toLocaleString('en-US')} more characters cut; ${READ_THE_REST}]`;
+}
+
+/**
+ * A snippet for a ranked list: the original characters (outer whitespace aside), at most `max`
+ * of them with the `…` that marks a cut. Never changes a character, never splits a surrogate pair.
+ */
+export function trimText(text: string, max: number): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= max) return trimmed;
+  const cut = breakBefore(trimmed, max - 1, Math.floor((max - 1) * 0.8));
+  return `${trimmed.slice(0, cut).trimEnd()}…`;
+}
+
+/**
+ * The first line of a text as a snippet of at most `max` characters (`…` when more follows):
+ * for one-line places such as an inventory header.
+ */
+export function firstLine(text: string, max: number): string {
+  const trimmed = text.trim();
+  const end = trimmed.search(/\r?\n/);
+  if (end === -1) return trimText(trimmed, max);
+  const line = trimText(trimmed.slice(0, end), max);
+  return line.endsWith('…') ? line : `${line.trimEnd()}…`;
+}
+
+// The largest index ≤ `limit` just after whitespace, if one lies at or past `floor`; else
+// `limit` itself, moved off the middle of a surrogate pair.
+function breakBefore(text: string, limit: number, floor: number): number {
+  for (let i = limit; i > floor; i--) if (/\s/.test(text[i - 1] as string)) return i;
+  const code = text.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+}

@@ -1,0 +1,38 @@
+import type { AgentContext, ServerConfig } from '@mcp-agent/core';
+import type { Availability } from '../availability.js';
+import type { RegistryEvents } from '../registry-events.js';
+import type { ConnectionStateUpdate } from '../repositories/connections.js';
+import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+
+/** How the pool should open one tenant's server. */
+export interface LaunchPlan {
+  /** The definition to launch, secrets included. */
+  readonly config: ServerConfig;
+  /** Authorised through OAuth: requests carry the tenant's tokens. */
+  readonly oauth: boolean;
+  /** A tenant's own remote server in a service that accepts public ones only. */
+  readonly publicOnly: boolean;
+}
+
+type ServerEvent = 'server-updated' | 'server-removed';
+
+/**
+ * What the connection pool needs of the registry, and nothing more: the seam that lets the pool
+ * run over an in-memory double (`MemoryPoolStore` in `./testing`). `Registry` implements it.
+ */
+export interface PoolStore {
+  readonly events: {
+    on<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
+    off<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
+  };
+  /** The servers in effect for the request (what `warmUp` connects). */
+  availability(ctx: AgentContext): Promise<Availability>;
+  /** How to open `serverId` for the tenant; `ProviderNotFoundError` when it has none. */
+  launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan>;
+  recordState(ctx: AgentContext, serverId: string, update: ConnectionStateUpdate): Promise<unknown>;
+  replaceCatalog(
+    ctx: AgentContext,
+    serverId: string,
+    tools: readonly unknown[],
+  ): Promise<CatalogUpdate>;
+}
