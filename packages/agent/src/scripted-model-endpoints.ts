@@ -12,6 +12,7 @@ import {
   type ScriptedCompletion,
   type ScriptedChatError,
   type ScriptedError,
+  type ScriptedEndpoint,
   type ScriptedMessage,
 } from './testing/index.js';
 
@@ -149,30 +150,14 @@ async function anthropicEndpoint(): Promise<ModelEndpoint> {
       ...(turn.delayMs === undefined ? {} : { delayMs: turn.delayMs }),
     };
   };
-  return {
-    adapter: 'anthropic',
-    url: server.url,
-    get requests() {
-      return server.requests.map((r) => view(r.body));
-    },
-    push: (...turns) =>
-      server.push(
-        ...turns.map((turn) =>
-          typeof turn === 'function'
-            ? (request: { body: AnthropicRequestBody }) => wire(turn(view(request.body)))
-            : wire(turn),
-        ),
-      ),
-    remaining: () => server.remaining(),
-    client: () =>
-      createAnthropicModelClient({
-        apiKey: 'test-key-not-secret',
-        baseURL: server.url,
-        model: 'scripted',
-        maxRetries: 2,
-      }),
-    close: () => server.close(),
-  };
+  return endpoint('anthropic', server, view, wire, () =>
+    createAnthropicModelClient({
+      apiKey: 'test-key-not-secret',
+      baseURL: server.url,
+      model: 'scripted',
+      maxRetries: 2,
+    }),
+  );
 }
 
 async function openaiEndpoint(): Promise<ModelEndpoint> {
@@ -223,8 +208,26 @@ async function openaiEndpoint(): Promise<ModelEndpoint> {
       ...(turn.delayMs === undefined ? {} : { delayMs: turn.delayMs }),
     };
   };
+  return endpoint('openai', server, view, wire, () =>
+    createOpenAIModelClient({
+      apiKey: 'test-key-not-secret',
+      baseURL: server.url,
+      model: 'scripted',
+      maxRetries: 2,
+    }),
+  );
+}
+
+// What both endpoints share: requests seen as views, turns written in the wire format.
+function endpoint<Body, Step extends object>(
+  adapter: Adapter,
+  server: ScriptedEndpoint<Body, Step>,
+  view: (body: Body) => RequestView,
+  wire: (turn: Turn | TurnError) => Step,
+  client: () => ModelClient,
+): ModelEndpoint {
   return {
-    adapter: 'openai',
+    adapter,
     url: server.url,
     get requests() {
       return server.requests.map((r) => view(r.body));
@@ -233,18 +236,12 @@ async function openaiEndpoint(): Promise<ModelEndpoint> {
       server.push(
         ...turns.map((turn) =>
           typeof turn === 'function'
-            ? (request: { body: ChatCompletionsRequestBody }) => wire(turn(view(request.body)))
+            ? (request: { body: Body }) => wire(turn(view(request.body)))
             : wire(turn),
         ),
       ),
     remaining: () => server.remaining(),
-    client: () =>
-      createOpenAIModelClient({
-        apiKey: 'test-key-not-secret',
-        baseURL: server.url,
-        model: 'scripted',
-        maxRetries: 2,
-      }),
+    client,
     close: () => server.close(),
   };
 }

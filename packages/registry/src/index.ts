@@ -14,13 +14,13 @@ export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js'
 export type { UserRecord } from './repositories/users.js';
 export {
   parseQuotaLimits,
-  QuotaRepository,
+  parseUserQuotaLimits,
   quotaLimitsSchema,
   type QuotaLimits,
   type QuotaName,
-  type QuotaStatus,
   type UserQuotaLimits,
-} from './repositories/quotas.js';
+} from './quota-limits.js';
+export { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
 export { TASK_METER, TaskMeter } from './task-meter.js';
 export {
   MAX_USAGE_DAYS,

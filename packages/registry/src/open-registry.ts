@@ -1,7 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
 import { ConfigError, type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
 import { openDatabase, resolveHome } from './database/open-database.js';
-import { parseQuotaLimits, type QuotaLimits } from './repositories/quotas.js';
+import { parseQuotaLimits, type QuotaLimits } from './quota-limits.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';

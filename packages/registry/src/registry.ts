@@ -25,7 +25,8 @@ import {
 } from './repositories/connections.js';
 import type { Executor } from './database/executor.js';
 import { SecretRepository } from './repositories/secrets.js';
-import { QuotaRepository, type QuotaLimits } from './repositories/quotas.js';
+import type { QuotaLimits } from './quota-limits.js';
+import { QuotaRepository } from './repositories/quotas.js';
 import { ThreadRepository } from './repositories/threads.js';
 import { UsageRepository } from './repositories/usage.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';

@@ -1,27 +1,14 @@
 import { sql } from 'kysely';
-import { z } from 'zod';
-import { configError, ExpiringCache, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
+import { ExpiringCache, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
-
-/**
- * A tenant's quotas (the seed design's `costLimits`), each counted in the database so every
- * process on it shares the count. Absent: no limit.
- */
-export interface QuotaLimits {
-  /** Tool calls per clock hour (UTC), from the model and from code alike. */
-  readonly maxCallsPerHour?: number;
-  /** Model tokens (input, output, cache reads and writes) per UTC day. */
-  readonly maxTokensPerDay?: number;
-  /** Distinct servers whose tools one thread (or one task without a thread) may call. */
-  readonly maxServersPerThread?: number;
-}
-
-/** A tenant's own limits: a number replaces the deployment's, `null` inherits it. */
-export type UserQuotaLimits = { readonly [K in keyof QuotaLimits]?: number | null };
-
-/** Which quota. */
-export type QuotaName = keyof QuotaLimits;
+import {
+  parseQuotaLimits,
+  parseUserQuotaLimits,
+  type QuotaLimits,
+  type QuotaName,
+  type UserQuotaLimits,
+} from '../quota-limits.js';
 
 /** What a tenant used of each windowed quota, and the limits in force. */
 export interface QuotaStatus {
@@ -31,31 +18,6 @@ export interface QuotaStatus {
   /** When the current hour's and day's counts reset (ISO 8601). */
   readonly hourResetsAt: string;
   readonly dayResetsAt: string;
-}
-
-const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-/** The zod schema of {@link QuotaLimits}: whole numbers ≥ 0; 0 allows nothing. */
-export const quotaLimitsSchema = z.strictObject({
-  maxCallsPerHour: limit.optional(),
-  maxTokensPerDay: limit.optional(),
-  maxServersPerThread: limit.optional(),
-});
-
-/** Validates deployment quotas (from options or `MCP_AGENT_QUOTAS`); a `ConfigError` names each bad field. */
-export function parseQuotaLimits(input: unknown, path = 'quotas'): QuotaLimits {
-  const parsed = quotaLimitsSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    throw configError(
-      'Invalid quotas',
-      parsed.error.issues.map((issue) => ({
-        path: [path, ...issue.path].join('.'),
-        message: `${issue.message} (quotas are whole numbers ≥ 0: maxCallsPerHour, maxTokensPerDay, maxServersPerThread)`,
-      })),
-    );
-  }
-  return Object.fromEntries(
-    Object.entries(parsed.data).filter(([, value]) => value !== undefined),
-  ) as QuotaLimits;
 }
 
 const HOUR = 3_600_000;
@@ -129,24 +91,9 @@ export class QuotaRepository {
    * `null` returns to it, a name left out keeps what was stored.
    */
   async setUserLimits(ctx: AgentContext, limits: UserQuotaLimits): Promise<UserQuotaLimits> {
-    const given = z
-      .strictObject({
-        maxCallsPerHour: limit.nullable().optional(),
-        maxTokensPerDay: limit.nullable().optional(),
-        maxServersPerThread: limit.nullable().optional(),
-      })
-      .safeParse(limits);
-    if (!given.success) {
-      throw configError(
-        'Invalid user quotas',
-        given.error.issues.map((issue) => ({
-          path: issue.path.join('.'),
-          message: `${issue.message} (a whole number ≥ 0, or null to use the deployment's)`,
-        })),
-      );
-    }
+    const given = parseUserQuotaLimits(limits);
     const current = await this.userLimits(ctx);
-    const next = { ...current, ...given.data };
+    const next = { ...current, ...given };
     const values = {
       max_calls_per_hour: next.maxCallsPerHour ?? null,
       max_tokens_per_day: next.maxTokensPerDay ?? null,

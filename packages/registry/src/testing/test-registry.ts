@@ -6,7 +6,7 @@ import type { ServerConfig } from '@mcp-agent/core';
 import { openRegistry } from '../open-registry.js';
 import type { Registry } from '../registry.js';
 import type { UserServerPolicy } from '../user-server-policy.js';
-import type { QuotaLimits } from '../repositories/quotas.js';
+import type { QuotaLimits } from '../quota-limits.js';
 
 /** A database the contract suites run on. */
 export interface TestDialect {
