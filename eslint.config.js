@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.toolchain/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/build/**', '**/node_modules/**', '.toolchain/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,17 +1,18 @@
-// `pnpm bench <name> [args…]`: runs a package's benchmark from its build. Each prints one JSON
+// `pnpm bench <name> [args…]`: runs a package's benchmark from its build/ (compiled by its
+// tsconfig.bench.json, never into the published dist/). Each prints one JSON
 // object on its last line.
 import { spawnSync } from 'node:child_process';
 
 const benches = {
-  retrieval: 'packages/knowledge/dist/bench/main.js',
-  context: 'packages/knowledge/dist/bench/main.js',
-  'search-speed': 'packages/knowledge/dist/bench/main.js',
-  pool: 'packages/registry/dist/bench/main.js',
-  'sqlite-lock': 'packages/registry/dist/bench/main.js',
-  dispatch: 'packages/actions/dist/bench/main.js',
-  sandbox: 'packages/actions/dist/bench/main.js',
-  agent: 'packages/agent/dist/bench/main.js',
-  served: 'apps/server/dist/bench/main.js',
+  retrieval: 'packages/knowledge/build/bench/main.js',
+  context: 'packages/knowledge/build/bench/main.js',
+  'search-speed': 'packages/knowledge/build/bench/main.js',
+  pool: 'packages/registry/build/bench/main.js',
+  'sqlite-lock': 'packages/registry/build/bench/main.js',
+  dispatch: 'packages/actions/build/bench/main.js',
+  sandbox: 'packages/actions/build/bench/main.js',
+  agent: 'packages/agent/build/bench/main.js',
+  served: 'apps/server/build/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

@@ -1,5 +1,5 @@
 // Runs the official MCP conformance suite's client scenarios against our client entry point
-// (packages/registry/dist/bin/conformance-client.js) and prints one summary line. The scenarios
+// (packages/registry/build/bin/conformance-client.js) and prints one summary line. The scenarios
 // are those of spec 2025-06-18 and 2025-11-25 that a client must pass, plus the 2025-03-26
 // back-compatibility ones; client_credentials (machine-to-machine) is not supported.
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { report, runScenario } from './lib/run-conformance.mjs';
 
 const registry = fileURLToPath(new URL('../packages/registry/', import.meta.url));
 const suite = `${registry}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
-const client = `node ${registry}dist/bin/conformance-client.js`;
+const client = `node ${registry}build/bin/conformance-client.js`;
 const scenarios = [
   'initialize',
   'tools_call',

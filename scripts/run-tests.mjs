@@ -22,26 +22,30 @@ const steps = [
   // The official MCP conformance suite's client scenarios against our client entry point.
   ['conformance', ['exec', 'node', 'scripts/conformance-client.mjs']],
   ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
+  // The packages as someone outside this repository gets them: packed, installed with npm, used.
+  ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
 ];
 
 mkdirSync('node_modules/.cache', { recursive: true });
 rmSync(report, { force: true });
 let failedSteps = 0;
-let conformance = { passed: 0, failed: 0 };
+let scripted = { passed: 0, failed: 0 };
 for (const [name, args] of steps) {
   console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
-  const capture = name.startsWith('conformance');
+  const capture = name.startsWith('conformance') || name === 'install-test';
   const { status, stdout } = spawnSync('pnpm', args, {
     stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'],
     encoding: 'utf8',
   });
   if (capture) {
     process.stdout.write(stdout ?? '');
-    const summary = /conformance(?:-server)?: (\d+) passed, (\d+) failed/.exec(stdout ?? '');
+    const summary = /(?:conformance(?:-server)?|install-test): (\d+) passed, (\d+) failed/.exec(
+      stdout ?? '',
+    );
     if (summary) {
-      conformance = {
-        passed: conformance.passed + Number(summary[1]),
-        failed: conformance.failed + Number(summary[2]),
+      scripted = {
+        passed: scripted.passed + Number(summary[1]),
+        failed: scripted.failed + Number(summary[2]),
       };
     }
   }
@@ -59,5 +63,5 @@ if (existsSync(report)) {
   console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
 // A failed step that is not a test (typecheck, lint) still fails the closing line.
-console.log(`tests: ${passed + conformance.passed} passed, ${failed + failedSteps} failed`);
+console.log(`tests: ${passed + scripted.passed} passed, ${failed + failedSteps} failed`);
 process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

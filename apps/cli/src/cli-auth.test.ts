@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverFixtures } from '@mcp-agent/registry/testing';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 // `auth login` end to end: the built binary, a loopback OAuth server, and this test as the browser.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

@@ -16,6 +16,7 @@ import { exec } from './commands/exec.js';
 import { run } from './commands/run.js';
 import { serve } from './commands/serve.js';
 import { servers } from './commands/servers.js';
+import { tokens } from './commands/tokens.js';
 import { tools } from './commands/tools.js';
 import { usage as usageCommand } from './commands/usage.js';
 import { HELP } from './help.js';
@@ -44,6 +45,11 @@ try {
     process.exit(command === undefined && values.help !== true ? 2 : 0);
   }
   if (!Object.hasOwn(HELP, command)) usage(`unknown command "${command}"`);
+  if (command === 'tokens') {
+    // The token file only: no registry, no stack.
+    tokens(cli, sub, rest);
+    process.exit(0);
+  }
   const userId = String(values.user ?? process.env.MCP_AGENT_USER ?? safeUser());
   const home = values.home === undefined ? {} : { home: String(values.home) };
   const needsSandbox = command === 'exec' || command === 'run' || command === 'serve';

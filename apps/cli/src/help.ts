@@ -12,6 +12,7 @@ Commands:
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
   usage [--days 30] | usage quota set --max-…      model tokens, cost and tool calls; quotas
+  tokens add <user> | revoke <id> | list           the gateway's bearer tokens
 
 Global options:
   --user <id>    the user (tenant); default $MCP_AGENT_USER or your login name
@@ -73,6 +74,16 @@ Examples:
 
   serve --stdio                        one user (--user), for Claude Desktop, Cursor, Claude Code
   serve --http <port>                  on 127.0.0.1; with --tokens <file> every request needs a
-                                       bearer token mapped to a user ({"tokens": {"<token>": "<user>"}});
+                                       bearer token mapped to a user (see "mcp-agent tokens");
                                        without it, it serves --user alone`,
+  tokens: `mcp-agent tokens — the bearer tokens of the server and "serve --http"
+
+  tokens add <user> --tokens <file>    a new token for <user>, printed once (the file keeps its digest)
+  tokens revoke <id> --tokens <file>   a running server refuses it within 2 s and closes its sessions
+  tokens list --tokens <file>          ids, users and dates; never the tokens
+
+The file is --tokens <file> or $MCP_AGENT_TOKENS_FILE. A running server re-reads it: no restart.
+
+Example:
+  mcp-agent tokens add alice --tokens /etc/mcp-agent/tokens.json`,
 };

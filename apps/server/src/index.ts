@@ -16,7 +16,32 @@ export {
   type StdioGateway,
   type StdioGatewayOptions,
 } from './gateway/stdio-gateway.js';
-export { StaticTokenVerifier, type TokenVerifier } from './gateway/token-verifier.js';
+export {
+  StaticTokenVerifier,
+  type TokenVerifier,
+  type VerifiedToken,
+} from './gateway/token-verifier.js';
+export { AUTH_FLAGS, readAuthConfig, type AuthConfig } from './auth/auth-config.js';
+export {
+  JwtVerifier,
+  protectedResourceAudiences,
+  type JwtAlgorithm,
+  type JwtVerifierOptions,
+} from './auth/jwt-verifier.js';
+export {
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+  type ProtectedResource,
+} from './auth/protected-resource.js';
+export { tokenDigest } from './auth/token-digest.js';
+export {
+  addToken,
+  readTokenFile,
+  revokeToken,
+  type TokenEntry,
+  type TokenFile,
+} from './auth/token-file.js';
+export { TokenFileVerifier, type TokenFileVerifierOptions } from './auth/token-file-verifier.js';
 export { createHttpApi, type HttpApiOptions } from './api/http-api.js';
 export type { PublicUrlOptions } from './api/public-url.js';
 export { serveHttpApi } from './api/serve-api.js';

@@ -1,32 +1,29 @@
 #!/usr/bin/env node
 // The HTTP API and gateway as a process: node apps/server/dist/main.js --port 8080 --tokens tokens.json
+// (or --issuer https://login.example.com --public-url https://agent.example.com for JWTs)
 import { parseArgs } from 'node:util';
 import { createLogger, toMcpAgentError } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
 import { readStdioAllowlist } from './api/stdio-allowlist.js';
+import { checkPublicUrl } from './api/public-url.js';
 import { serveHttpApi } from './api/serve-api.js';
-import { StaticTokenVerifier } from './gateway/token-verifier.js';
+import { AUTH_FLAG_OPTIONS, readAuthConfig } from './auth/auth-config.js';
 import { LIMIT_FLAG_OPTIONS, readOperatorLimits } from './operator-limits.js';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
-    tokens: { type: 'string' },
     home: { type: 'string' },
     'stdio-allowlist': { type: 'string' },
     'public-url': { type: 'string' },
     'trust-proxy': { type: 'boolean' },
     ...LIMIT_FLAG_OPTIONS,
+    ...AUTH_FLAG_OPTIONS,
   },
 });
 try {
-  const tokens = values.tokens ?? process.env.MCP_AGENT_TOKENS_FILE;
-  if (tokens === undefined)
-    throw new Error(
-      'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}',
-    );
   const logger = createLogger();
   const limits = readOperatorLimits(values, process.env);
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
@@ -34,6 +31,12 @@ try {
   const allowlist = values['stdio-allowlist'] ?? process.env.MCP_AGENT_STDIO_ALLOWLIST;
   const publicUrl = values['public-url'] ?? process.env.MCP_AGENT_PUBLIC_URL;
   const trustProxy = values['trust-proxy'] ?? process.env.MCP_AGENT_TRUST_PROXY === '1';
+  const auth = readAuthConfig(values, process.env, {
+    ...(publicUrl === undefined || publicUrl === ''
+      ? {}
+      : { publicUrl: checkPublicUrl(publicUrl) }),
+    logger,
+  });
   const stack = await openAgentStack({
     ...(values.home === undefined ? {} : { home: values.home }),
     logger,
@@ -45,7 +48,7 @@ try {
   });
   const api = await serveHttpApi({
     stack,
-    verifier: StaticTokenVerifier.fromFile(tokens),
+    verifier: auth.verifier,
     port: Number(values.port ?? process.env.PORT ?? 8080),
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
@@ -53,8 +56,9 @@ try {
     limits: limits.server,
     logger,
   });
-  logger.info({ url: api.url }, 'mcp-agent API and gateway listening');
+  logger.info({ url: api.url, signIn: auth.description }, 'mcp-agent API and gateway listening');
   const stop = async () => {
+    auth.close();
     await api.close();
     await stack.close();
     process.exit(0);

@@ -3,17 +3,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createContext, type ActionResponse } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
-const scripted = fileURLToPath(
-  new URL('../../registry/src/testing/fixtures/scripted-server.mjs', import.meta.url),
-);
+const scripted = serverFixtures.scripted;
 export const clock = createManualClock();
 export const alice = createContext({ userId: 'alice', clock });
 export const bob = createContext({ userId: 'bob', clock });

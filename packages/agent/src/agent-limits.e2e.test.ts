@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher } from '@mcp-agent/actions';
 import { createContext } from '@mcp-agent/core';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { Agent } from './agent.js';
 import {
@@ -16,6 +15,7 @@ import {
   USER,
   useE2eStack,
 } from './e2e-test-helpers.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 describe.each(ADAPTERS)(
   'executeTask limits on %s: budgets, cancellation, model endpoint errors',

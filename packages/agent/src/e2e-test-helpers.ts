@@ -9,16 +9,17 @@ import { Dispatcher, loggingLink, quotaLink, usageLink } from '@mcp-agent/action
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
-import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
 import type { PriceTable } from './model/model-prices.js';
 import {
   startModelEndpoint,
   type Adapter,
   type ModelEndpoint,
-} from './scripted-model-endpoints.js';
+} from './bench/scripted-model-endpoints.js';
 
-export { ADAPTERS, say, use, type Adapter } from './scripted-model-endpoints.js';
+export { ADAPTERS, say, use, type Adapter } from './bench/scripted-model-endpoints.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { closeDefaultStack, defaultStack } from './default-stack.js';
 import {
   executeMcpTask,
@@ -16,6 +15,7 @@ import {
   OAuthManager,
   searchTools,
 } from './shims.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const warnings: { name: string; code?: string; message: string }[] = [];
 const onWarning = (warning: Error & { code?: string }) =>

@@ -95,6 +95,7 @@ export {
   type ConnectionHooks,
   type ConnectionOptions,
 } from './pool/pooled-connection.js';
+export { guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
 export {
   OAuthService,
   type AuthorizedFetch,

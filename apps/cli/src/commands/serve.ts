@@ -1,6 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { serveHttpGateway, serveStdioGateway, StaticTokenVerifier } from '@mcp-agent/server';
+import { serveHttpGateway, serveStdioGateway, TokenFileVerifier } from '@mcp-agent/server';
 import { usage, type Invocation } from '../invocation.js';
 
 /** serve --stdio | --http <port>: the MCP gateway. */
@@ -18,8 +18,9 @@ export async function serve(
     return 'done';
   }
   if (values.http === undefined) usage('serve needs --stdio or --http <port>');
+  // Re-read on change: "mcp-agent tokens add | revoke" takes effect without a restart.
   const verifier =
-    values.tokens === undefined ? undefined : StaticTokenVerifier.fromFile(String(values.tokens));
+    values.tokens === undefined ? undefined : TokenFileVerifier.open(String(values.tokens));
   const served = await serveHttpGateway({
     stack,
     port: Number(values.http),

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
-import { holdSqliteLock, watchEventLoop } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import { serveHttpApi } from './serve-api.js';
+import { holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-api-lock-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;

@@ -13,11 +13,11 @@ import {
   type ScriptedAnthropicServer,
 } from '@mcp-agent/agent/testing';
 import { SINGLE_USER_POLICY } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import { createHttpApi } from './http-api.js';
 import { serveHttpApi } from './serve-api.js';
 import { readStdioAllowlist } from './stdio-allowlist.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-api-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;

@@ -22,6 +22,12 @@ import {
 import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
 import { MAX_USAGE_DAYS } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
+import { authenticateBearer, isCaller } from '../auth/bearer-auth.js';
+import {
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+  resourceMetadataUrl,
+} from '../auth/protected-resource.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
@@ -93,8 +99,9 @@ const taskBody = z.strictObject({
  * usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`,
  * `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`,
  * `GET /v1/oauth/callback`), the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on
- * everything under `/v1`; bodies limited and validated; errors as `{"error": {code, message}}`
- * with stable codes.
+ * everything under `/v1` (401 with a `WWW-Authenticate` challenge naming the protected-resource
+ * metadata, served at `/.well-known/oauth-protected-resource` and `…/mcp`); bodies limited and
+ * validated; errors as `{"error": {code, message}}` with stable codes.
  */
 export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const { stack } = options;
@@ -186,19 +193,34 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     return RESPONSE_ALREADY_SENT;
   });
 
+  // ── Authentication (RFC 6750, RFC 9728): who is calling, and where an MCP client signs in ──
+  const baseOf = (c: Context<Env>) => publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
+  for (const resource of ['', '/mcp'] as const) {
+    // Browser-based MCP clients read it from another origin, with an MCP-Protocol-Version header.
+    app.options(`${PROTECTED_RESOURCE_PATH}${resource}`, (c) => {
+      c.header('access-control-allow-origin', '*');
+      c.header('access-control-allow-methods', 'GET, OPTIONS');
+      c.header('access-control-allow-headers', 'mcp-protocol-version');
+      return c.body(null, 204);
+    });
+    app.get(`${PROTECTED_RESOURCE_PATH}${resource}`, (c) => {
+      c.header('access-control-allow-origin', '*');
+      return c.json(protectedResourceMetadata(baseOf(c), resource, options.verifier));
+    });
+  }
   app.use('/v1/*', async (c, next) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-    const userId = match?.[1] === undefined ? undefined : await options.verifier.verify(match[1]);
-    if (userId === undefined) {
-      c.header('www-authenticate', 'Bearer');
-      return c.json(
-        { error: { code: 'UNAUTHORIZED', message: 'Send "Authorization: Bearer <token>".' } },
-        401,
-      );
+    const outcome = await authenticateBearer(c.req.header('authorization'), options.verifier, {
+      resourceMetadataUrl: resourceMetadataUrl(baseOf(c), ''),
+      logger,
+    });
+    if (!isCaller(outcome)) {
+      for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
+      return c.json({ error: { code: outcome.code, message: outcome.message } }, outcome.status);
     }
-    c.set('userId', userId);
+    c.set('userId', outcome.userId);
     await next();
   });
+  // ── end of authentication ──
   // Checked from Content-Length before anything is read, else counted while reading.
   app.use(
     '/v1/*',

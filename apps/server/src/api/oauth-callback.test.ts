@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import { apiCall } from './api-test-helpers.js';
 import { serveHttpApi } from './serve-api.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;
 const BOB = `bob-${randomBytes(12).toString('hex')}`;

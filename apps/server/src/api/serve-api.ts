@@ -6,7 +6,8 @@ import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js'
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
 import { createHttpApi } from './http-api.js';
-import { checkPublicUrl } from './public-url.js';
+import { resourceMetadataUrl } from '../auth/protected-resource.js';
+import { checkPublicUrl, publicBaseUrl } from './public-url.js';
 
 /** Serves the HTTP API and the gateway on one port (127.0.0.1 unless told otherwise). */
 export async function serveHttpApi(options: {
@@ -72,6 +73,21 @@ export async function serveHttpApi(options: {
       ...hosts.map((h) => `http://${h}`),
       ...(publicUrl === undefined ? [] : [publicUrl.origin]),
     ],
+    // The gateway's 401s name its metadata at the URL its clients reach it at.
+    resourceMetadataUrl: (req) =>
+      resourceMetadataUrl(
+        publicBaseUrl(
+          `http://${req.headers.host ?? `${host}:${port}`}${req.url ?? '/'}`,
+          (name) => [req.headers[name]].flat()[0],
+          {
+            ...(options.publicUrl === undefined
+              ? {}
+              : { publicUrl: checkPublicUrl(options.publicUrl) }),
+            ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+          },
+        ),
+        '/mcp',
+      ),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),

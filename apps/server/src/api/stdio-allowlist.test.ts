@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import { serveHttpApi } from './serve-api.js';
 import { readStdioAllowlist } from './stdio-allowlist.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-allowlist-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
-import { serverFixtures } from '@mcp-agent/registry/testing';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 /** The MCP version whose streams start with a resumable priming event. */

@@ -8,8 +8,6 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { round3 } from '@mcp-agent/core/testing';
-import { serverFixtures } from '@mcp-agent/registry/testing';
-import { alive, descendants } from '../testing/process-tree.js';
 import {
   healthSampler,
   MB,
@@ -22,6 +20,7 @@ import {
   streamed,
   type Server,
 } from './served-harness.js';
+import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
 
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
 

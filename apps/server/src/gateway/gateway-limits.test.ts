@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from './token-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 // Small limits, so that a few calls reach them; the defaults are documented in the README.
 const LIMITS = {

@@ -10,9 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/registry/testing';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from './token-verifier.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-'));
 const key = randomBytes(32).toString('base64');
@@ -243,8 +243,18 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
   });
 
   it('refuses requests without a valid token (401) and from a foreign Origin (403, HTTP-12)', async () => {
-    await expect(connect(undefined)).rejects.toThrow(/401|Unauthorized/);
-    await expect(connect('not-a-real-token-at-all')).rejects.toThrow(/401|Unauthorized/);
+    await expect(connect(undefined)).rejects.toThrow(/needs a bearer token/);
+    // A wrong token is told it was wrong, not to send one.
+    await expect(connect('not-a-real-token-at-all')).rejects.toThrow(/token was refused/);
+    // The 401 names the gateway's protected-resource metadata (RFC 9728), served beside it.
+    const bare = await fetch(served.url, { method: 'POST' });
+    const metadataUrl = served.url.replace(/\/mcp$/, '/.well-known/oauth-protected-resource/mcp');
+    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    expect(await (await fetch(metadataUrl)).json()).toEqual({
+      resource: served.url,
+      bearer_methods_supported: ['header'],
+      resource_name: 'mcp-agent gateway',
+    });
     const evil = await fetch(served.url, {
       method: 'POST',
       headers: {

@@ -3,18 +3,37 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
+import { authenticateBearer, isCaller, type Caller } from '../auth/bearer-auth.js';
+import {
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+  resourceMetadataUrl,
+} from '../auth/protected-resource.js';
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { MemoryEventStore, type SessionEventStore } from './event-store.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { TokenVerifier } from './token-verifier.js';
 
+// Token digests remembered per session (a client refreshing its token uses several).
+const MAX_TOKENS_PER_SESSION = 8;
+// setTimeout's longest delay (about 24.8 days): a stream of a token valid for longer ends then.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
   readonly stack: AgentStack;
-  /** Multi-tenant: maps each request's bearer token to its user. */
+  /**
+   * Multi-tenant: maps each request's bearer token to its user. When it announces revoked tokens
+   * (`onRevoke`), the sessions they were used on are closed.
+   */
   readonly verifier?: TokenVerifier;
+  /**
+   * The URL of the gateway's protected-resource metadata, named in every 401: by default
+   * `http://<Host>/.well-known/oauth-protected-resource/mcp`; behind a proxy, from the public URL.
+   */
+  readonly resourceMetadataUrl?: (req: IncomingMessage) => string;
   /** Single-user mode (a loopback gateway for one person): no token, this user. */
   readonly singleUser?: string;
   /** Host headers accepted (DNS-rebinding protection), e.g. `127.0.0.1:8080`. */
@@ -30,6 +49,8 @@ export interface HttpGatewayOptions {
 
 interface Session {
   readonly userId: string;
+  /** The digests of the tokens used on this session (the newest few): revoking one closes it. */
+  readonly tokens: Set<string>;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
   /** When the last request arrived or the last response ended. */
@@ -81,10 +102,21 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     error: { code, message },
     id: null,
   });
-  const track = (session: Session, res: ServerResponse) => {
+  const track = (session: Session, res: ServerResponse, caller: Caller) => {
     session.open += 1;
     session.lastSeen = clock.now();
+    // A response never outlives the token it was opened with: a stream of an expired JWT ends,
+    // and the client comes back with a fresh token (or not at all).
+    const expiry =
+      caller.expiresAt === undefined
+        ? undefined
+        : setTimeout(
+            () => res.destroy(),
+            Math.min(Math.max(0, caller.expiresAt * 1000 - Date.now()), MAX_TIMER_MS),
+          );
+    expiry?.unref();
     res.once('close', () => {
+      clearTimeout(expiry);
       session.open -= 1;
       session.lastSeen = clock.now();
     });
@@ -99,12 +131,39 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   );
   sweep.unref();
 
-  async function authenticate(req: IncomingMessage): Promise<string | undefined> {
-    if (options.singleUser !== undefined) return options.singleUser;
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    return match?.[1] === undefined ? undefined : options.verifier?.verify(match[1]);
+  const metadataUrl =
+    options.resourceMetadataUrl ??
+    ((req: IncomingMessage) =>
+      resourceMetadataUrl(`http://${req.headers.host ?? 'localhost'}`, '/mcp'));
+  // Neither a verifier nor a single user: nobody gets in (an empty token list).
+  const verifier: TokenVerifier = options.verifier ?? { verify: async () => undefined };
+
+  async function authenticate(req: IncomingMessage, res: ServerResponse) {
+    if (options.singleUser !== undefined)
+      return { userId: options.singleUser, tokenDigest: '' } satisfies Caller;
+    const outcome = await authenticateBearer(req.headers.authorization, verifier, {
+      resourceMetadataUrl: metadataUrl(req),
+      logger: options.logger ?? silentLogger,
+    });
+    if (isCaller(outcome)) return outcome;
+    json(res, outcome.status, rpcError(-32001, outcome.message), { ...outcome.headers });
+    return undefined;
   }
+
+  // A revoked token's sessions close, and with them their open streams.
+  const stopListening = verifier.onRevoke?.((digests) => {
+    const closing = [...sessions.values()].filter((s) => [...s.tokens].some((t) => digests.has(t)));
+    for (const session of closing) void session.server.close().catch(() => undefined);
+    if (closing.length > 0)
+      options.logger?.info({ sessions: closing.length }, 'sessions of revoked tokens closed');
+  });
+  const remember = (session: Session, caller: Caller) => {
+    session.tokens.delete(caller.tokenDigest);
+    session.tokens.add(caller.tokenDigest);
+    // A client that refreshes its token keeps its session; only the newest few are remembered.
+    if (session.tokens.size > MAX_TOKENS_PER_SESSION)
+      session.tokens.delete(session.tokens.values().next().value as string);
+  };
 
   async function expireIdleSessions(): Promise<number> {
     const now = clock.now();
@@ -116,7 +175,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     return idle.length;
   }
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, userId: string) {
+  async function openSession(req: IncomingMessage, res: ServerResponse, caller: Caller) {
+    const { userId } = caller;
     const held = perUser.get(userId) ?? 0;
     if (held >= limits.maxSessionsPerUser) {
       json(
@@ -157,9 +217,16 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
             allowedOrigins: [...(options.allowedOrigins ?? [])],
           }),
       onsessioninitialized: (id) => {
-        session = { userId, transport, server, lastSeen: clock.now(), open: 0 };
+        session = {
+          userId,
+          tokens: new Set([caller.tokenDigest]),
+          transport,
+          server,
+          lastSeen: clock.now(),
+          open: 0,
+        };
         sessions.set(id, session);
-        track(session, res);
+        track(session, res, caller);
       },
     });
     const server = createGatewayServer({
@@ -195,36 +262,36 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         json(res, 403, rpcError(-32000, 'Forbidden: this Origin may not use the gateway.'));
         return;
       }
-      const userId = await authenticate(req);
-      if (userId === undefined) {
-        json(res, 401, rpcError(-32001, 'Unauthorized: send "Authorization: Bearer <token>".'), {
-          'www-authenticate': 'Bearer',
-        });
-        return;
-      }
+      const caller = await authenticate(req, res);
+      if (caller === undefined) return;
       const sessionId = req.headers['mcp-session-id'];
       if (typeof sessionId !== 'string') {
-        await openSession(req, res, userId);
+        await openSession(req, res, caller);
         return;
       }
       const session = sessions.get(sessionId);
       // Another user's session looks exactly like a missing one.
-      if (session === undefined || session.userId !== userId) {
+      if (session === undefined || session.userId !== caller.userId) {
         json(res, 404, rpcError(-32001, 'Session not found'));
         return;
       }
-      track(session, res);
+      remember(session, caller);
+      track(session, res, caller);
       await session.transport.handleRequest(req, res);
     },
     async close() {
       clearInterval(sweep);
+      stopListening?.();
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
     },
   };
 }
 
-/** Serves the gateway at `/mcp` on its own HTTP server (what `mcp-agent serve --http` runs). */
+/**
+ * Serves the gateway at `/mcp` on its own HTTP server (what `mcp-agent serve --http` runs), with
+ * its protected-resource metadata at `/.well-known/oauth-protected-resource/mcp`.
+ */
 export async function serveHttpGateway(
   options: Omit<HttpGatewayOptions, 'allowedHosts'> & {
     readonly port: number;
@@ -235,6 +302,20 @@ export async function serveHttpGateway(
   // The handler exists before the gateway: the allowed hosts depend on the port listened on.
   const holder: { gateway?: HttpGateway } = {};
   const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.method === 'GET' && path.startsWith(PROTECTED_RESOURCE_PATH)) {
+      const resource = path.slice(PROTECTED_RESOURCE_PATH.length);
+      if (resource === '' || resource === '/mcp') {
+        const base = `http://${req.headers.host ?? `${host}`}`;
+        res
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'access-control-allow-origin': '*',
+          })
+          .end(JSON.stringify(protectedResourceMetadata(base, resource, options.verifier)));
+        return;
+      }
+    }
     if (!(req.url ?? '').startsWith('/mcp')) {
       res
         .writeHead(404, { 'content-type': 'application/json' })

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serverFixtures } from '@mcp-agent/registry/testing';
-import { alive, descendants } from '../testing/process-tree.js';
+import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
 
 // `mcp-agent serve --stdio` as a client launches it: the built CLI, spoken to in raw lines.
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));

@@ -1,55 +1,64 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '@mcp-agent/core';
+import { tokenDigest } from '../auth/token-digest.js';
+import { readTokenFile } from '../auth/token-file.js';
 
-/** Maps a bearer token to the user it belongs to; the host decides how. */
-export interface TokenVerifier {
-  verify(token: string): Promise<string | undefined>;
+/** What a verified bearer token says about its caller. */
+export interface VerifiedToken {
+  /** The user (tenant) every request with this token acts for. */
+  readonly userId: string;
+  /** The scopes the token grants (a JWT's `scope` or `scp`); static tokens have none. */
+  readonly scopes?: readonly string[];
+  /** When the token expires, in seconds since the epoch; static tokens do not. */
+  readonly expiresAt?: number;
 }
 
 /**
- * Tokens from a JSON file `{"tokens": {"<token>": "<userId>"}}`: the embedded default. Tokens
- * are compared as SHA-256 digests in constant time and never logged.
+ * Maps a bearer token to the user it belongs to; the host decides how. `verify` answers the user
+ * id (or a {@link VerifiedToken}), or `undefined` for a token it does not know. It may instead
+ * throw an `UnauthorizedError` whose message says why the token is refused (401), a
+ * `PolicyDeniedError` for a valid token without a scope this server requires (403), or a
+ * `NotReadyError` when it cannot check tokens right now (503).
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<string | VerifiedToken | undefined>;
+  /** Where callers get tokens: named in the protected-resource metadata (RFC 9728). */
+  readonly authorizationServers?: readonly string[];
+  /** The scopes a token needs here: named in the metadata and in every challenge. */
+  readonly requiredScopes?: readonly string[];
+  /**
+   * Tells the server when tokens stop being valid, by their `tokenDigest`, so that it closes
+   * the sessions they opened. Returns the function that stops listening.
+   */
+  onRevoke?(listener: (digests: ReadonlySet<string>) => void): () => void;
+}
+
+/**
+ * Tokens held in memory, `{"<token>": "<userId>"}`: for embedding and tests. Only digests are
+ * kept; a token is looked up by its digest, so the lookup's timing tells nothing about a stored
+ * token (nobody can aim a digest at one). A file that changes while the server runs is
+ * `TokenFileVerifier`'s job.
  */
 export class StaticTokenVerifier implements TokenVerifier {
-  readonly #digests: { digest: Buffer; userId: string }[];
+  readonly #users: Map<string, string>;
 
   constructor(tokens: Readonly<Record<string, string>>) {
-    this.#digests = Object.entries(tokens).map(([token, userId]) => {
-      if (token.length < 16)
-        throw new ConfigError('Gateway tokens must be at least 16 characters.');
-      return { digest: sha256(token), userId };
-    });
+    this.#users = new Map(
+      Object.entries(tokens).map(([token, userId]) => {
+        if (token.length < 16)
+          throw new ConfigError('Gateway tokens must be at least 16 characters.');
+        return [tokenDigest(token), userId];
+      }),
+    );
   }
 
-  /** Reads a token file; a clear `ConfigError` when it is missing or malformed. */
+  /** A snapshot of a token file (either format); a clear `ConfigError` when it is unreadable. */
   static fromFile(path: string): StaticTokenVerifier {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(
-        `Cannot read the token file ${path}: ${(error as Error).message}. It holds {"tokens": {"<token>": "<userId>"}}.`,
-      );
-    }
-    const tokens = (parsed as { tokens?: unknown } | null)?.tokens;
-    if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) {
-      throw new ConfigError(
-        `The token file ${path} must hold {"tokens": {"<token>": "<userId>"}}.`,
-      );
-    }
-    return new StaticTokenVerifier(tokens as Record<string, string>);
+    const verifier = new StaticTokenVerifier({});
+    for (const entry of readTokenFile(path).entries) verifier.#users.set(entry.sha256, entry.user);
+    return verifier;
   }
 
   async verify(token: string): Promise<string | undefined> {
-    const digest = sha256(token);
-    let found: string | undefined;
-    for (const entry of this.#digests)
-      if (timingSafeEqual(entry.digest, digest)) found = entry.userId;
-    return found;
+    return this.#users.get(tokenDigest(token));
   }
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }

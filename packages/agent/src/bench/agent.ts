@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createContext } from '@mcp-agent/core';
-import { createTestRegistry, serverFixtures } from '@mcp-agent/registry/testing';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Dispatcher, quotaLink, usageLink } from '@mcp-agent/actions';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool } from '@mcp-agent/registry';
@@ -14,8 +14,9 @@ import {
   startModelEndpoint,
   use,
   type Adapter,
-} from '../scripted-model-endpoints.js';
+} from './scripted-model-endpoints.js';
 import { percentile, round3 } from '@mcp-agent/core/testing';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const TASKS = 200;
 const WARMUP = 20;

@@ -7,7 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { createContext } from '@mcp-agent/core';
 import { round3 } from '@mcp-agent/core/testing';
 import { openRegistry } from '../open-registry.js';
-import { holdSqliteLock, watchEventLoop } from '../testing/index.js';
+import { holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 
 const HOLD_MS = 3_000;
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, TimeoutError } from '@mcp-agent/core';
 import { openRegistry } from '../open-registry.js';
 import type { Registry } from '../registry.js';
-import { holdSqliteLock, watchEventLoop, type HeldLock } from '../testing/index.js';
+import { type HeldLock, holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });

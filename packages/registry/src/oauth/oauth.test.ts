@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import { ConnectionPool } from '../pool/connection-pool.js';
@@ -8,6 +7,7 @@ import { createTestRegistry } from '../testing/index.js';
 import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
 import { isPrivateAddress } from '../net/private-address.js';
 import { OAuthService } from './oauth-service.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -26,7 +26,7 @@ interface Fixture {
 }
 
 async function startFixture(): Promise<Fixture> {
-  const script = fileURLToPath(new URL('../testing/fixtures/oauth-server.mjs', import.meta.url));
+  const script = serverFixtures.oauth;
   const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';

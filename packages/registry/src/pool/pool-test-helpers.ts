@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
+import { serverFixtures } from '@mcp-agent/test-support';
 
 /** Paths of the real servers from npm and of our own misbehaving fixtures. */
 export const servers = {
@@ -23,10 +24,8 @@ export const servers = {
       import.meta.url,
     ),
   ),
-  misbehaving: fileURLToPath(
-    new URL('../testing/fixtures/misbehaving-server.mjs', import.meta.url),
-  ),
-  tiny: fileURLToPath(new URL('../testing/fixtures/tiny-server.sh', import.meta.url)),
+  misbehaving: serverFixtures.misbehaving,
+  tiny: serverFixtures.tiny,
 };
 
 /** A stdio server definition running one of our fixtures in `mode`. */
@@ -110,7 +109,7 @@ export async function startSdkHttpServer(): Promise<{
   forgetSessions: () => Promise<void>;
   notFoundCount: () => number;
 }> {
-  const script = fileURLToPath(new URL('../testing/fixtures/sdk-http-server.mjs', import.meta.url));
+  const script = serverFixtures.sdkHttp;
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   const waitFor = (text: string) =>

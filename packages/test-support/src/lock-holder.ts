@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { sqliteLockHolder } from './fixtures.js';
+import { sqliteLockHolder } from './server-fixtures.js';
 
 /** Another process holding a SQLite file's write lock (see `sqliteLockHolder`). */
 export interface HeldLock {

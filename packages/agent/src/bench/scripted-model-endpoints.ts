@@ -1,9 +1,9 @@
 // For tests and benchmarks: one scripted model endpoint per adapter behind one interface, so that the same
 // end-to-end walks run through the real @anthropic-ai/sdk and the real openai SDK. Turns are
 // written once, adapter-neutral, and each endpoint plays them in its own wire format.
-import type { ModelClient } from './model/model-client.js';
-import { createAnthropicModelClient } from './model/anthropic-model-client.js';
-import { createOpenAIModelClient } from './model/openai-model-client.js';
+import type { ModelClient } from '../model/model-client.js';
+import { createAnthropicModelClient } from '../model/anthropic-model-client.js';
+import { createOpenAIModelClient } from '../model/openai-model-client.js';
 import {
   startScriptedAnthropicServer,
   startScriptedOpenAIServer,
@@ -14,7 +14,7 @@ import {
   type ScriptedError,
   type ScriptedEndpoint,
   type ScriptedMessage,
-} from './testing/index.js';
+} from '../testing/index.js';
 
 /** The two model adapters. */
 export type Adapter = 'anthropic' | 'openai';

@@ -1,2 +1,0 @@
-// The `mcp-agent` command arrives with the apps issue; until then this app only hosts the demo.
-export {};

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError, InvalidArgumentsError, ProviderNotFoundError } from '@mcp-agent/core';
+import { tokenDigest } from './token-digest.js';
+
+/** One token of a token file: who it belongs to and its SHA-256, never the token itself. */
+export interface TokenEntry {
+  /** Names the token in `mcp-agent tokens list` and `revoke`: `tok_` and 12 hex of its digest. */
+  readonly id: string;
+  readonly user: string;
+  /** The token's SHA-256 as hex ({@link tokenDigest}). */
+  readonly sha256: string;
+  /** When it was added (ISO 8601); absent for tokens carried over from the plain format. */
+  readonly created?: string;
+}
+
+/** A token file as read: its entries, and whether it is still in the plain format. */
+export interface TokenFile {
+  readonly entries: readonly TokenEntry[];
+  /** The old `{"tokens": {"<token>": "<user>"}}`: plain tokens on disk; rewrite it with digests. */
+  readonly plain: boolean;
+}
+
+const FORMAT =
+  '{"version": 2, "tokens": [{"id", "user", "sha256", "created"}]} (written by "mcp-agent tokens add"), or the older {"tokens": {"<token>": "<user>"}}';
+
+/** The id of a token, from its digest: stable, and no help in guessing the token. */
+export function tokenId(sha256: string): string {
+  return `tok_${sha256.slice(0, 12)}`;
+}
+
+/** Parses a token file's text; a `ConfigError` naming the file and the format when it is wrong. */
+export function parseTokenFile(text: string, path: string): TokenFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `The token file ${path} is not JSON (${(error as Error).message}). It holds ${FORMAT}.`,
+    );
+  }
+  const tokens = (parsed as { tokens?: unknown } | null)?.tokens;
+  if (Array.isArray(tokens))
+    return { entries: checked(tokens.map(entryOf(path)), path), plain: false };
+  if (tokens !== null && typeof tokens === 'object') {
+    const entries = Object.entries(tokens as Record<string, unknown>).map(([token, user]) => {
+      if (token.length < 16)
+        throw new ConfigError(`The token file ${path} has a token shorter than 16 characters.`);
+      const sha256 = tokenDigest(token);
+      return { id: tokenId(sha256), user: userOf(user, path), sha256 };
+    });
+    return { entries: checked(entries, path), plain: true };
+  }
+  throw new ConfigError(`The token file ${path} must hold ${FORMAT}.`);
+}
+
+/** Reads a token file; a `ConfigError` when it is missing or malformed. */
+export function readTokenFile(path: string): TokenFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read the token file ${path}: ${(error as Error).message}. Create it with "mcp-agent tokens add <user> --tokens ${path}".`,
+    );
+  }
+  return parseTokenFile(text, path);
+}
+
+/**
+ * Writes the entries as a digest file, readable by its owner only. The new file is renamed over
+ * the old one, so a server re-reading it sees the old list or the new one, never half of one.
+ */
+export function writeTokenFile(path: string, entries: readonly TokenEntry[]): void {
+  const temporary = join(dirname(path), `.tokens-${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temporary, `${JSON.stringify({ version: 2, tokens: entries }, null, 2)}\n`, {
+    mode: 0o600,
+  });
+  renameSync(temporary, path);
+}
+
+/**
+ * Adds a new token for `user` (creating the file if needed; a plain file is rewritten with
+ * digests) and returns it: the only time it is ever shown.
+ */
+export function addToken(path: string, user: string): { token: string; entry: TokenEntry } {
+  if (!isUserName(user))
+    throw new InvalidArgumentsError(
+      `The user must be a name of 1 to 200 characters without spaces; got ${JSON.stringify(user)}.`,
+    );
+  const current = existsSync(path) ? readTokenFile(path).entries : [];
+  const token = `mat_${randomBytes(32).toString('base64url')}`;
+  const sha256 = tokenDigest(token);
+  const entry: TokenEntry = {
+    id: tokenId(sha256),
+    user,
+    sha256,
+    created: new Date().toISOString(),
+  };
+  writeTokenFile(path, [...current, entry]);
+  return { token, entry };
+}
+
+/** Removes the token with this id (a plain file is rewritten with digests); returns it. */
+export function revokeToken(path: string, id: string): TokenEntry {
+  const current = readTokenFile(path).entries;
+  const revoked = current.find((entry) => entry.id === id);
+  if (revoked === undefined)
+    throw new ProviderNotFoundError(
+      `No token "${id}" in ${path}; "mcp-agent tokens list" shows the ids.`,
+    );
+  writeTokenFile(
+    path,
+    current.filter((entry) => entry !== revoked),
+  );
+  return revoked;
+}
+
+function entryOf(path: string) {
+  return (raw: unknown): TokenEntry => {
+    const entry = (raw ?? {}) as Record<string, unknown>;
+    const sha256 = entry.sha256;
+    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
+      throw new ConfigError(
+        `The token file ${path} has an entry without a valid "sha256" (64 lowercase hex). It holds ${FORMAT}.`,
+      );
+    return {
+      id: typeof entry.id === 'string' && entry.id !== '' ? entry.id : tokenId(sha256),
+      user: userOf(entry.user, path),
+      sha256,
+      ...(typeof entry.created === 'string' ? { created: entry.created } : {}),
+    };
+  };
+}
+
+function userOf(user: unknown, path: string): string {
+  if (!isUserName(user))
+    throw new ConfigError(
+      `The token file ${path} has a user that is not a name of 1 to 200 characters without spaces: ${JSON.stringify(user)}.`,
+    );
+  return user;
+}
+
+function isUserName(user: unknown): user is string {
+  return (
+    typeof user === 'string' && user.length > 0 && user.length <= 200 && !/[\s\p{Cc}]/u.test(user)
+  );
+}
+
+function checked(entries: TokenEntry[], path: string): TokenEntry[] {
+  const ids = new Set<string>();
+  const digests = new Set<string>();
+  for (const entry of entries) {
+    if (ids.has(entry.id) || digests.has(entry.sha256))
+      throw new ConfigError(`The token file ${path} lists the token ${entry.id} twice.`);
+    ids.add(entry.id);
+    digests.add(entry.sha256);
+  }
+  return entries;
+}

@@ -1,0 +1,3 @@
+export { holdSqliteLock, watchEventLoop, type HeldLock } from './lock-holder.js';
+export { alive, descendants } from './process-tree.js';
+export { serverFixtures, sqliteLockHolder } from './server-fixtures.js';
