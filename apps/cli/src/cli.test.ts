@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer } from '@mcp-agent/agent/testing';
 
 // End to end: the built binary, spawned as a user would run it, against real MCP servers.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -17,6 +18,26 @@ const env = {
   MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),
   MCP_AGENT_USER: 'cli-user',
 };
+
+// For a child that talks to a scripted server of this process: the event loop must stay free.
+function runAsync(
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, '--home', home, ...args],
+      { env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error === null ? 0 : ((error.code as number | undefined) ?? 1),
+          stdout,
+          stderr,
+        }),
+    );
+  });
+}
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, '--home', home, ...args], {
@@ -157,8 +178,76 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     expect(run('servers', 'remove', 'broken').code).toBe(3);
   });
 
+  it('run on an OpenAI-compatible endpoint named by MCP_AGENT_MODEL, then usage shows the task by day, connector and model', async () => {
+    const model = await startScriptedOpenAIServer([
+      { tool_calls: [{ name: 'describe_tools', arguments: { tool_ids: ['memory.read_graph'] } }] },
+      {
+        tool_calls: [
+          { name: 'call_tool', arguments: { tool_id: 'memory.read_graph', arguments: {} } },
+        ],
+        usage: { prompt_tokens: 1_300, completion_tokens: 40, cached_tokens: 1_000 },
+      },
+      { content: 'Ada is in the graph.' },
+    ]);
+    try {
+      const task = await runAsync(
+        { MCP_AGENT_MODEL: 'openai:gpt-6.1-sol', OPENAI_BASE_URL: model.url },
+        'run',
+        'Who is in the knowledge graph?',
+      );
+      expect(task).toMatchObject({ code: 0, stdout: 'Ada is in the graph.\n' });
+      expect(model.requests[0]?.body.model).toBe('gpt-6.1-sol');
+    } finally {
+      await model.close();
+    }
+    const shown = run('usage', '--days', '1');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /^usage of cli-user, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(UTC days\)/,
+    );
+    expect(shown.stdout).toMatch(
+      /CONNECTOR\s+CALLS\s+FAILED\s+TOTAL MS\n(.*\n)*memory\s+\d+\s+\d+/,
+    );
+    expect(shown.stdout).toMatch(/gpt-6\.1-sol\s+3\s+1500\s+80\s+\$0\.001\d+/);
+    console.info(shown.stdout);
+    const json = JSON.parse(run('--json', 'usage').stdout) as {
+      usage: { models: { model: string; requests: number; estimatedCostUsd: number }[] };
+    };
+    // 3 requests: 500 uncached + 1,000 cached in, 80 out, at the default gpt-6.1-sol prices.
+    expect(json.usage.models).toEqual([
+      expect.objectContaining({
+        model: 'gpt-6.1-sol',
+        requests: 3,
+        inputTokens: 500,
+        cacheReadTokens: 1_000,
+        outputTokens: 80,
+        estimatedCostUsd: (500 * 2 + 1_000 * 0.1 + 80 * 10) / 1_000_000,
+      }),
+    ]);
+  });
+
+  it('TEN-11 usage quota set: the call past maxCallsPerHour exits 5 saying which limit and when it resets', () => {
+    expect(run('usage', 'quota', 'set', '--max-calls-per-hour', 'many').code).toBe(2);
+    const set = run('usage', 'quota', 'set', '--max-calls-per-hour', '1');
+    expect(set).toMatchObject({ code: 0, stdout: 'quotas of cli-user: maxCallsPerHour 1\n' });
+    try {
+      expect(run('tools', 'call', 'memory.read_graph', '--args', '{}').code).toBe(0);
+      const refused = run('tools', 'call', 'memory.read_graph', '--args', '{}');
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toMatch(
+        /^mcp-agent: Quota reached: maxCallsPerHour is 1 \(used 1 this hour\)\. It resets at \S+Z \(in \d+ min\)\. \(see "mcp-agent usage"\)\n$/,
+      );
+      console.info(refused.stderr);
+      expect(run('usage').stdout).toMatch(/quotas: maxCallsPerHour 1\n {2}this hour: 1 tool calls/);
+    } finally {
+      expect(run('usage', 'quota', 'set', '--max-calls-per-hour', 'default').stdout).toBe(
+        'quotas of cli-user: none\n',
+      );
+    }
+  });
+
   it('--help for every command, with examples', () => {
-    for (const command of ['servers', 'auth', 'tools', 'exec', 'run', 'serve']) {
+    for (const command of ['servers', 'auth', 'tools', 'exec', 'run', 'serve', 'usage']) {
       const help = run(command, '--help');
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(`mcp-agent ${command}`);

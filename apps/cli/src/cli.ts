@@ -7,6 +7,7 @@ import {
   createLogger,
   toMcpAgentError,
   type AgentContext,
+  type ErrorCode,
   type McpAgentError,
 } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
@@ -17,17 +18,21 @@ import { serve } from './commands/serve.js';
 import { servers } from './commands/servers.js';
 import { tokens } from './commands/tokens.js';
 import { tools } from './commands/tools.js';
+import { usage as usageCommand } from './commands/usage.js';
 import { HELP } from './help.js';
 import { invocation, usage, type Invocation } from './invocation.js';
 
-// Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised.
-const EXIT: Record<string, number> = {
+// Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised,
+// 5 a quota or rate limit reached (try again later).
+const EXIT: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENTS: 2,
   CONFIG_INVALID: 2,
   PROVIDER_NOT_FOUND: 3,
   TOOL_NOT_FOUND: 3,
   NOT_READY: 4,
   UNAUTHORIZED: 4,
+  RATE_LIMITED: 5,
+  QUOTA_EXCEEDED: 5,
 };
 
 const cli = invocation(process.argv.slice(2));
@@ -95,6 +100,9 @@ async function dispatch(
       return 'done';
     case 'serve':
       return serve(cli, stack, ctx);
+    case 'usage':
+      await usageCommand(cli, stack, ctx, sub, rest);
+      return 'done';
     default:
       return usage(`unknown command "${command}"`);
   }
@@ -103,6 +111,7 @@ async function dispatch(
 function hint(error: McpAgentError): string {
   if (error.code === 'NOT_READY') return ' (see "mcp-agent servers status")';
   if (error.code === 'UNAUTHORIZED') return ' (sign in with "mcp-agent auth login <server>")';
+  if (error.code === 'QUOTA_EXCEEDED') return ' (see "mcp-agent usage")';
   return '';
 }
 

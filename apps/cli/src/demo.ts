@@ -120,13 +120,19 @@ try {
       },
     );
     line(
-      `   ${result.status}: ${result.answer ?? result.error?.message} (${result.steps.length} steps, ${result.usage.inputTokens} input tokens)`,
+      `   ${result.status}: ${result.answer ?? result.error?.message} (${result.steps.length} steps, ${result.usage.inputTokens} input tokens, estimated $${result.usage.estimatedCostUsd ?? '?'})`,
     );
   } else {
-    line('   No model endpoint is configured, so this step is skipped. To run it, set');
-    line('     ANTHROPIC_API_KEY=…                  (required)');
-    line('     ANTHROPIC_BASE_URL=http://…          (optional: any Anthropic-compatible endpoint)');
-    line('     ANTHROPIC_MODEL=claude-sonnet-4-5    (optional: the default)');
+    line('   No model endpoint is configured, so this step is skipped. To run it, set either');
+    line(
+      '     ANTHROPIC_API_KEY=…                  (Anthropic; ANTHROPIC_BASE_URL for another endpoint)',
+    );
+    line('     MCP_AGENT_MODEL=anthropic:claude-sonnet-5-5   (optional: the default)');
+    line('   or');
+    line('     MCP_AGENT_MODEL=openai:<model>       with OPENAI_API_KEY and/or OPENAI_BASE_URL');
+    line(
+      '                                          (OpenAI, vLLM, Ollama, llama.cpp, LM Studio, LiteLLM)',
+    );
     line('   and run the demo again.');
   }
 

@@ -11,6 +11,7 @@ Commands:
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
+  usage [--days 30] | usage quota set --max-…      model tokens, cost and tool calls; quotas
   tokens add <user> | revoke <id> | list           the gateway's bearer tokens
 
 Global options:
@@ -53,10 +54,25 @@ Examples:
 
 The script is an async function body; "return" gives the result. It calls tools as
 await tools.<server>.<tool>(args); every tool of your servers is available.`,
-  run: `mcp-agent run "<task>" — hand a task to the agent (needs ANTHROPIC_API_KEY)
+  run: `mcp-agent run "<task>" — hand a task to the agent
+
+The model: MCP_AGENT_MODEL=anthropic:<model> with ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL), or
+MCP_AGENT_MODEL=openai:<model> with OPENAI_API_KEY and/or OPENAI_BASE_URL (vLLM, Ollama, …).
 
 Example:
   mcp-agent run "Summarise the open issues of acme/app"`,
+  usage: `mcp-agent usage — what your tasks used, and your quotas
+
+  usage [--days 30]                     totals, then by day, by connector and by model
+  usage quota set [--max-calls-per-hour N] [--max-tokens-per-day N] [--max-servers-per-thread N]
+                                        the user's own quotas (an operator's act; "default"
+                                        returns to the deployment's, MCP_AGENT_QUOTAS)
+
+Costs are estimates from a price table (MCP_AGENT_MODEL_PRICES overrides it).
+
+Examples:
+  mcp-agent usage --days 7
+  mcp-agent --user bob usage quota set --max-tokens-per-day 2000000`,
   serve: `mcp-agent serve — the MCP gateway
 
   serve --stdio                        one user (--user), for Claude Desktop, Cursor, Claude Code

@@ -32,6 +32,10 @@ function parse(args: string[]) {
       stdio: { type: 'boolean' },
       http: { type: 'string' },
       tokens: { type: 'string' },
+      days: { type: 'string' },
+      'max-calls-per-hour': { type: 'string' },
+      'max-tokens-per-day': { type: 'string' },
+      'max-servers-per-thread': { type: 'string' },
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { AgentContext } from '@mcp-agent/core';
+import type { ActionError, AgentContext } from '@mcp-agent/core';
 import type { SandboxRunOptions, SandboxToolReply } from '@mcp-agent/execution';
 import type { Dispatcher } from './dispatcher.js';
 
@@ -6,10 +6,12 @@ import type { Dispatcher } from './dispatcher.js';
  * The sandbox's `callTool` for one request: every call from code goes through `dispatchTool`
  * with the caller's context and `caller: 'code'`, so validation, policy (including rules that
  * bar a tool from code), rate limits and tenant scoping apply exactly as to the model's calls.
+ * `onFailure` sees each failure whole (the code gets its code and message only).
  */
 export function codeToolCaller(
   dispatcher: Dispatcher,
   ctx: AgentContext,
+  onFailure?: (error: ActionError) => void,
 ): NonNullable<SandboxRunOptions['callTool']> {
   return async (tool, args, signal): Promise<SandboxToolReply> => {
     const response = await dispatcher.dispatchTool(
@@ -21,8 +23,8 @@ export function codeToolCaller(
         signal,
       },
     );
-    return response.ok
-      ? { ok: true, value: response.data }
-      : { ok: false, error: { code: response.error.code, message: response.error.message } };
+    if (response.ok) return { ok: true, value: response.data };
+    onFailure?.(response.error);
+    return { ok: false, error: { code: response.error.code, message: response.error.message } };
   };
 }

@@ -20,7 +20,9 @@ export {
   type PolicyDecision,
   type PolicyRules,
 } from './links/policy-link.js';
+export { quotaLink } from './links/quota-link.js';
 export { rateLimitLink, type RateLimit, type RateLimits } from './links/rate-limit-link.js';
+export { usageLink } from './links/usage-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
 export { normalizeResult } from './normalize-result.js';
 export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';

@@ -17,13 +17,22 @@ import {
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
-import { AVAILABILITY, type ConnectionPool, type Registry } from '@mcp-agent/registry';
+import {
+  AVAILABILITY,
+  TASK_METER,
+  TaskMeter,
+  type ConnectionPool,
+  type Registry,
+} from '@mcp-agent/registry';
 import { resolveAgentLimits, RunningTasks, type AgentLimits } from './agent-limits.js';
+import { meterModel } from './model/metered-model.js';
 import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
+import { resolvePrices, type PriceTable } from './model/model-prices.js';
 import { BudgetTracker } from './planner/budget.js';
 import { connectorPrompt, systemPrompt } from './planner/prompts.js';
 import { runLoop } from './planner/run-loop.js';
+import { firstUserMessage, parseTaskContext, type TaskContext } from './planner/task-context.js';
 import { Trajectory } from './planner/trajectory.js';
 import { MetaToolSession } from './session/meta-tool-session.js';
 import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
@@ -47,6 +56,12 @@ export interface AgentOptions {
   readonly connectors?: boolean;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
   readonly limits?: AgentLimits;
+  // Usage and cost (issue 17).
+  /**
+   * Model prices for the estimated cost, per model id, over the defaults and
+   * `MCP_AGENT_MODEL_PRICES` (see `DEFAULT_MODEL_PRICES`).
+   */
+  readonly prices?: PriceTable;
 }
 
 /** Options of one task. */
@@ -61,6 +76,11 @@ export interface ExecuteTaskOptions {
   readonly model?: ModelClient;
   /** Offer query_connector in this task. */
   readonly connectors?: boolean;
+  /**
+   * What the user's client knows (cwd, activeDocumentURI, selectionText, …): bounded and given
+   * to the model as data the user supplied, in the first user message, never as instructions.
+   */
+  readonly context?: TaskContext;
 }
 
 const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -82,12 +102,14 @@ export class Agent {
   readonly #options: AgentOptions;
   readonly #ceilings: Budget;
   readonly #running: RunningTasks;
+  readonly #prices: PriceTable;
 
   constructor(options: AgentOptions) {
     this.#options = options;
     const limits = resolveAgentLimits(options.limits);
     this.#ceilings = limits.budgetCeilings;
     this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
+    this.#prices = resolvePrices(options.prices);
   }
 
   async executeTask(
@@ -135,6 +157,7 @@ export class Agent {
     let run: Run | undefined;
     let requestId = 'none';
     let budget: ClampedBudget | undefined;
+    const meter = new TaskMeter();
     const finish = (status: TaskStatus, answer: string | null, thrown?: unknown): MCPTaskResult => {
       const error = thrown === undefined ? undefined : toMcpAgentError(thrown);
       return {
@@ -142,7 +165,12 @@ export class Agent {
         answer,
         steps: run?.trajectory.steps ?? [],
         toolsUsed: run?.session.toolsUsed ?? [],
-        usage: run?.budget.usage ?? EMPTY_USAGE,
+        usage: {
+          ...(run?.budget.usage ?? EMPTY_USAGE),
+          models: meter.models,
+          connectors: meter.connectors,
+          estimatedCostUsd: meter.estimatedCostUsd,
+        },
         durationMs: Math.round(performance.now() - started),
         requestId,
         ...(budget === undefined ? {} : { budget }),
@@ -156,6 +184,7 @@ export class Agent {
       if (typeof task !== 'string' || task.trim() === '')
         throw new ConfigError('The task is empty: say what should be done.');
       budget = clampBudget(resolveBudget(options.budget ?? {}), this.#ceilings);
+      const context = options.context === undefined ? undefined : parseTaskContext(options.context);
       // The model is resolved first: a missing key fails before any server or model work.
       const model = options.model ?? this.#options.model ?? (await createModelClientFromEnv());
       let ctx = createContext({
@@ -164,7 +193,7 @@ export class Agent {
         ...(options.allowServers === undefined ? {} : { allowServers: options.allowServers }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         logger: this.#options.logger ?? silentLogger,
-      });
+      }).with(TASK_METER, meter);
       requestId = ctx.requestId;
       signal = ctx.signal;
       const tracker = new BudgetTracker(budget.limits, ctx.clock);
@@ -177,12 +206,19 @@ export class Agent {
       );
       ctx = ctx.with(AVAILABILITY, availability.withReadiness(states));
       const connectors = options.connectors ?? this.#options.connectors ?? false;
-      run = this.#startRun(ctx, model, tracker, connectors);
+      const metered = meterModel(model, {
+        ctx,
+        meter,
+        quotas: this.#options.registry.quotas,
+        usage: this.#options.registry.usage,
+        prices: this.#prices,
+      });
+      run = this.#startRun(ctx, metered, tracker, connectors);
       const inventory = await this.#options.knowledge.inventoryView(ctx);
       const answer = await runLoop(
         { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
         systemPrompt(inventory, { connectors }),
-        task,
+        firstUserMessage(task, context),
       );
       return finish('completed', answer);
     } catch (thrown) {
@@ -190,6 +226,7 @@ export class Agent {
       if (signal?.aborted || error.code === ErrorCode.Cancelled)
         return finish('cancelled', null, signal?.reason ?? thrown);
       if (error.code === ErrorCode.BudgetExceeded) return finish('budget_exceeded', null, error);
+      if (error.code === ErrorCode.QuotaExceeded) return finish('quota_exceeded', null, error);
       return finish('failed', null, error);
     }
   }
@@ -242,7 +279,9 @@ export class Agent {
       signal: parent.ctx.signal,
       clock: parent.ctx.clock,
       logger: this.#options.logger ?? silentLogger,
-    }).with(AVAILABILITY, availability.restrictTo([connectorId]));
+    })
+      .with(AVAILABILITY, availability.restrictTo([connectorId]))
+      .with(TASK_METER, parent.ctx.get(TASK_METER));
     const budget = new BudgetTracker(
       resolveBudget({
         maxSteps: 8,

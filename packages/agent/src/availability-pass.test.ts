@@ -110,8 +110,10 @@ describe('registry reads per request', () => {
     const passes = counter.reads.filter((table) => table === 'mcp_connections').length;
     expect(passes).toBe(1);
     // The pass (servers, authorisations), the inventory's and the search index's catalogs, the
-    // deep view's catalog and the dispatcher's tool: a constant, whatever the number of servers.
-    expect(counter.reads).toHaveLength(7);
+    // deep view's catalog, the dispatcher's tool, and the tenant's own quotas (read before the
+    // first model request, then cached): a constant, whatever the number of servers.
+    expect(counter.reads).toHaveLength(8);
+    expect(counter.reads.filter((table) => table === 'user_quotas')).toHaveLength(1);
     console.info(
       `registry reads for one executeTask over ${SERVERS} servers: ${counter.reads.join(', ')}`,
     );

@@ -5,14 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createContext, type Logger } from '@mcp-agent/core';
-import { Dispatcher, loggingLink } from '@mcp-agent/actions';
+import { Dispatcher, loggingLink, quotaLink, usageLink } from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
-import { createAnthropicModelClient } from './model/anthropic-model-client.js';
-import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from './testing/index.js';
+import type { PriceTable } from './model/model-prices.js';
+import {
+  startModelEndpoint,
+  type Adapter,
+  type ModelEndpoint,
+} from './bench/scripted-model-endpoints.js';
+
+export { ADAPTERS, say, use, type Adapter } from './bench/scripted-model-endpoints.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
@@ -56,7 +62,7 @@ export const e2e = {} as {
   sandbox: IsolatedVmSandbox;
   registry: Registry;
   pool: ConnectionPool;
-  model: ScriptedAnthropicServer;
+  model: ModelEndpoint;
   agent: Agent;
 };
 
@@ -71,12 +77,19 @@ export async function addScripted(id: string, script: object, userId = USER) {
   });
 }
 
-export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {}): Agent {
+export function makeAgent(
+  options: { connectors?: boolean; logger?: Logger; prices?: PriceTable } = {},
+): Agent {
   const knowledge = new Knowledge({ registry: e2e.registry });
+  // The links openAgentStack always has: quotas and usage.
   const dispatcher = new Dispatcher({
     registry: e2e.registry,
     pool: e2e.pool,
-    ...(options.logger === undefined ? {} : { links: [loggingLink] }),
+    links: [
+      ...(options.logger === undefined ? [] : [loggingLink]),
+      quotaLink(e2e.registry.quotas),
+      usageLink(e2e.registry.usage),
+    ],
   });
   return new Agent({
     registry: e2e.registry,
@@ -84,22 +97,18 @@ export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {
     knowledge,
     dispatcher,
     sandbox: e2e.sandbox,
-    model: createAnthropicModelClient({
-      apiKey: 'test-key-not-secret',
-      baseURL: e2e.model.url,
-      model: 'scripted',
-      maxRetries: 2,
-    }),
+    model: e2e.model.client(),
     readyTimeoutMs: 10_000,
     ...options,
   });
 }
 
 /**
- * Opens the stack for the calling file: one sandbox for the file, and before each test a fresh
- * e2e.registry, e2e.pool, scripted model and agent with the "github" issues server.
+ * Opens the stack for the calling describe block: one sandbox, and before each test a fresh
+ * e2e.registry, e2e.pool, scripted model endpoint of `adapter` and agent with the "github"
+ * issues server.
  */
-export function useE2eStack(): void {
+export function useE2eStack(adapter: Adapter): void {
   beforeAll(() => {
     e2e.sandbox = new IsolatedVmSandbox({ workers: 1 });
   });
@@ -109,7 +118,7 @@ export function useE2eStack(): void {
   beforeEach(async () => {
     e2e.registry = await createTestRegistry();
     e2e.pool = new ConnectionPool(e2e.registry, { pingIntervalMs: 0, attempts: 1 });
-    e2e.model = await startScriptedAnthropicServer();
+    e2e.model = await startModelEndpoint(adapter);
     await addScripted('github', issuesScript);
     e2e.agent = makeAgent();
   });
@@ -119,8 +128,3 @@ export function useE2eStack(): void {
     await e2e.model.close();
   });
 }
-
-export const use = (name: string, input: unknown) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
-});
-export const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });

@@ -6,7 +6,19 @@ export {
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
-export { createModelClientFromEnv, isModelConfigured } from './model/model-from-env.js';
+export {
+  createModelClientFromEnv,
+  isModelConfigured,
+  type ModelProvider,
+} from './model/model-from-env.js';
+export {
+  DEFAULT_MODEL_PRICES,
+  estimateCostUsd,
+  resolvePrices,
+  type ModelPrice,
+  type PriceTable,
+} from './model/model-prices.js';
+export { InvalidToolInput } from './model/model-client.js';
 export type {
   ContentBlock,
   ModelClient,
@@ -18,4 +30,11 @@ export type {
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
+export {
+  CONTEXT_BUDGET,
+  MAX_CONTEXT_VALUE,
+  parseTaskContext,
+  taskContextSchema,
+  type TaskContext,
+} from './planner/task-context.js';
 export type { Observation } from './session/observation.js';

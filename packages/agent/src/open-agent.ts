@@ -1,5 +1,11 @@
 import type { Logger, ServerConfig } from '@mcp-agent/core';
-import { Dispatcher, loggingLink, type DispatcherOptions } from '@mcp-agent/actions';
+import {
+  Dispatcher,
+  loggingLink,
+  quotaLink,
+  usageLink,
+  type DispatcherOptions,
+} from '@mcp-agent/actions';
 import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import {
@@ -13,18 +19,24 @@ import {
 import type { AgentLimits } from './agent-limits.js';
 import { Agent } from './agent.js';
 import type { ModelClient } from './model/model-client.js';
+import type { PriceTable } from './model/model-prices.js';
 
-/** Options of {@link openAgentStack}. */
+/** Options of {@link openAgentStack} (`quotas`: the deployment's, see `OpenRegistryOptions`). */
 export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly appServers?: readonly ServerConfig[];
   readonly pool?: ConnectionPoolOptions;
-  /** Middleware and mappings of the dispatcher; `links` default to `[loggingLink]`. */
+  /**
+   * Middleware and mappings of the dispatcher; `links` default to `[loggingLink]`. The quota and
+   * usage links always follow them: every call is counted and recorded.
+   */
   readonly dispatcher?: Omit<DispatcherOptions, 'registry' | 'pool'>;
   /** `false` leaves run_code out; default: an isolated-vm sandbox with 2 workers. */
   readonly sandbox?: Sandbox | false;
   readonly model?: ModelClient;
   readonly logger?: Logger;
   readonly connectors?: boolean;
+  /** Model prices per model id over the defaults (see `AgentOptions.prices`). */
+  readonly prices?: PriceTable;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
   readonly limits?: AgentLimits;
 }
@@ -60,9 +72,13 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
   const knowledge = new Knowledge({ registry });
   const dispatcher = new Dispatcher({
     observations: new MemoryObservationStore(),
-    // Every call logged (tool, caller, outcome, duration; never arguments or results).
-    links: [loggingLink],
     ...options.dispatcher,
+    links: [
+      // Every call logged (tool, caller, outcome, duration; never arguments or results).
+      ...(options.dispatcher?.links ?? [loggingLink]),
+      quotaLink(registry.quotas),
+      usageLink(registry.usage),
+    ],
     registry,
     pool,
   });
@@ -77,6 +93,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.connectors === undefined ? {} : { connectors: options.connectors }),
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   return {

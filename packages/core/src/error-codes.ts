@@ -18,6 +18,7 @@ export const ErrorCode = {
   CredentialUnreadable: 'CREDENTIAL_UNREADABLE',
   PolicyDenied: 'POLICY_DENIED',
   RateLimited: 'RATE_LIMITED',
+  QuotaExceeded: 'QUOTA_EXCEEDED',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
 } as const;
 

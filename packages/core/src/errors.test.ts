@@ -11,6 +11,7 @@ import {
   PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
+  QuotaExceededError,
   RateLimitedError,
   SandboxError,
   TimeoutError,
@@ -35,6 +36,7 @@ const classes = [
   [CredentialError, 'CREDENTIAL_UNREADABLE'],
   [PolicyDeniedError, 'POLICY_DENIED'],
   [RateLimitedError, 'RATE_LIMITED'],
+  [QuotaExceededError, 'QUOTA_EXCEEDED'],
   [PayloadTooLargeError, 'PAYLOAD_TOO_LARGE'],
 ] as const;
 

@@ -178,3 +178,15 @@ export class RateLimitedError extends McpAgentError {
     super(ErrorCode.RateLimited, message, options);
   }
 }
+
+/**
+ * A tenant's quota is used up (calls per hour, tokens per day, servers per thread): shared by
+ * every process on the database. `details` names the `limit`, its `value`, what was `used`, and
+ * `resetsAt` (ISO 8601, or null when it never resets by itself) with `retryAfterMs`.
+ */
+export class QuotaExceededError extends McpAgentError {
+  static override readonly code = ErrorCode.QuotaExceeded;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.QuotaExceeded, message, options);
+  }
+}

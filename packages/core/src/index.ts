@@ -51,6 +51,7 @@ export {
   PayloadTooLargeError,
   PolicyDeniedError,
   ProviderNotFoundError,
+  QuotaExceededError,
   RateLimitedError,
   SandboxError,
   TimeoutError,
@@ -70,7 +71,15 @@ export {
   type LoggerOptions,
 } from './logger.js';
 export type { StepEvent, StepEventType } from './step-event.js';
-export type { MCPTaskResult, TaskStatus, TaskStep, Usage } from './task-result.js';
+export type {
+  ConnectorUsage,
+  MCPTaskResult,
+  ModelUsage,
+  TaskStatus,
+  TaskStep,
+  TaskUsage,
+  Usage,
+} from './task-result.js';
 export { toMcpAgentError } from './to-mcp-agent-error.js';
 export {
   formatToolId,

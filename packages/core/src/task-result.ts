@@ -3,8 +3,12 @@ import type { ErrorCode } from './error-codes.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { ToolId } from './tool-id.js';
 
-/** How a task ended. */
-export type TaskStatus = 'completed' | 'failed' | 'budget_exceeded' | 'cancelled';
+/**
+ * How a task ended. `quota_exceeded`: a quota of the tenant (shared by every process) was used
+ * up before the task finished; the error names the limit and when it resets.
+ */
+export type TaskStatus =
+  'completed' | 'failed' | 'budget_exceeded' | 'quota_exceeded' | 'cancelled';
 
 /** Model token usage, including prompt-cache reads and writes. */
 export interface Usage {
@@ -12,6 +16,34 @@ export interface Usage {
   readonly outputTokens: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
+}
+
+/** One model's share of a task: its tokens and what they are estimated to cost. */
+export interface ModelUsage extends Usage {
+  /** The model id as the endpoint was asked for it. */
+  readonly model: string;
+  readonly requests: number;
+  /** From the operator's price table; `null` when the model has no price there. */
+  readonly estimatedCostUsd: number | null;
+}
+
+/** One connector's (MCP server's) share of a task: tool calls, failures, time. */
+export interface ConnectorUsage {
+  readonly connector: string;
+  readonly calls: number;
+  readonly errors: number;
+  readonly durationMs: number;
+}
+
+/**
+ * A task's usage: the token totals of {@link Usage} (so existing readers keep working), plus
+ * each model's tokens and estimated cost and each connector's tool calls, when recorded.
+ */
+export interface TaskUsage extends Usage {
+  readonly models?: readonly ModelUsage[];
+  readonly connectors?: readonly ConnectorUsage[];
+  /** The sum over `models`; `null` when a model used has no price. */
+  readonly estimatedCostUsd?: number | null;
 }
 
 /** One step of the trajectory: the command the model chose and what it saw back. */
@@ -32,7 +64,7 @@ export interface MCPTaskResult {
   readonly answer: string | null;
   readonly steps: readonly TaskStep[];
   readonly toolsUsed: readonly ToolId[];
-  readonly usage: Usage;
+  readonly usage: TaskUsage;
   readonly durationMs: number;
   readonly requestId: string;
   /**

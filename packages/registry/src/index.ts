@@ -13,6 +13,24 @@ export { EmbeddingCacheRepository, type EmbeddingEntry } from './repositories/em
 export type { SecretOwner } from './repositories/secrets.js';
 export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
 export type { UserRecord } from './repositories/users.js';
+export {
+  parseQuotaLimits,
+  parseUserQuotaLimits,
+  quotaLimitsSchema,
+  type QuotaLimits,
+  type QuotaName,
+  type UserQuotaLimits,
+} from './quota-limits.js';
+export { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
+export { TASK_METER, TaskMeter } from './task-meter.js';
+export {
+  MAX_USAGE_DAYS,
+  UsageRepository,
+  type ModelUsageRecord,
+  type ToolCallRecord,
+  type UsageSummary,
+  type UsageTotals,
+} from './repositories/usage.js';
 export { migrateToLatest } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {

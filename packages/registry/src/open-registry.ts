@@ -1,6 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
-import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
+import { ConfigError, type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
 import { openDatabase, resolveHome } from './database/open-database.js';
+import { parseQuotaLimits, type QuotaLimits } from './quota-limits.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
@@ -21,6 +22,11 @@ export interface OpenRegistryOptions {
   readonly userServers?: UserServerPolicy;
   /** Kysely plugins every query passes through (tracing, counting). */
   readonly plugins?: readonly KyselyPlugin[];
+  /**
+   * The deployment's quotas; default `MCP_AGENT_QUOTAS` (JSON, e.g.
+   * `{"maxCallsPerHour": 600, "maxTokensPerDay": 2000000}`), else none.
+   */
+  readonly quotas?: QuotaLimits;
   /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
   readonly lockTimeoutMs?: number;
 }
@@ -31,6 +37,7 @@ export interface OpenRegistryOptions {
  */
 export async function openRegistry(options: OpenRegistryOptions = {}): Promise<Registry> {
   const home = resolveHome(options.home);
+  const quotas = options.quotas ?? quotasFromEnv((options.env ?? process.env).MCP_AGENT_QUOTAS);
   const database = await openDatabase({
     ...(options.url === undefined ? {} : { url: options.url }),
     home,
@@ -54,6 +61,7 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      quotas,
       home,
       onClose: () => database.close(),
     });
@@ -61,4 +69,17 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     await database.close();
     throw error;
   }
+}
+
+function quotasFromEnv(text: string | undefined): QuotaLimits {
+  if (text === undefined || text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `MCP_AGENT_QUOTAS is not JSON (${(error as Error).message}): set it like {"maxCallsPerHour": 600, "maxTokensPerDay": 2000000, "maxServersPerThread": 5}.`,
+    );
+  }
+  return parseQuotaLimits(parsed, 'MCP_AGENT_QUOTAS');
 }

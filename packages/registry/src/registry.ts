@@ -26,7 +26,10 @@ import {
 } from './repositories/connections.js';
 import type { Executor } from './database/executor.js';
 import { SecretRepository } from './repositories/secrets.js';
+import type { QuotaLimits } from './quota-limits.js';
+import { QuotaRepository } from './repositories/quotas.js';
 import { ThreadRepository } from './repositories/threads.js';
+import { UsageRepository } from './repositories/usage.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
 import { UserRepository } from './repositories/users.js';
 import { scanToolDefinitions } from './catalog/tool-findings.js';
@@ -57,6 +60,8 @@ export interface RegistryOptions {
    * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly userServers?: UserServerPolicy;
+  /** The deployment's quotas (each tenant may have its own in `user_quotas`); default none. */
+  readonly quotas?: QuotaLimits;
   /**
    * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
    * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
@@ -90,6 +95,10 @@ export class Registry {
   readonly threads: ThreadRepository;
   /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
   readonly embeddings: EmbeddingCacheRepository;
+  /** Quotas: limits per deployment and tenant, counted in the database. */
+  readonly quotas: QuotaRepository;
+  /** Usage and estimated cost per tenant, task, model and connector. */
+  readonly usage: UsageRepository;
   readonly vault: CredentialVault;
   readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
@@ -120,6 +129,9 @@ export class Registry {
     this.catalog = new ToolCatalogRepository(this.#db);
     this.threads = new ThreadRepository(this.#db, this.users);
     this.embeddings = new EmbeddingCacheRepository(this.#db);
+    // Counting usage changes no server's availability: these write past the observer.
+    this.quotas = new QuotaRepository(options.db, options.quotas);
+    this.usage = new UsageRepository(options.db, this.quotas);
   }
 
   /** The database handle, for maintenance such as `rotateSecrets`. */

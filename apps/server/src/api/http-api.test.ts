@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
 import {
@@ -222,6 +223,108 @@ describe('the HTTP API', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_tools');
     await client.close();
     expect((await call(undefined, 'POST', '/mcp', {})).status).toBe(401);
+  });
+
+  // Usage and quotas (issue 17).
+  it("GET /v1/usage shows the user's totals by day, by connector and by model; task context is accepted", async () => {
+    const use = (name: string, input: unknown) => ({
+      content: [{ type: 'tool_use' as const, name, input }],
+    });
+    model.push(
+      use('describe_tools', { tool_ids: ['github.list_issues'] }),
+      use('call_tool', { tool_id: 'github.list_issues', arguments: {} }),
+      { content: [{ type: 'text', text: 'Listed.' }] },
+    );
+    const started = await call(ALICE, 'POST', '/v1/tasks', {
+      task: 'List the issues',
+      context: { cwd: '/srv/app', selectionText: 'issue #7' },
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    await (await call(ALICE, 'GET', `/v1/tasks/${id}/events`)).text();
+    expect(JSON.stringify(model.requests.at(-3)?.body.messages[0])).toContain('/srv/app');
+    const response = await call(ALICE, 'GET', '/v1/usage?days=7');
+    expect(response.status).toBe(200);
+    const { usage, quotas } = (await response.json()) as {
+      usage: {
+        days: { day: string; toolCalls: number; requests: number }[];
+        connectors: { connector: string; calls: number; errors: number }[];
+        models: { model: string; estimatedCostUsd: number | null }[];
+        unpricedModels: string[];
+      };
+      quotas: { limits: object };
+    };
+    expect(usage.days).toEqual([
+      expect.objectContaining({ day: new Date().toISOString().slice(0, 10), toolCalls: 1 }),
+    ]);
+    expect(usage.connectors).toEqual([
+      expect.objectContaining({ connector: 'github', calls: 1, errors: 0 }),
+    ]);
+    expect(usage.models).toEqual([
+      expect.objectContaining({ model: 'scripted', estimatedCostUsd: null }),
+    ]);
+    expect(usage.unpricedModels).toEqual(['scripted']);
+    expect(quotas.limits).toEqual({});
+    // Bob's usage is his own: none.
+    const bob = (await (await call(BOB, 'GET', '/v1/usage')).json()) as typeof usage & {
+      usage: { days: unknown[] };
+    };
+    expect(bob.usage.days).toEqual([]);
+    expect((await call(ALICE, 'GET', '/v1/usage?days=0')).status).toBe(400);
+    const badContext = await call(ALICE, 'POST', '/v1/tasks', {
+      task: 'x',
+      context: { nested: { a: 1 } },
+    });
+    expect(badContext.status).toBe(400);
+    expect((await read(badContext)).error.message).toMatch(/context\.nested/);
+  });
+
+  it('TEN-11 a user past a quota: the task ends quota_exceeded, the next is refused with 429 and Retry-After', async () => {
+    const alice = createContext({ userId: 'alice' });
+    await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 1 });
+    try {
+      const use = (name: string, input: unknown) => ({
+        content: [{ type: 'tool_use' as const, name, input }],
+      });
+      model.push(
+        use('describe_tools', { tool_ids: ['github.list_issues'] }),
+        use('call_tool', { tool_id: 'github.list_issues', arguments: {} }),
+        use('call_tool', { tool_id: 'github.list_issues', arguments: {} }),
+      );
+      const started = await call(ALICE, 'POST', '/v1/tasks', { task: 'List twice' });
+      const { id } = (await started.json()) as { id: string };
+      await (await call(ALICE, 'GET', `/v1/tasks/${id}/events`)).text();
+      const task = (await (await call(ALICE, 'GET', `/v1/tasks/${id}`)).json()) as {
+        status: string;
+        result: { error: { code: string; message: string } };
+      };
+      expect(task.status).toBe('quota_exceeded');
+      expect(task.result.error).toMatchObject({
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringMatching(/maxCallsPerHour is 1 \(used 1 this hour\)/),
+      });
+      const refused = await call(ALICE, 'POST', '/v1/tasks', { task: 'Once more' });
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(3_600);
+      const body = await read(refused);
+      expect(body.error).toEqual({
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringMatching(
+          /^Quota reached: maxCallsPerHour is 1 \(used 1 this hour\)\. It resets at \S+Z \(in \d+ min\)\.$/,
+        ),
+      });
+      console.info(
+        `POST /v1/tasks → ${refused.status} retry-after: ${retryAfter}\n${JSON.stringify(body)}`,
+      );
+      const usage = (await (await call(ALICE, 'GET', '/v1/usage')).json()) as {
+        quotas: { limits: object; callsThisHour: number };
+      };
+      expect(usage.quotas).toMatchObject({ limits: { maxCallsPerHour: 1 }, callsThisHour: 1 });
+    } finally {
+      await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: null });
+    }
   });
 
   it('unknown routes are JSON errors', async () => {

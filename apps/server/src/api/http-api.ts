@@ -19,7 +19,8 @@ import {
   type Logger,
   type MCPTaskResult,
 } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
+import { MAX_USAGE_DAYS } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import { authenticateBearer, isCaller } from '../auth/bearer-auth.js';
 import {
@@ -60,6 +61,7 @@ const STATUS: Record<ErrorCode, number> = {
   TOOL_NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
   NOT_READY: 503,
   INTERNAL: 500,
   TOOL_EXECUTION_FAILED: 500,
@@ -88,17 +90,18 @@ const taskBody = z.strictObject({
   threadId: z.string().min(1).max(200).optional(),
   allowServers: z.array(z.string()).max(100).optional(),
   budget: z.record(z.string(), z.number()).optional(),
+  context: taskContextSchema.optional(),
 });
 
 /**
  * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
- * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), per-user
- * servers (`GET/POST /v1/servers`, `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`),
- * OAuth (`POST /v1/servers/:id/oauth`, `GET /v1/oauth/callback`), the gateway at `/mcp`, and
- * `/health` and `/ready`. Bearer auth on everything under `/v1` (401 with a `WWW-Authenticate`
- * challenge naming the protected-resource metadata, served at `/.well-known/oauth-protected-resource`
- * and `…/mcp`); bodies limited and validated;
- * errors as `{"error": {code, message}}` with stable codes.
+ * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), the user's
+ * usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`,
+ * `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`,
+ * `GET /v1/oauth/callback`), the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on
+ * everything under `/v1` (401 with a `WWW-Authenticate` challenge naming the protected-resource
+ * metadata, served at `/.well-known/oauth-protected-resource` and `…/mcp`); bodies limited and
+ * validated; errors as `{"error": {code, message}}` with stable codes.
  */
 export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const { stack } = options;
@@ -137,8 +140,12 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
 
   app.onError((thrown, c) => {
     const error = toMcpAgentError(thrown);
+    // Rate limits and quotas say when to come back (RFC 9110 Retry-After, in seconds).
     const retryAfterMs = error.details.retryAfterMs;
-    if (error.code === 'RATE_LIMITED' && typeof retryAfterMs === 'number')
+    if (
+      (error.code === 'RATE_LIMITED' || error.code === 'QUOTA_EXCEEDED') &&
+      typeof retryAfterMs === 'number'
+    )
       c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
     return c.json(
       { error: { code: error.code, message: error.message } },
@@ -243,6 +250,8 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   app.post('/v1/tasks', async (c) => {
     const input = await body(c, taskBody);
     const userId = c.get('userId');
+    // A tenant whose quota is used up is told now (429), not by a task that fails at once.
+    await stack.registry.quotas.check(ctxOf(c));
     const record = tasks.create(userId, input.task);
     let started: Promise<MCPTaskResult>;
     try {
@@ -254,6 +263,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
         ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
         ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
         ...(input.budget === undefined ? {} : { budget: input.budget }),
+        ...(input.context === undefined ? {} : { context: input.context }),
       });
     } catch (refused) {
       tasks.remove(record);
@@ -307,6 +317,22 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
         });
       });
     });
+  });
+
+  // Usage (issue 17): the user's totals by day, connector and model, and their quotas.
+  app.get('/v1/usage', async (c) => {
+    const raw = c.req.query('days') ?? '30';
+    const days = Number(raw);
+    if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS)
+      throw new InvalidArgumentsError(
+        `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got "${raw.slice(0, 20)}".`,
+      );
+    const ctx = ctxOf(c);
+    const [usage, quotas] = await Promise.all([
+      stack.registry.usage.summary(ctx, { days }),
+      stack.registry.quotas.status(ctx),
+    ]);
+    return c.json({ usage, quotas });
   });
 
   app.get('/v1/servers', async (c) =>

@@ -45,7 +45,12 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     ...(offerTask
       ? {
           extraTools: [
-            executeTaskTool((task, signal) => stack.agent.executeTask(task, userId, { signal })),
+            executeTaskTool((task, signal, context) =>
+              stack.agent.executeTask(task, userId, {
+                signal,
+                ...(context === undefined ? {} : { context }),
+              }),
+            ),
           ],
         }
       : {}),

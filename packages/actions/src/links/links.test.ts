@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createContext } from '@mcp-agent/core';
+import { TASK_METER, TaskMeter } from '@mcp-agent/registry';
 import {
   addScripted,
   alice,
+  bob,
   clock,
   dispatcher,
   expectError,
@@ -13,7 +16,9 @@ import {
 import { changedToolLink, MemoryToolApprovals } from './changed-tool-link.js';
 import { DispatchMetrics } from './metrics-link.js';
 import { policyLink } from './policy-link.js';
+import { quotaLink } from './quota-link.js';
 import { rateLimitLink } from './rate-limit-link.js';
+import { usageLink } from './usage-link.js';
 
 useDispatchStack();
 
@@ -111,6 +116,68 @@ describe('middleware links', () => {
     )?.contentHash as string;
     await approvals.approve(alice, 'github.typed', current);
     expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+  });
+
+  it('usage: every call that reaches a server is recorded for its tenant, task and connector', async () => {
+    const d = dispatcher({ links: [usageLink(stack.registry.usage)] });
+    const meter = new TaskMeter();
+    const task = createContext({ userId: 'alice', clock }).with(TASK_METER, meter);
+    await d.dispatchTool(task, 'github.typed', {});
+    await d.dispatchTool(task, 'github.fails', {});
+    // Refused before the chain (bad arguments): no call, nothing recorded.
+    await d.dispatchTool(task, 'github.create_issue', { repo: 7 });
+    const recorded = await stack.registry.usage.task(alice, task.requestId);
+    expect(recorded.connectors).toEqual([
+      { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
+    ]);
+    expect(meter.connectors).toEqual([
+      { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
+    ]);
+    expect((await stack.registry.usage.task(bob, task.requestId)).connectors).toEqual([]);
+  });
+
+  it('TEN-11 quota: the call past maxCallsPerHour is refused with QUOTA_EXCEEDED and never reaches the server', async () => {
+    const d = dispatcher({
+      links: [quotaLink(stack.registry.quotas), usageLink(stack.registry.usage)],
+    });
+    await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 2 });
+    const before = await serverCalls();
+    expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+    expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+    const refused = await d.dispatchTool(alice, 'github.typed', {});
+    expectError(
+      refused,
+      'QUOTA_EXCEEDED',
+      /maxCallsPerHour is 2 \(used 2 this hour\)\. It resets at/,
+    );
+    expect(!refused.ok && refused.error.details).toMatchObject({
+      limit: 'maxCallsPerHour',
+      value: 2,
+      retryAfterMs: expect.any(Number),
+    });
+    expect((await serverCalls()) - before).toBe(2);
+    // Bob's count is his own.
+    await addScripted(bob);
+    expect((await d.dispatchTool(bob, 'github.typed', {})).ok).toBe(true);
+  });
+
+  it('TEN-11 quota: a task without a thread may call the tools of maxServersPerThread servers', async () => {
+    await addScripted(alice, 'mail', {
+      tools: [{ name: 'send', inputSchema: { type: 'object' } }],
+    });
+    const d = dispatcher({ links: [quotaLink(stack.registry.quotas)] });
+    await stack.registry.quotas.setUserLimits(alice, { maxServersPerThread: 1 });
+    const task = createContext({ userId: 'alice', clock }).with(TASK_METER, new TaskMeter());
+    expect((await d.dispatchTool(task, 'github.typed', {})).ok).toBe(true);
+    expect((await d.dispatchTool(task, 'github.typed', {})).ok).toBe(true);
+    expectError(
+      await d.dispatchTool(task, 'mail.send', {}),
+      'QUOTA_EXCEEDED',
+      /maxServersPerThread is 1/,
+    );
+    // The next task starts from none.
+    const next = createContext({ userId: 'alice', clock }).with(TASK_METER, new TaskMeter());
+    expect((await d.dispatchTool(next, 'mail.send', {})).ok).toBe(true);
   });
 
   it('metrics count calls and errors per tool', async () => {

@@ -1,27 +1,47 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createContext } from '@mcp-agent/core';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
-import { Dispatcher } from '@mcp-agent/actions';
+import { Dispatcher, quotaLink, usageLink } from '@mcp-agent/actions';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool } from '@mcp-agent/registry';
 import { Agent } from '../agent.js';
-import { createAnthropicModelClient } from '../model/anthropic-model-client.js';
-import { startScriptedAnthropicServer } from '../testing/scripted-anthropic-server.js';
+import {
+  ADAPTERS,
+  say,
+  startModelEndpoint,
+  use,
+  type Adapter,
+} from './scripted-model-endpoints.js';
 import { percentile, round3 } from '@mcp-agent/core/testing';
 import { serverFixtures } from '@mcp-agent/test-support';
 
 const TASKS = 200;
+const WARMUP = 20;
 
 /**
- * `pnpm bench agent`: the loop's own cost per step with an instant scripted model. Each task is
- * search → describe → call → answer (4 model requests, 3 commands). The same number of raw SDK
- * requests to the same server is timed in the same run; the difference is the loop's overhead
- * (prompting, parsing, budget, trajectory, knowledge, dispatch) — everything but the model.
+ * `pnpm bench agent`: the loop's own cost per step with an instant scripted model, on each
+ * adapter in turn (the real @anthropic-ai/sdk and the real openai SDK against their scripted
+ * servers on loopback). Each task is search → describe → call → answer (4 model requests, 3
+ * commands), through the stack's quota and usage links. The same number of raw SDK requests to
+ * the same server is timed in the same run; the difference is the loop's overhead (prompting,
+ * parsing, budget, metering, trajectory, knowledge, dispatch) — everything but the model.
  */
 export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
+  const adapters: Record<string, unknown> = {};
+  for (const adapter of ADAPTERS) adapters[adapter] = await measure(adapter);
+  return {
+    benchmark: 'agent',
+    node: process.version,
+    tasks: TASKS,
+    steps_per_task: 4,
+    adapters,
+  };
+}
+
+async function measure(adapter: Adapter): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-bench-'));
   const script = join(dir, 'tools.json');
   writeFileSync(
@@ -45,7 +65,7 @@ export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
       ],
     }),
   );
-  const server = await startScriptedAnthropicServer();
+  const endpoint = await startModelEndpoint(adapter);
   const registry = await createTestRegistry();
   const pool = new ConnectionPool(registry, { pingIntervalMs: 0 });
   const ctx = createContext({ userId: 'bench' });
@@ -56,38 +76,35 @@ export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
     args: [serverFixtures.scripted, script],
   });
   await pool.waitForReady(ctx, ['github']);
-  const model = createAnthropicModelClient({
-    apiKey: 'bench-key',
-    baseURL: server.url,
-    model: 'scripted',
-  });
+  const model = endpoint.client();
   const agent = new Agent({
     registry,
     pool,
     knowledge: new Knowledge({ registry }),
-    dispatcher: new Dispatcher({ registry, pool }),
+    dispatcher: new Dispatcher({
+      registry,
+      pool,
+      links: [quotaLink(registry.quotas), usageLink(registry.usage)],
+    }),
     model,
-  });
-  const use = (name: string, input: unknown) => ({
-    content: [{ type: 'tool_use' as const, name, input }],
   });
   const walk = () => [
     use('search_tools', { query: 'list open issues' }),
     use('describe_tools', { tool_ids: ['github.list_issues'] }),
     use('call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'acme/app' } }),
-    { content: [{ type: 'text' as const, text: 'done' }] },
+    say('done'),
   ];
 
   const taskTimes: number[] = [];
   const rawTimes: number[] = [];
-  for (let i = 0; i < TASKS + 20; i++) {
-    server.push(...walk());
+  for (let i = 0; i < TASKS + WARMUP; i++) {
+    endpoint.push(...walk());
     let start = performance.now();
     const result = await agent.executeTask('List the open issues', 'bench');
     const taskMs = performance.now() - start;
     if (result.status !== 'completed') throw new Error(JSON.stringify(result.error));
     // The same four requests, straight through the SDK: the model's share of the time.
-    server.push(...walk());
+    endpoint.push(...walk());
     start = performance.now();
     for (let r = 0; r < 4; r++) {
       await model.generate({
@@ -98,21 +115,18 @@ export async function runAgentBenchmark(): Promise<Record<string, unknown>> {
       });
     }
     const rawMs = performance.now() - start;
-    if (i >= 20) {
+    if (i >= WARMUP) {
       taskTimes.push(taskMs);
       rawTimes.push(rawMs);
     }
   }
   await pool.close();
   await registry.close();
-  await server.close();
+  await endpoint.close();
+  rmSync(dir, { recursive: true, force: true });
   const p = (values: number[], q: number) => round3(percentile(values, q));
   const overheadPerStep = taskTimes.map((t, i) => (t - (rawTimes[i] as number)) / 4);
   return {
-    benchmark: 'agent',
-    node: process.version,
-    tasks: TASKS,
-    steps_per_task: 4,
     task_ms: { p50: p(taskTimes, 50), p99: p(taskTimes, 99) },
     raw_model_requests_ms: { p50: p(rawTimes, 50), p99: p(rawTimes, 99) },
     loop_overhead_per_step_ms: { p50: p(overheadPerStep, 50), p99: p(overheadPerStep, 99) },

@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@mcp-agent/core';
 import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from './model-client.js';
 
-/** The model used when `ANTHROPIC_MODEL` is not set. */
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+/** The model used when `ANTHROPIC_MODEL` is not set: one `@anthropic-ai/sdk` does not list as deprecated. */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
 
 /** Options of {@link createAnthropicModelClient}; each defaults to its environment variable. */
 export interface AnthropicModelClientOptions {

@@ -1,5 +1,10 @@
 import type { AgentContext, JsonValue, StepEvent } from '@mcp-agent/core';
-import type { ContentBlock, ModelClient, ModelMessage } from '../model/model-client.js';
+import {
+  InvalidToolInput,
+  type ContentBlock,
+  type ModelClient,
+  type ModelMessage,
+} from '../model/model-client.js';
 import type { MetaToolSession } from '../session/meta-tool-session.js';
 import type { BudgetTracker } from './budget.js';
 import { Trajectory } from './trajectory.js';
@@ -67,7 +72,10 @@ export async function runLoop(
     for (const use of uses) {
       ctx.signal.throwIfAborted();
       const commandStarted = charged ? performance.now() : started;
-      const args = (use.input ?? null) as JsonValue;
+      const args =
+        use.input instanceof InvalidToolInput
+          ? use.input.toJSON()
+          : ((use.input ?? null) as JsonValue);
       emit({
         type: 'tool-call',
         requestId: ctx.requestId,

@@ -2,6 +2,7 @@ import { ErrorCode, toMcpAgentError, type ToolId } from '@mcp-agent/core';
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
+import { InvalidToolInput } from '../model/model-client.js';
 import type { BudgetTracker } from '../planner/budget.js';
 import {
   listMetaTool,
@@ -84,8 +85,8 @@ export class MetaToolSession {
 
   /**
    * Runs one meta-tool. Unknown names, invalid input and every failure of the work come back as
-   * an error observation the caller can act on; only the end of the task — its budget, or
-   * cancellation — is thrown.
+   * an error observation the caller can act on; only the end of the task — its budget, a
+   * quota (in a task), or cancellation — is thrown.
    */
   async run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
     const tool = this.#tools.get(name);
@@ -93,6 +94,12 @@ export class MetaToolSession {
       return failed({
         code: ErrorCode.InvalidArguments,
         message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys()].join(', ')}.`,
+      });
+    }
+    if (input instanceof InvalidToolInput) {
+      return failed({
+        code: ErrorCode.InvalidArguments,
+        message: `The arguments of ${name} are not valid JSON (${input.reason.slice(0, 200)}). Send the call again with one JSON object as its arguments.`,
       });
     }
     const parsed = parseMetaToolInput(tool, input);
@@ -104,7 +111,9 @@ export class MetaToolSession {
       if (
         error.code === ErrorCode.BudgetExceeded ||
         error.code === ErrorCode.Cancelled ||
-        call.ctx.signal.aborted
+        call.ctx.signal.aborted ||
+        // A quota ends a task; a gateway client gets it as the call's result.
+        (error.code === ErrorCode.QuotaExceeded && this.#state.budget !== undefined)
       )
         throw thrown;
       return failed(error);

@@ -51,9 +51,14 @@ describe.each(targets)('migrations on $name', (target) => {
       'connected_accounts',
       'embedding_cache',
       'mcp_connections',
+      'quota_counters',
+      'quota_thread_servers',
       'secrets',
       'thread_activations',
       'tool_catalog',
+      'usage_models',
+      'usage_tools',
+      'user_quotas',
       'users',
     ]);
     expect(await migrateToLatest(db.db as Kysely<unknown>, options)).toEqual([]);

@@ -27,6 +27,11 @@ export const TENANT_COLUMN: {
   tool_catalog: 'user_id',
   thread_activations: 'user_id',
   secrets: 'user_id',
+  usage_models: 'user_id',
+  usage_tools: 'user_id',
+  quota_counters: 'user_id',
+  quota_thread_servers: 'user_id',
+  user_quotas: 'user_id',
 };
 
 /** One statement as the check saw it: which tenants it is scoped to, and what is wrong. */

@@ -115,8 +115,84 @@ async function embeddingCache(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+// Usage per task (model tokens and estimated cost, tool calls per connector), quota counters
+// shared by every process, and per-user quota limits. Counts are bigint: daily sums of tokens
+// outgrow 32 bits. No foreign key to users: recording usage must not need a users row first.
+async function usageAndQuotas(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('usage_models')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('task_id', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('requests', 'bigint', (c) => c.notNull())
+    .addColumn('input_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('output_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_read_tokens', 'bigint', (c) => c.notNull())
+    .addColumn('cache_write_tokens', 'bigint', (c) => c.notNull())
+    // Billionths of a US dollar; null when the model has no price.
+    .addColumn('cost_nanos', 'bigint')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('usage_models_pk', ['user_id', 'task_id', 'model'])
+    .execute();
+  await db.schema
+    .createIndex('usage_models_user_day')
+    .on('usage_models')
+    .columns(['user_id', 'day'])
+    .execute();
+
+  await db.schema
+    .createTable('usage_tools')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('task_id', 'text', (c) => c.notNull())
+    .addColumn('connector', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('calls', 'bigint', (c) => c.notNull())
+    .addColumn('errors', 'bigint', (c) => c.notNull())
+    .addColumn('duration_ms', 'bigint', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('usage_tools_pk', ['user_id', 'task_id', 'connector'])
+    .execute();
+  await db.schema
+    .createIndex('usage_tools_user_day')
+    .on('usage_tools')
+    .columns(['user_id', 'day'])
+    .execute();
+
+  await db.schema
+    .createTable('quota_counters')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('counter', 'text', (c) => c.notNull())
+    .addColumn('window_key', 'text', (c) => c.notNull())
+    .addColumn('used', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('quota_counters_pk', ['user_id', 'counter', 'window_key'])
+    .execute();
+
+  await db.schema
+    .createTable('quota_thread_servers')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('thread_id', 'text', (c) => c.notNull())
+    .addColumn('server_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('quota_thread_servers_pk', ['user_id', 'thread_id', 'server_id'])
+    .execute();
+
+  await db.schema
+    .createTable('user_quotas')
+    .addColumn('user_id', 'text', (c) => c.primaryKey())
+    .addColumn('max_calls_per_hour', 'bigint')
+    .addColumn('max_tokens_per_day', 'bigint')
+    .addColumn('max_servers_per_thread', 'bigint')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_embedding_cache': { up: embeddingCache },
+  '0003_usage_and_quotas': { up: usageAndQuotas },
 });

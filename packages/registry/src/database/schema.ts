@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 // Column conventions, identical on both dialects so one code path serves both: ids and
 // timestamps are text (ISO 8601 UTC), JSON is text, booleans are integers 0/1.
 
@@ -101,6 +103,68 @@ export interface EmbeddingCacheTable {
   used_at: string;
 }
 
+/** A bigint column: PostgreSQL's driver reads it back as a string, SQLite's as a number. */
+export type BigCount = ColumnType<number | string, number, number>;
+
+/** One model's tokens and estimated cost in one task. */
+export interface UsageModelsTable {
+  user_id: string;
+  task_id: string;
+  model: string;
+  /** The UTC day (YYYY-MM-DD) the task first used the model. */
+  day: string;
+  requests: BigCount;
+  input_tokens: BigCount;
+  output_tokens: BigCount;
+  cache_read_tokens: BigCount;
+  cache_write_tokens: BigCount;
+  /** Billionths of a US dollar, from the price table; null when the model has no price. */
+  cost_nanos: ColumnType<number | string | null, number | null, number | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One connector's tool calls in one task. */
+export interface UsageToolsTable {
+  user_id: string;
+  task_id: string;
+  connector: string;
+  day: string;
+  calls: BigCount;
+  errors: BigCount;
+  duration_ms: BigCount;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A quota counter of one tenant in one window (an hour, a day) or one thread. */
+export interface QuotaCountersTable {
+  user_id: string;
+  /** `calls_per_hour`, `tokens_per_day` or `servers_per_thread`. */
+  counter: string;
+  /** The window's start (ISO 8601 UTC), or the thread id for `servers_per_thread`. */
+  window_key: string;
+  used: BigCount;
+  updated_at: string;
+}
+
+/** The servers a thread has called tools of, for `maxServersPerThread`. */
+export interface QuotaThreadServersTable {
+  user_id: string;
+  thread_id: string;
+  server_id: string;
+  created_at: string;
+}
+
+/** A tenant's own quota limits; null inherits the deployment's. */
+export interface UserQuotasTable {
+  user_id: string;
+  max_calls_per_hour: ColumnType<number | string | null, number | null, number | null>;
+  max_tokens_per_day: ColumnType<number | string | null, number | null, number | null>;
+  max_servers_per_thread: ColumnType<number | string | null, number | null, number | null>;
+  updated_at: string;
+}
+
 /** The whole database, for kysely. */
 export interface Database {
   users: UsersTable;
@@ -111,4 +175,9 @@ export interface Database {
   thread_activations: ThreadActivationsTable;
   secrets: SecretsTable;
   embedding_cache: EmbeddingCacheTable;
+  usage_models: UsageModelsTable;
+  usage_tools: UsageToolsTable;
+  quota_counters: QuotaCountersTable;
+  quota_thread_servers: QuotaThreadServersTable;
+  user_quotas: UserQuotasTable;
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
+import {
+  ErrorCode,
+  InvalidArgumentsError,
+  QuotaExceededError,
+  type JsonValue,
+} from '@mcp-agent/core';
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
@@ -39,7 +44,14 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         signal: ctx.signal,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
-      if (!response.ok) return failed(response.error);
+      if (!response.ok) {
+        // The session ends the task on a quota; it is no observation to recover from.
+        if (response.error.code === ErrorCode.QuotaExceeded)
+          throw new QuotaExceededError(response.error.message, {
+            details: response.error.details,
+          });
+        return failed(response.error);
+      }
       state.used(response.meta.toolId);
       return observed({
         // Provenance: the result is data from this tool, whatever it says (POI-06).

@@ -1,22 +1,28 @@
 import { z } from 'zod';
 import type { JsonValue, MCPTaskResult } from '@mcp-agent/core';
+import { taskContextSchema, type TaskContext } from '../../planner/task-context.js';
 import type { MetaTool } from '../meta-tool.js';
 
 const input = z.strictObject({
   task: z.string().trim().min(1).max(20_000).describe('What should be done, in words.'),
+  context: taskContextSchema.optional(),
 });
 
 /** `execute_task`: the whole agent behind one call, for gateway clients. */
 export function executeTaskTool(
-  execute: (task: string, signal: AbortSignal) => Promise<MCPTaskResult>,
+  execute: (
+    task: string,
+    signal: AbortSignal,
+    context: TaskContext | undefined,
+  ) => Promise<MCPTaskResult>,
 ): MetaTool<z.infer<typeof input>> {
   return {
     name: 'execute_task',
     description:
       'Hand a whole task to the agent, which searches, describes and calls tools itself and answers in words.',
     input,
-    async run({ task }, { ctx }) {
-      const result = await execute(task, ctx.signal);
+    async run({ task, context }, { ctx }) {
+      const result = await execute(task, ctx.signal, context);
       return { ok: result.status === 'completed', value: result as unknown as JsonValue };
     },
   };

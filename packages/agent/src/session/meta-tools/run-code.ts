@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ErrorCode, parseToolId, SandboxError, type ToolId } from '@mcp-agent/core';
+import {
+  ErrorCode,
+  parseToolId,
+  QuotaExceededError,
+  SandboxError,
+  type ToolId,
+} from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
@@ -29,7 +35,11 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         const parsed = parseToolId(id);
         return { provider: parsed.providerId, name: parsed.toolName };
       });
-      const callTool = codeToolCaller(state.dispatcher, ctx);
+      let quota: QuotaExceededError | undefined;
+      const callTool = codeToolCaller(state.dispatcher, ctx, (error) => {
+        if (error.code === ErrorCode.QuotaExceeded)
+          quota ??= new QuotaExceededError(error.message, { details: error.details });
+      });
       const used: ToolId[] = [];
       const result = await sandbox.run(code, {
         tools,
@@ -48,6 +58,8 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
       budget?.addToolCalls(result.toolCalls);
       for (const id of used) state.used(id);
       ctx.signal.throwIfAborted();
+      // A quota reached by the script's calls ends the task like one reached by call_tool.
+      if (quota !== undefined) throw quota;
       if (!result.ok)
         return failed(
           { code: ErrorCode.Sandbox, message: result.error.message },

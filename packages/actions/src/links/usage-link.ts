@@ -1,0 +1,36 @@
+import { TASK_METER, type UsageRepository } from '@mcp-agent/registry';
+import type { DispatchLink } from '../tool-call.js';
+
+/**
+ * Records every call that reaches a server — from the model or from code — for its tenant, its
+ * task (the request id) and its connector: success or failure and duration, in the database and
+ * on the task's meter. A failure to record is logged, never the call's failure: the call
+ * happened, and its result is not thrown away.
+ */
+export function usageLink(usage: Pick<UsageRepository, 'recordToolCall'>): DispatchLink {
+  return async (ctx, call, next) => {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const result = await next(call);
+      ok = result.isError !== true;
+      return result;
+    } finally {
+      const durationMs = performance.now() - started;
+      ctx.find(TASK_METER)?.addToolCall(call.providerId, ok, durationMs);
+      await usage
+        .recordToolCall(ctx, {
+          taskId: ctx.requestId,
+          connector: call.providerId,
+          ok,
+          durationMs,
+        })
+        .catch((error: unknown) =>
+          ctx.logger.error(
+            { toolId: call.toolId, error: (error as Error).message?.slice(0, 300) },
+            'could not record tool usage',
+          ),
+        );
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import type { AgentContext } from '@mcp-agent/core';
+import type { QuotaRepository, TaskMeter, UsageRepository } from '@mcp-agent/registry';
+import type { ModelClient, ModelRequest, ModelResponse } from './model-client.js';
+import { estimateCostUsd, type PriceTable } from './model-prices.js';
+
+/** What a metered model reports to. */
+export interface ModelMetering {
+  /** The task's context: its tenant and request id. */
+  readonly ctx: AgentContext;
+  readonly meter: TaskMeter;
+  readonly quotas: Pick<QuotaRepository, 'beforeModelRequest'>;
+  readonly usage: Pick<UsageRepository, 'recordModel'>;
+  readonly prices: PriceTable;
+}
+
+/**
+ * `model`, with the tenant's token quota checked before each request (a `QuotaExceededError`
+ * ends the task) and each response's usage and estimated cost recorded after it, on the task's
+ * meter and in the database. A failure to record is logged, never the task's failure.
+ */
+export function meterModel(model: ModelClient, metering: ModelMetering): ModelClient {
+  const { ctx, meter, quotas, usage, prices } = metering;
+  return {
+    specificationVersion: model.specificationVersion,
+    modelId: model.modelId,
+    async generate(request: ModelRequest): Promise<ModelResponse> {
+      await quotas.beforeModelRequest(ctx);
+      const response = await model.generate(request);
+      const estimatedCostUsd = estimateCostUsd(prices, model.modelId, response.usage);
+      meter.addModel(model.modelId, response.usage, estimatedCostUsd);
+      await usage
+        .recordModel(ctx, {
+          taskId: ctx.requestId,
+          model: model.modelId,
+          usage: response.usage,
+          estimatedCostUsd,
+        })
+        .catch((error: unknown) =>
+          ctx.logger.error(
+            { model: model.modelId, error: (error as Error).message?.slice(0, 300) },
+            'could not record model usage',
+          ),
+        );
+      return response;
+    },
+  };
+}

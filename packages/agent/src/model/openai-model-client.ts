@@ -1,0 +1,257 @@
+import OpenAI from 'openai';
+import { ConfigError } from '@mcp-agent/core';
+import {
+  InvalidToolInput,
+  type ContentBlock,
+  type ModelClient,
+  type ModelMessage,
+  type ModelRequest,
+  type ModelResponse,
+} from './model-client.js';
+
+/** The model used when `MCP_AGENT_MODEL=openai:` names none and `OPENAI_MODEL` is not set. */
+export const DEFAULT_OPENAI_MODEL = 'gpt-6.1-sol';
+
+/** OpenAI's own endpoint: the SDK's default base URL. */
+const OPENAI_API = 'https://api.openai.com/v1';
+
+/** Options of {@link createOpenAIModelClient}; each defaults to its environment variable. */
+export interface OpenAIModelClientOptions {
+  /** `OPENAI_API_KEY`; may be left out when `baseURL` names another endpoint (a local model). */
+  readonly apiKey?: string;
+  /** `OPENAI_BASE_URL`: any Chat Completions endpoint (vLLM, Ollama, llama.cpp, LM Studio, LiteLLM). */
+  readonly baseURL?: string;
+  /** `OPENAI_MODEL`, default {@link DEFAULT_OPENAI_MODEL}. */
+  readonly model?: string;
+  /** Retries of 408/409/429/5xx, honouring retry-after(-ms); default 2 (the SDK's). */
+  readonly maxRetries?: number;
+  /** Per-request timeout; default 10 minutes (the SDK's). */
+  readonly timeoutMs?: number;
+  /**
+   * The request field carrying the output cap. Default `max_completion_tokens` on OpenAI's own
+   * endpoint (which refuses `max_tokens` for reasoning models) and `max_tokens` elsewhere (Ollama
+   * and LM Studio know only that one; vLLM, llama.cpp and LiteLLM take both).
+   */
+  readonly maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  /**
+   * When the first answer of a conversation offered tools has no tool call, ask once more with
+   * `tool_choice: "required"` to tell an endpoint that ignores tools from a model that chose not
+   * to use them; default true. See the package README.
+   */
+  readonly verifyToolSupport?: boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The OpenAI-compatible adapter over the `openai` SDK: Chat Completions with function tools
+ * (the meta-tools' JSON Schemas), several tool calls per turn in order, arguments that are not
+ * JSON passed on as {@link InvalidToolInput}, usage with cached prompt tokens, the SDK's retries,
+ * and any `baseURL`. An endpoint that ignores or refuses tools is a `ConfigError` saying so.
+ */
+export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}): ModelClient {
+  const env = options.env ?? process.env;
+  const baseURL = options.baseURL ?? (env.OPENAI_BASE_URL || undefined);
+  let apiKey = options.apiKey ?? (env.OPENAI_API_KEY || undefined);
+  if (apiKey === undefined) {
+    if (baseURL === undefined) {
+      throw new ConfigError(
+        'No model endpoint is configured for openai: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp, LM Studio, LiteLLM).',
+      );
+    }
+    // Local endpoints take no key; the SDK insists on one, and they ignore the header.
+    apiKey = 'no-key';
+  }
+  const modelId = options.model ?? (env.OPENAI_MODEL || DEFAULT_OPENAI_MODEL);
+  const maxTokensField =
+    options.maxTokensField ?? (baseURL === undefined ? 'max_completion_tokens' : 'max_tokens');
+  const client = new OpenAI({
+    apiKey,
+    // Passed explicitly, so that `env` (not the process's) decides, as for every other option.
+    baseURL: baseURL ?? OPENAI_API,
+    organization: env.OPENAI_ORG_ID ?? null,
+    project: env.OPENAI_PROJECT_ID ?? null,
+    maxRetries: options.maxRetries ?? 2,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  });
+  const endpoint = baseURL ?? OPENAI_API;
+  const create = async (
+    request: ModelRequest,
+    toolChoice: 'auto' | 'required' | undefined,
+  ): Promise<OpenAI.Chat.Completions.ChatCompletion> => {
+    try {
+      return await client.chat.completions.create(
+        {
+          model: modelId,
+          ...(maxTokensField === 'max_tokens'
+            ? { max_tokens: request.maxTokens }
+            : { max_completion_tokens: request.maxTokens }),
+          messages: [{ role: 'system', content: request.system }, ...toWire(request.messages)],
+          ...(request.tools.length === 0
+            ? {}
+            : {
+                tools: request.tools.map((tool) => ({
+                  type: 'function' as const,
+                  function: {
+                    name: tool.name,
+                    description: tool.description,
+                    parameters: tool.inputSchema,
+                  },
+                })),
+                ...(toolChoice === undefined ? {} : { tool_choice: toolChoice }),
+              }),
+        },
+        request.signal === undefined ? {} : { signal: request.signal },
+      );
+    } catch (error) {
+      throw refusedTools(error, endpoint, modelId) ?? error;
+    }
+  };
+  const verify = options.verifyToolSupport ?? true;
+  return {
+    specificationVersion: 'v1',
+    modelId,
+    async generate(request: ModelRequest): Promise<ModelResponse> {
+      const first = fromWire(await create(request, undefined));
+      const opening = !request.messages.some((message) => message.role === 'assistant');
+      if (!verify || !opening || request.tools.length === 0 || hasToolUse(first)) return first;
+      // A first answer without a tool call: a model that chose to answer, or an endpoint that
+      // dropped the tools. Asked again with a tool required, the first calls one; the second
+      // answers in words again.
+      const forced = fromWire(await create(request, 'required'));
+      const usage = addUsage(first.usage, forced.usage);
+      if (hasToolUse(forced)) return { ...forced, usage };
+      throw new ConfigError(
+        `The model endpoint ${endpoint} (model "${modelId}") ignores function tools: it answered in words twice, the second time although a tool call was required. mcp-agent needs function calling: use a model that supports tools, and on vLLM start it with --enable-auto-tool-choice --tool-call-parser <parser>, on llama.cpp with --jinja.`,
+        { details: { endpoint, model: modelId, usage } },
+      );
+    },
+  };
+}
+
+type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+// Our Messages-shaped turns as Chat Completions messages: tool results become `tool` messages
+// (in order, before any text of the same turn), tool uses the assistant's `tool_calls`.
+function toWire(messages: readonly ModelMessage[]): WireMessage[] {
+  const wire: WireMessage[] = [];
+  for (const message of messages) {
+    const text = message.content
+      .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
+      .map((b) => b.text)
+      .join('\n');
+    if (message.role === 'assistant') {
+      const calls = message.content.filter(
+        (b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use',
+      );
+      wire.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        ...(calls.length === 0
+          ? {}
+          : {
+              tool_calls: calls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: {
+                  name: call.name,
+                  arguments:
+                    call.input instanceof InvalidToolInput
+                      ? call.input.raw
+                      : JSON.stringify(call.input ?? {}),
+                },
+              })),
+            }),
+      });
+      continue;
+    }
+    for (const block of message.content) {
+      if (block.type === 'tool_result')
+        wire.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
+    }
+    if (text !== '') wire.push({ role: 'user', content: text });
+  }
+  return wire;
+}
+
+const STOP_REASONS: Readonly<Record<string, string>> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+};
+
+function fromWire(completion: OpenAI.Chat.Completions.ChatCompletion): ModelResponse {
+  const choice = completion.choices?.[0];
+  if (choice === undefined)
+    throw new Error('The model endpoint answered with no choices: nothing to act on.');
+  const { message } = choice;
+  const content: ContentBlock[] = [];
+  const text = message.content ?? message.refusal ?? '';
+  if (text !== '') content.push({ type: 'text', text });
+  for (const call of message.tool_calls ?? []) {
+    if (call.type === 'function')
+      content.push({
+        type: 'tool_use',
+        id: call.id,
+        name: call.function.name,
+        input: parseArguments(call.function.arguments),
+      });
+    else
+      content.push({
+        type: 'tool_use',
+        id: call.id,
+        name: call.custom.name,
+        input: call.custom.input,
+      });
+  }
+  const usage = completion.usage;
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  const written = usage?.prompt_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    content,
+    stopReason: STOP_REASONS[choice.finish_reason] ?? choice.finish_reason ?? null,
+    usage: {
+      // prompt_tokens counts the cached ones too; ours are disjoint, as Anthropic's are.
+      inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - written),
+      outputTokens: usage?.completion_tokens ?? 0,
+      cacheReadTokens: cached,
+      cacheWriteTokens: written,
+    },
+  };
+}
+
+// The model writes arguments as a JSON string; an empty one means no arguments.
+function parseArguments(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    return new InvalidToolInput(raw, (error as Error).message);
+  }
+}
+
+function hasToolUse(response: ModelResponse): boolean {
+  return response.content.some((block) => block.type === 'tool_use');
+}
+
+function addUsage(a: ModelResponse['usage'], b: ModelResponse['usage']): ModelResponse['usage'] {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+// Endpoints without function calling refuse the request (Ollama: "does not support tools";
+// vLLM: "auto" tool choice requires --enable-auto-tool-choice; llama.cpp: tools need --jinja).
+function refusedTools(error: unknown, endpoint: string, model: string): ConfigError | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status === undefined) return undefined;
+  if (error.status !== 400 && error.status !== 422 && error.status < 500) return undefined;
+  const message = error.message.slice(0, 300);
+  if (!/\btools?\b|tool[_ ]choice|function[_ ]call/i.test(message)) return undefined;
+  return new ConfigError(
+    `The model endpoint ${endpoint} (model "${model}") refused function tools: "${message}". mcp-agent needs function calling: use a model that supports tools, and on vLLM start it with --enable-auto-tool-choice --tool-call-parser <parser>, on llama.cpp with --jinja.`,
+    { cause: error, details: { endpoint, model, status: error.status } },
+  );
+}
