@@ -70,7 +70,13 @@ export type {
 } from './pool/connection-state.js';
 export { transportsFor } from './pool/create-transport.js';
 export { deliverProgressBeforeResponses } from './pool/ordered-progress.js';
-export { ProcessTransport, type ProcessTransportOptions } from './pool/process-transport.js';
+export {
+  ProcessTransport,
+  type ProcessExit,
+  type ProcessTransportOptions,
+} from './pool/process-transport.js';
+export { DEFAULT_PASSED_ENV, PASSED_ENV_VARIABLE, passedEnvFrom } from './pool/passed-env.js';
+export type { FinalStatus, ServerReport } from './pool/server-report.js';
 export {
   PooledConnection,
   type CallOptions,

@@ -27,6 +27,8 @@ export const servers = {
     new URL('../testing/fixtures/misbehaving-server.mjs', import.meta.url),
   ),
   tiny: fileURLToPath(new URL('../testing/fixtures/tiny-server.sh', import.meta.url)),
+  crashing: fileURLToPath(new URL('../testing/fixtures/crashing-server.mjs', import.meta.url)),
+  oauth: fileURLToPath(new URL('../testing/fixtures/oauth-server.mjs', import.meta.url)),
 };
 
 /** A stdio server definition running one of our fixtures in `mode`. */

@@ -11,6 +11,10 @@ export const serverFixtures = {
   misbehaving: fileURLToPath(
     new URL('../../src/testing/fixtures/misbehaving-server.mjs', import.meta.url),
   ),
+  /** A server that dies while it loads ("Cannot find module …"), as a broken install does. */
+  crashing: fileURLToPath(
+    new URL('../../src/testing/fixtures/crashing-server.mjs', import.meta.url),
+  ),
   /** An OAuth authorisation server and a protected MCP server on one loopback port; prints `listening <url>`. */
   oauth: fileURLToPath(new URL('../../src/testing/fixtures/oauth-server.mjs', import.meta.url)),
 } as const;
