@@ -15,6 +15,10 @@ export const serverFixtures = {
   crashing: fileURLToPath(
     new URL('../../src/testing/fixtures/crashing-server.mjs', import.meta.url),
   ),
+  /** An MCP Registry API on loopback (`listening <url>`); argv: the URL of its remote entry. */
+  mcpRegistry: fileURLToPath(
+    new URL('../../src/testing/fixtures/mcp-registry-server.mjs', import.meta.url),
+  ),
   /** An OAuth authorisation server and a protected MCP server on one loopback port; prints `listening <url>`. */
   oauth: fileURLToPath(new URL('../../src/testing/fixtures/oauth-server.mjs', import.meta.url)),
 } as const;
