@@ -1,4 +1,4 @@
-import { McpAgentError, NotReadyError, ProviderNotFoundError } from '@mcp-agent/core';
+import { type McpAgentError, NotReadyError, ProviderNotFoundError } from '@mcp-agent/core';
 
 /** The official MCP Registry; `MCP_AGENT_MCP_REGISTRY_URL` names another (a subregistry). */
 export const DEFAULT_MCP_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
