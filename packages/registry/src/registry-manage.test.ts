@@ -10,7 +10,15 @@ let registry: Registry;
 
 beforeEach(async () => {
   registry = await createTestRegistry({
-    appServers: [{ id: 'docs', transport: 'streamable-http', url: 'https://docs.example/mcp' }],
+    appServers: [
+      {
+        id: 'docs',
+        transport: 'streamable-http',
+        url: 'https://docs.example/mcp',
+        headers: {},
+        enabled: true,
+      },
+    ],
   });
 });
 afterEach(async () => {
