@@ -85,7 +85,7 @@ export function connectionReport(
     return {
       ...base,
       status: 'timeout',
-      reason: `${waitReason(timeoutMs)}, still trying${last}${hint}`,
+      reason: `${waitReason(timeoutMs)}${last}${hint}`,
       withheldEnv: withheld,
     };
   }
