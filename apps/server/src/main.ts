@@ -1,31 +1,67 @@
 #!/usr/bin/env node
 // The HTTP API and gateway as a process: node apps/server/dist/main.js --port 8080 --tokens tokens.json
 import { parseArgs } from 'node:util';
-import { createLogger, toMcpAgentError } from '@mcp-agent/core';
-import { openAgentStack } from '@mcp-agent/agent';
-import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
-import { readStdioAllowlist } from './api/stdio-allowlist.js';
-import { serveHttpApi } from './api/serve-api.js';
-import { StaticTokenVerifier } from './gateway/token-verifier.js';
-import { LIMIT_FLAG_OPTIONS, readOperatorLimits } from './operator-limits.js';
+import { ConfigError, createLogger, toMcpAgentError } from '@mcp-agent/core';
+import { LIMIT_FLAG_OPTIONS, LIMIT_FLAGS, readOperatorLimits } from './operator-limits.js';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    tokens: { type: 'string' },
-    home: { type: 'string' },
-    'stdio-allowlist': { type: 'string' },
-    'public-url': { type: 'string' },
-    'trust-proxy': { type: 'boolean' },
-    ...LIMIT_FLAG_OPTIONS,
-  },
-});
+const HELP = `mcp-agent-server — the HTTP API and the MCP gateway on one port
+
+Usage: node apps/server/dist/main.js --tokens <file> [--port 8080] [options]
+
+  --tokens <file>            bearer tokens and their users: {"tokens": {"<token>": "<userId>"}}
+                             (MCP_AGENT_TOKENS_FILE); every token at least 16 characters
+  --port <n>                 default $PORT or 8080
+  --host <address>           default 127.0.0.1
+  --home <dir>               the registry's home (MCP_AGENT_HOME); or MCP_AGENT_DATABASE_URL
+  --stdio-allowlist <file>   the stdio servers tenants may add (MCP_AGENT_STDIO_ALLOWLIST)
+  --public-url <url>         the URL users reach behind a reverse proxy (MCP_AGENT_PUBLIC_URL)
+  --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
+  --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
+                             (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
+${LIMIT_FLAGS.map((limit) => `  --${limit.flag} <n>`.padEnd(29) + limit.env).join('\n')}
+  --help, -h                 this text
+
+Logs are JSON lines on standard error (MCP_AGENT_LOG_LEVEL), one access line per request.`;
+
+let values: ReturnType<typeof parse>['values'];
 try {
+  values = parse().values;
+} catch (thrown) {
+  process.stderr.write(
+    `mcp-agent-server: ${(thrown as Error).message}. Run "node apps/server/dist/main.js --help".\n`,
+  );
+  process.exit(2);
+}
+if (values.help === true) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+try {
+  // Loaded after the flags are read, so --help and a bad flag answer at once.
+  const [
+    { openAgentStack },
+    { MULTI_TENANT_POLICY },
+    { readStdioAllowlist },
+    { serveHttpApi },
+    { StaticTokenVerifier },
+  ] = await Promise.all([
+    import('@mcp-agent/agent'),
+    import('@mcp-agent/registry'),
+    import('./api/stdio-allowlist.js'),
+    import('./api/serve-api.js'),
+    import('./gateway/token-verifier.js'),
+  ]);
   const tokens = values.tokens ?? process.env.MCP_AGENT_TOKENS_FILE;
   if (tokens === undefined)
-    throw new Error(
-      'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}',
+    throw new ConfigError(
+      'pass --tokens <file> (or MCP_AGENT_TOKENS_FILE): {"tokens": {"<token>": "<userId>"}}; see --help',
+    );
+  const verifier = StaticTokenVerifier.fromFile(tokens);
+  const rawPort = values.port ?? process.env.PORT ?? '8080';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65_535)
+    throw new ConfigError(
+      `--port must be a whole number from 0 to 65535, not "${rawPort.slice(0, 20)}"`,
     );
   const logger = createLogger();
   const limits = readOperatorLimits(values, process.env);
@@ -45,13 +81,14 @@ try {
   });
   const api = await serveHttpApi({
     stack,
-    verifier: StaticTokenVerifier.fromFile(tokens),
-    port: Number(values.port ?? process.env.PORT ?? 8080),
+    verifier,
+    port,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
     trustProxy,
     limits: limits.server,
     logger,
+    mcpRegistryUrl: values['mcp-registry-url'] ?? process.env.MCP_AGENT_MCP_REGISTRY_URL,
   });
   logger.info({ url: api.url }, 'mcp-agent API and gateway listening');
   const stop = async () => {
@@ -64,4 +101,22 @@ try {
 } catch (thrown) {
   process.stderr.write(`mcp-agent-server: ${toMcpAgentError(thrown).message}\n`);
   process.exit(2);
+}
+
+function parse() {
+  return parseArgs({
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      tokens: { type: 'string' },
+      home: { type: 'string' },
+      'stdio-allowlist': { type: 'string' },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
+      'mcp-registry-url': { type: 'string' },
+      ...LIMIT_FLAG_OPTIONS,
+    },
+  });
 }

@@ -16,8 +16,11 @@ export class StaticTokenVerifier implements TokenVerifier {
 
   constructor(tokens: Readonly<Record<string, string>>) {
     this.#digests = Object.entries(tokens).map(([token, userId]) => {
+      // The rule, and whose token breaks it; never the token itself.
       if (token.length < 16)
-        throw new ConfigError('Gateway tokens must be at least 16 characters.');
+        throw new ConfigError(
+          `The token of user "${String(userId).slice(0, 64)}" is ${token.length} characters; gateway tokens must be at least 16 characters (for example 32 random bytes as hex: openssl rand -hex 32).`,
+        );
       return { digest: sha256(token), userId };
     });
   }
@@ -28,8 +31,17 @@ export class StaticTokenVerifier implements TokenVerifier {
     try {
       parsed = JSON.parse(readFileSync(path, 'utf8'));
     } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const why =
+        code === 'ENOENT'
+          ? 'there is no such file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : error instanceof SyntaxError
+              ? `it is not JSON (${error.message})`
+              : (error as Error).message;
       throw new ConfigError(
-        `Cannot read the token file ${path}: ${(error as Error).message}. It holds {"tokens": {"<token>": "<userId>"}}.`,
+        `Cannot read the token file ${path}: ${why}. It holds {"tokens": {"<token>": "<userId>"}}.`,
       );
     }
     const tokens = (parsed as { tokens?: unknown } | null)?.tokens;
