@@ -1,0 +1,1 @@
+export { alive, descendants } from './process-tree.js';
