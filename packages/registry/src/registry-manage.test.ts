@@ -66,8 +66,8 @@ describe('Registry: enable, disable, partial imports', () => {
       await expect(strict.importServers(alice, file, { env: {} })).rejects.toThrow(/bad\.type/);
       const result = await strict.importServers(alice, file, { env: {}, partial: true });
       expect(result.imported).toEqual(['ok']);
-      expect(result.rejected.map((r) => r.id)).toEqual(['bad', 'local']);
-      expect(result.rejected[1]?.issues[0]?.message).toMatch(/stdio/);
+      expect(result.rejected?.map((r) => r.id)).toEqual(['bad', 'local']);
+      expect(result.rejected?.[1]?.issues[0]?.message).toMatch(/stdio/);
       expect((await strict.connections.list(alice)).map((r) => r.providerId)).toEqual(['ok']);
     } finally {
       await strict.close();

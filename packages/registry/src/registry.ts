@@ -76,8 +76,8 @@ export const AVAILABILITY = defineSlot<Availability>('availability');
 export interface ImportResult {
   readonly imported: readonly string[];
   readonly ignored: readonly string[];
-  /** With `partial`: the servers left out (invalid, or refused by the policy) and why. */
-  readonly rejected: readonly RejectedServer[];
+  /** Only with `partial`: the servers left out (invalid, or refused by the policy) and why. */
+  readonly rejected?: readonly RejectedServer[];
 }
 
 /**
@@ -260,7 +260,11 @@ export class Registry {
         scope: 'user',
       });
     }
-    return { imported: servers.map((s) => s.id), ignored: parsed.ignored, rejected };
+    return {
+      imported: servers.map((s) => s.id),
+      ignored: parsed.ignored,
+      ...(options.partial === true ? { rejected } : {}),
+    };
   }
 
   /**

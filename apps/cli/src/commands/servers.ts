@@ -177,15 +177,16 @@ async function importFile(
   const lines = [
     `imported ${result.imported.join(', ') || 'nothing'}${result.ignored.length > 0 ? ` (ignored: ${result.ignored.join(', ')})` : ''}`,
   ];
-  if (result.rejected.length > 0) {
-    lines.push(`left out ${result.rejected.length} (fix them and import again):`);
-    for (const rejected of result.rejected)
+  const rejected = result.rejected ?? [];
+  if (rejected.length > 0) {
+    lines.push(`left out ${rejected.length} (fix them and import again):`);
+    for (const left of rejected)
       lines.push(
-        `  ${rejected.id}: ${rejected.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        `  ${left.id}: ${left.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
       );
   }
   out(lines.join('\n'), result);
-  if (!asJson && result.imported.length === 0 && result.rejected.length > 0) process.exitCode = 2;
+  if (!asJson && result.imported.length === 0 && rejected.length > 0) process.exitCode = 2;
 }
 
 async function show(
