@@ -181,9 +181,7 @@ async function importFile(
   if (rejected.length > 0) {
     lines.push(`left out ${rejected.length} (fix them and import again):`);
     for (const left of rejected)
-      lines.push(
-        `  ${left.id}: ${left.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      );
+      lines.push(`  ${left.id}: ${left.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
   out(lines.join('\n'), result);
   if (!asJson && result.imported.length === 0 && rejected.length > 0) process.exitCode = 2;
