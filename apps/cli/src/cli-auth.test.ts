@@ -55,6 +55,14 @@ beforeAll(async () => {
 afterAll(() => fixture.kill('SIGKILL'));
 
 describe('mcp-agent auth login (the built binary)', () => {
+  it('before signing in, servers status says the server needs authorisation and how to sign in', () => {
+    const status = run(baseEnv, 'servers', 'status');
+    expect(status.code).toBe(4);
+    expect(status.stdout).toMatch(
+      /linear\s+needs_auth\s+-\s+the server requires authorisation \(HTTP 401\); sign in to it; run "mcp-agent auth login linear"/,
+    );
+  });
+
   it('refuses a loopback http authorisation server unless local development is opted in', async () => {
     const refused = run(baseEnv, 'auth', 'login', 'linear', '--port', String(await freePort()));
     expect(refused.code).not.toBe(0);

@@ -1,124 +1,133 @@
 #!/usr/bin/env node
 // The mcp-agent command. It wires packages together and holds no domain logic; each command
-// lives in ./commands.
-import { userInfo } from 'node:os';
-import {
-  createContext,
-  createLogger,
-  toMcpAgentError,
-  type AgentContext,
-  type ErrorCode,
-  type McpAgentError,
-} from '@mcp-agent/core';
-import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { auth } from './commands/auth.js';
-import { exec } from './commands/exec.js';
-import { run } from './commands/run.js';
-import { serve } from './commands/serve.js';
-import { servers } from './commands/servers.js';
-import { tokens } from './commands/tokens.js';
-import { tools } from './commands/tools.js';
-import { usage as usageCommand } from './commands/usage.js';
-import { HELP } from './help.js';
-import { invocation, usage, type Invocation } from './invocation.js';
+// lives in ./commands and is loaded only when it runs, so `--help` and the commands that need no
+// registry start at once.
+import { readFileSync } from 'node:fs';
+import { cliError, exitCode, hint } from './cli-errors.js';
+import { CliSession } from './cli-session.js';
+import { helpFor } from './help.js';
+import { closest, COMMANDS, invocation, usage, type Invocation } from './invocation.js';
 
-// Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised,
-// 5 a quota or rate limit reached (try again later).
-const EXIT: Partial<Record<ErrorCode, number>> = {
-  INVALID_ARGUMENTS: 2,
-  CONFIG_INVALID: 2,
-  PROVIDER_NOT_FOUND: 3,
-  TOOL_NOT_FOUND: 3,
-  NOT_READY: 4,
-  UNAUTHORIZED: 4,
-  RATE_LIMITED: 5,
-  QUOTA_EXCEEDED: 5,
-};
-
-const cli = invocation(process.argv.slice(2));
-const { values, positionals, asJson } = cli;
-let stack: AgentStack | undefined;
+let session: CliSession | undefined;
+let asJson = process.argv.includes('--json');
 try {
-  const [command, sub, ...rest] = positionals;
-  if (command === undefined || values.help === true) {
-    process.stdout.write(`${HELP[command ?? ''] ?? HELP['']}\n`);
-    process.exit(command === undefined && values.help !== true ? 2 : 0);
-  }
-  if (!Object.hasOwn(HELP, command)) usage(`unknown command "${command}"`);
-  if (command === 'tokens') {
-    // The token file only: no registry, no stack.
-    tokens(cli, sub, rest);
+  const cli = invocation(process.argv.slice(2));
+  asJson = cli.asJson;
+  const { command, sub, values } = cli;
+  if (values.version === true) {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    cli.out(version, { version });
     process.exit(0);
   }
-  const userId = String(values.user ?? process.env.MCP_AGENT_USER ?? safeUser());
-  const home = values.home === undefined ? {} : { home: String(values.home) };
-  const needsSandbox = command === 'exec' || command === 'run' || command === 'serve';
-  stack = await openAgentStack({
-    ...home,
-    logger: createLogger({ level: 'error' }),
-    ...(needsSandbox ? {} : { sandbox: false }),
-  });
-  const ctx = createContext({ userId });
-  const code = await dispatch(cli, stack, ctx, command, sub, rest);
-  if (code === 'serving') await new Promise(() => undefined);
-  await stack.close();
+  if (command === undefined || values.help === true) {
+    process.stdout.write(`${helpFor(command, sub)}\n`);
+    process.exit(command === undefined && values.help !== true ? 2 : 0);
+  }
+  const spec = COMMANDS[command];
+  if (spec === undefined) {
+    const suggestion = closest(command, Object.keys(COMMANDS));
+    usage(`unknown command "${command}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+  }
+  if (spec.subs !== undefined && (sub === undefined || !(sub in spec.subs))) {
+    const suggestion = sub === undefined ? undefined : closest(sub, Object.keys(spec.subs));
+    usage(
+      `${sub === undefined ? `"${command}" needs one of` : `unknown "${command} ${sub}"${suggestion ? ` (did you mean "${command} ${suggestion}"?)` : ''}; use`} ${Object.keys(spec.subs).join(', ')}`,
+      command,
+    );
+  }
+  if (command === 'tokens') {
+    // The token file only: no registry, no stack.
+    const { tokens } = await import('./commands/tokens.js');
+    tokens(cli, sub, cli.rest);
+    process.exit(0);
+  }
+  session = new CliSession(cli);
+  endOnSignals(session);
+  const ending = await dispatch(cli, session);
+  if (ending === 'serving') await new Promise(() => undefined);
+  await session.close();
   process.exit(Number(process.exitCode ?? 0));
 } catch (thrown) {
-  const error = toMcpAgentError(thrown);
+  const error = cliError(thrown);
   if (asJson)
     process.stdout.write(
       `${JSON.stringify({ error: { code: error.code, message: error.message } })}\n`,
     );
   else process.stderr.write(`mcp-agent: ${error.message}${hint(error)}\n`);
-  await stack?.close().catch(() => undefined);
-  process.exit(EXIT[error.code] ?? 1);
+  await session?.close().catch(() => undefined);
+  process.exit(exitCode(error));
 }
 
-async function dispatch(
-  cli: Invocation,
-  stack: AgentStack,
-  ctx: AgentContext,
-  command: string,
-  sub: string | undefined,
-  rest: string[],
-): Promise<'done' | 'serving'> {
-  switch (command) {
-    case 'servers':
-      await servers(cli, stack, ctx, sub, rest);
+async function dispatch(cli: Invocation, session: CliSession): Promise<'done' | 'serving'> {
+  const { sub, rest } = cli;
+  switch (cli.command) {
+    case 'servers': {
+      if (sub === 'status') {
+        const { serversStatus } = await import('./commands/servers-status.js');
+        await serversStatus(cli, await session.stack(), session.ctx);
+      } else {
+        const { servers } = await import('./commands/servers.js');
+        await servers(cli, await session.stack(), session.ctx, sub, rest);
+      }
       return 'done';
-    case 'auth':
-      await auth(cli, stack, ctx, sub);
+    }
+    case 'auth': {
+      const { auth } = await import('./commands/auth.js');
+      await auth(cli, await session.stack(), session.ctx, sub);
       return 'done';
-    case 'tools':
-      await tools(cli, stack, ctx, sub, rest);
+    }
+    case 'tools': {
+      const { tools } = await import('./commands/tools.js');
+      await tools(cli, await session.stack(), session.ctx, sub, rest);
       return 'done';
-    case 'exec':
-      await exec(cli, stack, ctx, sub);
+    }
+    case 'exec': {
+      const { exec } = await import('./commands/exec.js');
+      await exec(cli, await session.stack({ sandbox: true }), session.ctx, rest[0]);
       return 'done';
-    case 'run':
-      await run(cli, stack, ctx, [sub, ...rest].filter(Boolean).join(' '));
+    }
+    case 'run': {
+      const { run } = await import('./commands/run.js');
+      await run(cli, await session.stack({ sandbox: true }), session.ctx, rest.join(' '));
       return 'done';
-    case 'serve':
-      return serve(cli, stack, ctx);
-    case 'usage':
-      await usageCommand(cli, stack, ctx, sub, rest);
+    }
+    case 'serve': {
+      const { serve } = await import('./commands/serve.js');
+      return serve(cli, await session.stack({ sandbox: true }), session.ctx);
+    }
+    case 'usage': {
+      const { usage: usageCommand } = await import('./commands/usage.js');
+      await usageCommand(cli, await session.stack(), session.ctx, rest[0], rest.slice(1));
       return 'done';
+    }
+    case 'registry': {
+      const { registrySearch } = await import('./commands/registry.js');
+      await registrySearch(cli, rest);
+      return 'done';
+    }
+    case 'client-config': {
+      const { clientConfig } = await import('./commands/client-config.js');
+      await clientConfig(cli, rest);
+      return 'done';
+    }
     default:
-      return usage(`unknown command "${command}"`);
+      return usage(`unknown command "${cli.command}"`);
   }
 }
 
-function hint(error: McpAgentError): string {
-  if (error.code === 'NOT_READY') return ' (see "mcp-agent servers status")';
-  if (error.code === 'UNAUTHORIZED') return ' (sign in with "mcp-agent auth login <server>")';
-  if (error.code === 'QUOTA_EXCEEDED') return ' (see "mcp-agent usage")';
-  return '';
-}
-
-function safeUser(): string {
-  try {
-    return userInfo().username || 'local';
-  } catch {
-    return 'local';
+// Ctrl-C, a closed terminal or a kill: the servers this command started (each in its own
+// process group, which the terminal's signal does not reach) are closed before it exits.
+function endOnSignals(current: CliSession): void {
+  const codes: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+  for (const [signal, code] of Object.entries(codes) as [NodeJS.Signals, number][]) {
+    process.once(signal, () => {
+      // A second signal, or a close that hangs, still ends the process (and the exit hook of the
+      // process transport kills what is left).
+      setTimeout(() => process.exit(code), 8_000).unref();
+      process.once(signal, () => process.exit(code));
+      void current.close().finally(() => process.exit(code));
+    });
   }
 }

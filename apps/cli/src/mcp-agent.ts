@@ -2,8 +2,6 @@
 // The `mcp-agent` binary. It loads the CLI only after Node.js passed mcp-agent's version check (run
 // by @mcp-agent/core on import), so an older Node prints one line saying what to install instead of
 // a stack trace.
-import { createRequire } from 'node:module';
-
 try {
   await import('@mcp-agent/core');
 } catch (thrown) {
@@ -11,10 +9,5 @@ try {
   if (reason !== 'node_version') throw thrown;
   process.stderr.write(`${(thrown as Error).message}\n`);
   process.exit(1);
-}
-if (process.argv[2] === '--version' || process.argv[2] === '-v') {
-  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-  process.stdout.write(`${version}\n`);
-  process.exit(0);
 }
 await import('./cli.js');

@@ -2,28 +2,79 @@
 // The HTTP API and gateway as a process: node apps/server/dist/main.js --port 8080 --tokens tokens.json
 // (or --issuer https://login.example.com --public-url https://agent.example.com for JWTs)
 import { parseArgs } from 'node:util';
-import { createLogger, toMcpAgentError } from '@mcp-agent/core';
-import { openAgentStack } from '@mcp-agent/agent';
-import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
-import { readStdioAllowlist } from './api/stdio-allowlist.js';
-import { checkPublicUrl } from './api/public-url.js';
-import { serveHttpApi } from './api/serve-api.js';
-import { AUTH_FLAG_OPTIONS, readAuthConfig } from './auth/auth-config.js';
-import { LIMIT_FLAG_OPTIONS, readOperatorLimits } from './operator-limits.js';
+import { ConfigError, createLogger, toMcpAgentError } from '@mcp-agent/core';
+import { AUTH_FLAG_OPTIONS } from './auth/auth-config.js';
+import { LIMIT_FLAG_OPTIONS, LIMIT_FLAGS, readOperatorLimits } from './operator-limits.js';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    home: { type: 'string' },
-    'stdio-allowlist': { type: 'string' },
-    'public-url': { type: 'string' },
-    'trust-proxy': { type: 'boolean' },
-    ...LIMIT_FLAG_OPTIONS,
-    ...AUTH_FLAG_OPTIONS,
-  },
-});
+const HELP = `mcp-agent-server — the HTTP API and the MCP gateway on one port
+
+Usage: mcp-agent-server --tokens <file> [--port 8080] [options]
+       mcp-agent-server --issuer <url> --public-url <url> [options]
+
+Sign-in (one or both):
+  --tokens <file>            bearer tokens and their users (MCP_AGENT_TOKENS_FILE); create it
+                             with "mcp-agent tokens add <user> --tokens <file>"
+  --issuer <url>             JWTs from your identity provider (MCP_AGENT_OIDC_ISSUER)
+  --audience <uri>           the audience tokens must name (MCP_AGENT_OIDC_AUDIENCE;
+                             default derived from --public-url)
+  --jwks-url <url>           MCP_AGENT_OIDC_JWKS_URL (default from the issuer's metadata)
+  --user-claim <name>        MCP_AGENT_OIDC_USER_CLAIM (default sub)
+  --required-scopes <list>   MCP_AGENT_OIDC_REQUIRED_SCOPES
+  --algorithms <list>        MCP_AGENT_OIDC_ALGORITHMS
+  --clock-skew <seconds>     MCP_AGENT_OIDC_CLOCK_SKEW
+
+Serving:
+  --port <n>                 default $PORT or 8080
+  --host <address>           default 127.0.0.1
+  --home <dir>               the registry's home (MCP_AGENT_HOME); or MCP_AGENT_DATABASE_URL
+  --stdio-allowlist <file>   the stdio servers tenants may add (MCP_AGENT_STDIO_ALLOWLIST)
+  --public-url <url>         the URL users reach behind a reverse proxy (MCP_AGENT_PUBLIC_URL)
+  --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
+  --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
+                             (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
+
+Limits:
+${LIMIT_FLAGS.map((limit) => `  --${limit.flag} <n>`.padEnd(29) + limit.env).join('\n')}
+  --help, -h                 this text
+
+Logs are JSON lines on standard error (MCP_AGENT_LOG_LEVEL), one access line per request.`;
+
+let values: ReturnType<typeof parse>['values'];
 try {
+  values = parse().values;
+} catch (thrown) {
+  process.stderr.write(
+    `mcp-agent-server: ${(thrown as Error).message}. Run "mcp-agent-server --help".\n`,
+  );
+  process.exit(2);
+}
+if (values.help === true) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+try {
+  // Loaded after the flags are read, so --help and a bad flag answer at once.
+  const [
+    { openAgentStack },
+    { MULTI_TENANT_POLICY },
+    { readStdioAllowlist },
+    { checkPublicUrl },
+    { serveHttpApi },
+    { readAuthConfig },
+  ] = await Promise.all([
+    import('@mcp-agent/agent'),
+    import('@mcp-agent/registry'),
+    import('./api/stdio-allowlist.js'),
+    import('./api/public-url.js'),
+    import('./api/serve-api.js'),
+    import('./auth/auth-config.js'),
+  ]);
+  const rawPort = values.port ?? process.env.PORT ?? '8080';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65_535)
+    throw new ConfigError(
+      `--port must be a whole number from 0 to 65535, not "${rawPort.slice(0, 20)}"`,
+    );
   const logger = createLogger();
   const limits = readOperatorLimits(values, process.env);
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
@@ -49,12 +100,13 @@ try {
   const api = await serveHttpApi({
     stack,
     verifier: auth.verifier,
-    port: Number(values.port ?? process.env.PORT ?? 8080),
+    port,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
     trustProxy,
     limits: limits.server,
     logger,
+    mcpRegistryUrl: values['mcp-registry-url'] ?? process.env.MCP_AGENT_MCP_REGISTRY_URL,
   });
   logger.info({ url: api.url, signIn: auth.description }, 'mcp-agent API and gateway listening');
   const stop = async () => {
@@ -68,4 +120,22 @@ try {
 } catch (thrown) {
   process.stderr.write(`mcp-agent-server: ${toMcpAgentError(thrown).message}\n`);
   process.exit(2);
+}
+
+function parse() {
+  return parseArgs({
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      home: { type: 'string' },
+      'stdio-allowlist': { type: 'string' },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
+      'mcp-registry-url': { type: 'string' },
+      ...LIMIT_FLAG_OPTIONS,
+      ...AUTH_FLAG_OPTIONS,
+    },
+  });
 }

@@ -231,6 +231,15 @@ export class Agent {
     }
   }
 
+  /**
+   * Resolves the model as a task would and throws its `ConfigError` when none is configured
+   * (no key, no endpoint): what a host checks before accepting a task, so a task that cannot
+   * run is refused at once instead of failing later.
+   */
+  async checkModel(): Promise<void> {
+    if (this.#options.model === undefined) await createModelClientFromEnv();
+  }
+
   #startRun(
     ctx: AgentContext,
     model: ModelClient,

@@ -12,6 +12,7 @@ import {
   ConnectionPool,
   OAuthService,
   openRegistry,
+  passedEnvFrom,
   type ConnectionPoolOptions,
   type OpenRegistryOptions,
   type Registry,
@@ -55,6 +56,7 @@ export interface AgentStack {
 
 /**
  * Opens the whole stack on the defaults (the embedded SQLite registry under `MCP_AGENT_HOME`,
+ * stdio servers given the host's proxy, certificate and npm variables (`MCP_AGENT_PASS_ENV`),
  * a connection pool, knowledge, a dispatcher with an observation store, the sandbox) and the
  * agent over it: what the CLI, the server and the compat shims use.
  */
@@ -66,6 +68,8 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
   });
   const pool = new ConnectionPool(registry, {
     oauth,
+    // Proxies, certificate authorities and npm's cache reach stdio servers (MCP_AGENT_PASS_ENV).
+    passEnv: passedEnvFrom(options.env ?? process.env),
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.pool,
   });

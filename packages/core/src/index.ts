@@ -13,12 +13,16 @@ export {
 } from './budget.js';
 export { systemClock, type Clock } from './clock.js';
 export {
+  configInputs,
   parseServerConfigFile,
+  parseServerEntry,
   type ConfigFileFormat,
+  type ConfigInput,
   type ParseConfigFileOptions,
+  type RejectedServer,
   type ServerConfigFile,
 } from './config/config-file.js';
-export { interpolate, type Environment } from './config/interpolate.js';
+export { interpolate, type Environment, type PlaceholderValues } from './config/interpolate.js';
 export { describeIssues, formatPath, type ConfigIssue } from './config/issues.js';
 export {
   configError,

@@ -89,7 +89,30 @@ export type {
 } from './pool/connection-state.js';
 export { transportsFor } from './pool/create-transport.js';
 export { deliverProgressBeforeResponses } from './pool/ordered-progress.js';
-export { ProcessTransport, type ProcessTransportOptions } from './pool/process-transport.js';
+export {
+  ProcessTransport,
+  type ProcessExit,
+  type ProcessTransportOptions,
+} from './pool/process-transport.js';
+export { DEFAULT_PASSED_ENV, PASSED_ENV_VARIABLE, passedEnvFrom } from './pool/passed-env.js';
+export type { FinalStatus, ServerReport } from './pool/server-report.js';
+export {
+  DEFAULT_MCP_REGISTRY_URL,
+  McpRegistryClient,
+  type McpRegistryClientOptions,
+  type McpRegistryEntry,
+  type McpRegistryInput,
+  type McpRegistryPackage,
+  type McpRegistryPage,
+  type McpRegistryRemote,
+} from './mcp-registry/mcp-registry-client.js';
+export {
+  serverConfigFromRegistry,
+  suggestedId,
+  type MissingInput,
+  type RegistryServerConfig,
+  type RegistryServerOptions,
+} from './mcp-registry/registry-server-config.js';
 export {
   PooledConnection,
   type CallOptions,

@@ -2,10 +2,13 @@ import { EventEmitter } from 'node:events';
 import {
   configError,
   defineSlot,
+  McpAgentError,
   parseServerConfig,
   parseServerConfigFile,
+  PolicyDeniedError,
   type AgentContext,
-  type Environment,
+  type ParseConfigFileOptions,
+  type RejectedServer,
   type ServerConfig,
 } from '@mcp-agent/core';
 import {
@@ -79,6 +82,8 @@ export const AVAILABILITY = defineSlot<Availability>('availability');
 export interface ImportResult {
   readonly imported: readonly string[];
   readonly ignored: readonly string[];
+  /** Only with `partial`: the servers left out (invalid, or refused by the policy) and why. */
+  readonly rejected?: readonly RejectedServer[];
 }
 
 /**
@@ -237,32 +242,68 @@ export class Registry {
 
   /**
    * Imports an `mcpServers` or VS Code file as user servers, all or nothing: the file is
-   * validated whole first, then written in one transaction, secrets into the vault.
+   * validated whole first, then written in one transaction, secrets into the vault. With
+   * `partial`, the valid and allowed servers are written and the others listed in `rejected`.
    */
   async importServers(
     ctx: AgentContext,
     file: unknown,
-    options: { source?: string; env?: Environment } = {},
+    options: ParseConfigFileOptions = {},
   ): Promise<ImportResult> {
     const parsed = parseServerConfigFile(file, options);
+    const rejected = [...parsed.rejected];
+    const servers: ServerConfig[] = [];
     // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers)
-      checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
+    for (const server of parsed.servers) {
+      try {
+        checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
+        servers.push(server);
+      } catch (error) {
+        if (options.partial !== true || !McpAgentError.isInstance(error)) throw error;
+        rejected.push({ id: server.id, issues: [{ path: server.id, message: error.message }] });
+      }
+    }
     const existing = new Set(
       (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
     );
     await this.#db.transaction().execute(async (trx) => {
-      for (const server of parsed.servers)
-        await this.connections.upsertUserServer(ctx, server, trx);
+      for (const server of servers) await this.connections.upsertUserServer(ctx, server, trx);
     });
-    for (const server of parsed.servers) {
+    for (const server of servers) {
       this.events.emit(existing.has(server.id) ? 'server-updated' : 'server-registered', {
         userId: ctx.userId,
         providerId: server.id,
         scope: 'user',
       });
     }
-    return { imported: parsed.servers.map((s) => s.id), ignored: parsed.ignored };
+    return {
+      imported: servers.map((s) => s.id),
+      ignored: parsed.ignored,
+      ...(options.partial === true ? { rejected } : {}),
+    };
+  }
+
+  /**
+   * Enables or disables one of the tenant's own servers; a disabled server stays stored, out of
+   * every request, and its session closes. App servers are the operator's: `POLICY_DENIED`.
+   */
+  async setServerEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
+    const row = await this.connections.find(ctx, providerId);
+    if (row === undefined) {
+      if (this.#appServers.has(providerId))
+        throw new PolicyDeniedError(
+          `Server "${providerId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
+          { details: { providerId } },
+        );
+      throw notFound(providerId);
+    }
+    if (row.scope !== 'user')
+      throw new PolicyDeniedError(
+        `Server "${providerId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
+        { details: { providerId } },
+      );
+    await this.connections.setEnabled(ctx, providerId, enabled);
+    this.events.emit('server-updated', { userId: ctx.userId, providerId, scope: 'user' });
   }
 
   /** The full definition of a server in effect for the tenant, secrets included: pool only. */

@@ -8,6 +8,10 @@ export const serverFixtures = {
   scripted: fileURLToPath(new URL('../src/fixtures/scripted-server.mjs', import.meta.url)),
   /** Misbehaviour chosen by its first argument (crash-on-call, hang-call, garbage, …). */
   misbehaving: fileURLToPath(new URL('../src/fixtures/misbehaving-server.mjs', import.meta.url)),
+  /** A server that dies while it loads ("Cannot find module …"), as a broken install does. */
+  crashing: fileURLToPath(new URL('../src/fixtures/crashing-server.mjs', import.meta.url)),
+  /** An MCP Registry API on loopback (`listening <url>`); argv: the URL of its remote entry. */
+  mcpRegistry: fileURLToPath(new URL('../src/fixtures/mcp-registry-server.mjs', import.meta.url)),
   /** An OAuth authorisation server and a protected MCP server on one loopback port; prints `listening <url>`. */
   oauth: fileURLToPath(new URL('../src/fixtures/oauth-server.mjs', import.meta.url)),
   /** An OAuth authorisation server (the SDK's mcpAuthRouter) that issues RS256 JWTs; prints `listening <url>`. */

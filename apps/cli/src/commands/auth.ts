@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { InvalidArgumentsError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { usage, type Invocation } from '../invocation.js';
+import { usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /** auth login | logout: OAuth with a loopback callback listener; the URL is printed. */
 export async function auth(
@@ -10,8 +10,8 @@ export async function auth(
   ctx: AgentContext,
   sub: string | undefined,
 ): Promise<void> {
-  const { values, positionals, out } = cli;
-  const server = positionals[2] ?? usage(`auth ${sub ?? ''} needs a server id`);
+  const { values, rest, out } = cli;
+  const server = rest[0] ?? usage(`auth ${sub ?? ''} needs a server id`, 'auth');
   if (sub === 'logout') {
     await stack.oauth.disconnect(ctx, server);
     out(`signed out of ${server}`, { signedOut: server });
@@ -19,7 +19,7 @@ export async function auth(
   }
   if (sub !== 'login') usage(`unknown "auth ${sub ?? ''}"; use login or logout`);
   // A loopback listener receives the callback; the URL is printed, never opened through a shell.
-  const port = Number(values.port ?? 8976);
+  const port = wholeNumber(values, 'port', { min: 1, max: 65_535, fallback: 8976 });
   const redirect = `http://127.0.0.1:${port}/callback`;
   let listener: Server | undefined;
   const received = new Promise<{ code: string; state: string; iss?: string }>((resolve, reject) => {

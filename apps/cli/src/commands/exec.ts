@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
+import { fileProblem } from '../cli-errors.js';
 import { usage, type Invocation } from '../invocation.js';
 
 /** exec <file>: the script runs in the sandbox with every available tool of the user. */
@@ -13,8 +14,13 @@ export async function exec(
   file: string | undefined,
 ): Promise<void> {
   const { out } = cli;
-  const path = file ?? usage('exec needs a file: mcp-agent exec script.js');
-  const code = readFileSync(path, 'utf8');
+  const path = file ?? usage('exec needs a file: mcp-agent exec script.js', 'exec');
+  let code: string;
+  try {
+    code = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw fileProblem(path, error);
+  }
   await stack.pool.warmUp(ctx);
   const manifest = await stack.knowledge.manifest(ctx);
   const available = manifest.providers.flatMap((p) =>

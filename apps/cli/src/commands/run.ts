@@ -10,16 +10,14 @@ export async function run(
   task: string,
 ): Promise<void> {
   const { asJson, out } = cli;
-  if (task === '') usage('run needs a task: mcp-agent run "Summarise the open issues"');
+  if (task === '') usage('run needs a task: mcp-agent run "Summarise the open issues"', 'run');
   const result = await stack.agent.executeTask(task, ctx.userId, {
     onEvent: (event) => {
       if (asJson) process.stdout.write(`${JSON.stringify(event)}\n`);
       else if (event.type === 'tool-call')
-        process.stderr.write(
-          `→ ${event.command} ${JSON.stringify(event.arguments).slice(0, 120)}\n`,
-        );
+        process.stderr.write(`→ ${event.command} ${cut(JSON.stringify(event.arguments), 120)}\n`);
       else if (event.type === 'observation' && !event.ok)
-        process.stderr.write(`  ✗ ${JSON.stringify(event.observation).slice(0, 160)}\n`);
+        process.stderr.write(`  ✗ ${cut(JSON.stringify(event.observation), 160)}\n`);
     },
   });
   if (result.status !== 'completed')
@@ -28,4 +26,9 @@ export async function run(
       result.error?.message ?? result.status,
     );
   out(result.answer ?? '', result);
+}
+
+// One line per step; a cut says where the whole is.
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (cut; --json shows every event whole)`;
 }

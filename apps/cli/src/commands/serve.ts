@@ -1,7 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import { serveHttpGateway, serveStdioGateway, TokenFileVerifier } from '@mcp-agent/server';
-import { usage, type Invocation } from '../invocation.js';
+import { usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /** serve --stdio | --http <port>: the MCP gateway. */
 export async function serve(
@@ -10,6 +9,9 @@ export async function serve(
   ctx: AgentContext,
 ): Promise<'done' | 'serving'> {
   const { values } = cli;
+  // The gateway (hono, the MCP SDK's server) is loaded only for this command.
+  const { serveHttpGateway, serveStdioGateway, TokenFileVerifier } =
+    await import('@mcp-agent/server');
   if (values.stdio === true) {
     // When the client closes stdin the command is done: the caller closes the stack (MCP
     // servers, sandbox workers) and exits, leaving nothing behind.
@@ -17,13 +19,14 @@ export async function serve(
     await gateway.closed;
     return 'done';
   }
-  if (values.http === undefined) usage('serve needs --stdio or --http <port>');
+  if (values.http === undefined) usage('serve needs --stdio or --http <port>', 'serve');
+  const port = wholeNumber(values, 'http', { min: 0, max: 65_535, fallback: 0 });
   // Re-read on change: "mcp-agent tokens add | revoke" takes effect without a restart.
   const verifier =
     values.tokens === undefined ? undefined : TokenFileVerifier.open(String(values.tokens));
   const served = await serveHttpGateway({
     stack,
-    port: Number(values.http),
+    port,
     ...(verifier === undefined ? { singleUser: ctx.userId } : { verifier }),
   });
   process.stderr.write(

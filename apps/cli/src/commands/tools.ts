@@ -1,34 +1,46 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentsError, McpAgentError, type AgentContext } from '@mcp-agent/core';
+import {
+  InvalidArgumentsError,
+  McpAgentError,
+  parseToolId,
+  type AgentContext,
+} from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
+import { DEFAULT_ENVELOPE_LIMITS } from '@mcp-agent/execution';
 import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
-import { table, usage, type Invocation } from '../invocation.js';
+import { fileProblem } from '../cli-errors.js';
+import { table, usage, wholeNumber, type Invocation } from '../invocation.js';
 
-/** tools search | describe | call. */
+/**
+ * tools search | describe | call. Search and describe read the stored catalogs and start no
+ * server; call starts only the server it needs and prints the whole result.
+ */
 export async function tools(
   cli: Invocation,
-
   stack: AgentStack,
   ctx: AgentContext,
   sub: string | undefined,
   rest: string[],
 ): Promise<void> {
   const { values, out } = cli;
-  await stack.pool.warmUp(ctx);
   switch (sub) {
     case 'search': {
       if (rest.length === 0)
-        usage('tools search needs a query: mcp-agent tools search "create an issue"');
+        usage(
+          'tools search needs a query: mcp-agent tools search "create an issue"',
+          'tools search',
+        );
       // "a b" "c d" are two searches; unquoted words (tools search create issue) are one.
       const queries = rest.some((arg) => /\s/.test(arg.trim())) ? rest : [rest.join(' ')];
-      const answer = await stack.knowledge.searchMany(ctx, queries, {
-        limit: Number(values.limit ?? 5),
-      });
+      const limit = wholeNumber(values, 'limit', { min: 1, max: 50, fallback: 5 });
+      await noteUndiscovered(stack, ctx);
+      const answer = await stack.knowledge.searchMany(ctx, queries, { limit });
       out(searchText(answer), answer);
       return;
     }
     case 'describe': {
-      if (rest.length === 0) usage('tools describe needs tool ids');
+      if (rest.length === 0) usage('tools describe needs tool ids', 'tools describe');
+      await noteUndiscovered(stack, ctx);
       const { tools: described, errors } = await stack.knowledge.deepView(ctx, rest, {
         full: values.full === true,
       });
@@ -40,17 +52,16 @@ export async function tools(
       return;
     }
     case 'call': {
-      const id = rest[0] ?? usage('tools call needs a tool id');
-      const text = values.args === undefined ? '{}' : String(values.args);
-      let args: unknown;
-      try {
-        args = JSON.parse(text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text);
-      } catch (error) {
-        throw new InvalidArgumentsError(
-          `--args is not valid JSON (${(error as Error).message}); pass an object, e.g. --args '{"repo": "acme/app"}'.`,
-        );
-      }
-      const response = await stack.dispatcher.dispatchTool(ctx, id, args, { signal: ctx.signal });
+      const id = rest[0] ?? usage('tools call needs a tool id', 'tools call');
+      const args = readArgs(values.args);
+      // Only the server this tool is on is started (or reconnected, if it failed before).
+      await stack.pool.ready(ctx, parseToolId(id).providerId);
+      // A person at a terminal reads the whole result, as code does: nothing is cut.
+      const response = await stack.dispatcher.dispatchTool(ctx, id, args, {
+        signal: ctx.signal,
+        caller: 'code',
+        envelope: WHOLE,
+      });
       if (!response.ok)
         throw new McpAgentError(response.error.code, response.error.message, {
           details: response.error.details,
@@ -62,7 +73,7 @@ export async function tools(
       return;
     }
     default:
-      usage(`unknown "tools ${sub ?? ''}"; see mcp-agent tools --help`);
+      usage(`unknown "tools ${sub ?? ''}"`, 'tools');
   }
 }
 
@@ -88,4 +99,39 @@ function searchText(answer: ToolSearchAnswer): string {
     return [...heading, single ? text : text.replace(/^/gm, '  ')];
   });
   return [...blocks.map((lines) => lines.join('\n')), ...(answer.warnings ?? [])].join('\n');
+}
+
+// Every envelope limit lifted, whatever the limits are called.
+const WHOLE = Object.fromEntries(
+  Object.keys(DEFAULT_ENVELOPE_LIMITS).map((limit) => [limit, Number.POSITIVE_INFINITY]),
+);
+
+function readArgs(flag: unknown): unknown {
+  const text = flag === undefined ? '{}' : String(flag);
+  let json = text;
+  if (text.startsWith('@')) {
+    try {
+      json = readFileSync(text.slice(1), 'utf8');
+    } catch (error) {
+      throw fileProblem(text.slice(1), error);
+    }
+  }
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new InvalidArgumentsError(
+      `--args is not valid JSON (${(error as Error).message}); pass an object, e.g. --args '{"repo": "acme/app"}'.`,
+    );
+  }
+}
+
+// Servers never connected have no stored catalog yet: say so, rather than search without them.
+async function noteUndiscovered(stack: AgentStack, ctx: AgentContext): Promise<void> {
+  const missing = (await stack.registry.availability(ctx)).active.filter(
+    (server) => server.toolCount === null,
+  );
+  if (missing.length === 0) return;
+  process.stderr.write(
+    `note: ${missing.map((s) => s.id).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not been connected yet, so ${missing.length === 1 ? 'its tools are' : 'their tools are'} not included; "mcp-agent servers status" connects ${missing.length === 1 ? 'it' : 'them'}.\n`,
+  );
 }

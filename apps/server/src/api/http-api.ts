@@ -11,6 +11,7 @@ import {
   describeIssues,
   InvalidArgumentsError,
   McpAgentError,
+  parseServerEntry,
   PayloadTooLargeError,
   silentLogger,
   toMcpAgentError,
@@ -20,7 +21,7 @@ import {
   type MCPTaskResult,
 } from '@mcp-agent/core';
 import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
-import { MAX_USAGE_DAYS } from '@mcp-agent/registry';
+import { DEFAULT_MCP_REGISTRY_URL, MAX_USAGE_DAYS, McpRegistryClient } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import { authenticateBearer, isCaller } from '../auth/bearer-auth.js';
 import {
@@ -30,6 +31,7 @@ import {
 } from '../auth/protected-resource.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
+import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { TaskStore, type TaskRecord } from './task-store.js';
 
@@ -48,6 +50,8 @@ export interface HttpApiOptions extends PublicUrlOptions {
    * single trusted user). Open the stack with `userServers: MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly trustTenantCommands?: boolean;
+  /** The MCP Registry behind `GET /v1/registry/servers`; default the official one. */
+  readonly mcpRegistryUrl?: string;
 }
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
@@ -118,7 +122,11 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   };
   const logger = options.logger ?? silentLogger;
   const tasks = new TaskStore();
+  const mcpRegistry = new McpRegistryClient({
+    baseUrl: options.mcpRegistryUrl ?? DEFAULT_MCP_REGISTRY_URL,
+  });
   const app = new Hono<Env>();
+  app.use('*', accessLog(logger));
   const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
   const body = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     let raw: unknown;
@@ -160,13 +168,22 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   );
 
   app.get('/health', (c) => c.json({ ok: true }));
+  // Ready to serve (the registry answers); tasks also need a model, and it says if there is none.
   app.get('/ready', async (c) => {
     try {
       await stack.registry.activeServers(createContext({ userId: 'readiness-probe' }));
-      return c.json({ ready: true });
     } catch {
       return c.json({ ready: false }, 503);
     }
+    const problem = await stack.agent.checkModel().then(
+      () => undefined,
+      (thrown: unknown) => toMcpAgentError(thrown).message,
+    );
+    return c.json(
+      problem === undefined
+        ? { ready: true }
+        : { ready: true, tasks: { available: false, reason: problem } },
+    );
   });
 
   // The OAuth callback is a browser redirect: no bearer token; the state, stored per user in the
@@ -247,9 +264,29 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     result: record.result ?? null,
   });
 
+  app.get('/v1/tasks', (c) => {
+    const raw = c.req.query('limit') ?? '50';
+    const limit = Number(raw);
+    if (!/^\d+$/.test(raw) || limit < 1 || limit > 1_000)
+      throw new InvalidArgumentsError(
+        `limit must be a whole number from 1 to 1000, not "${raw.slice(0, 20)}".`,
+      );
+    const mine = tasks.list(c.get('userId'), limit);
+    return c.json({
+      tasks: mine.map((record) => ({
+        id: record.id,
+        task: record.task,
+        status: record.status,
+        createdAt: new Date(record.createdAt).toISOString(),
+      })),
+    });
+  });
+
   app.post('/v1/tasks', async (c) => {
     const input = await body(c, taskBody);
     const userId = c.get('userId');
+    // A task that cannot run (no model configured) is refused now, not accepted and failed later.
+    await stack.agent.checkModel();
     // A tenant whose quota is used up is told now (429), not by a task that fails at once.
     await stack.registry.quotas.check(ctxOf(c));
     const record = tasks.create(userId, input.task);
@@ -339,9 +376,13 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     c.json({ servers: await stack.registry.activeServers(ctxOf(c), { includeDisabled: true }) }),
   );
 
+  // One server: the canonical shape, or an mcpServers entry with its id ({id, command, args} or
+  // {id, url}) whose transport is inferred as an import does. Placeholders are not expanded:
+  // a tenant must not read this server's environment.
   app.post('/v1/servers', async (c) => {
     const input = await body(c, z.record(z.string(), z.unknown()));
-    const record = await stack.registry.addServer(ctxOf(c), input);
+    const server = parseServerEntry(input, { expand: false });
+    const record = await stack.registry.addServer(ctxOf(c), server);
     return c.json(
       { server: { id: record.providerId, transport: record.transport, status: record.status } },
       201,
@@ -353,15 +394,32 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     return c.body(null, 204);
   });
 
+  // The server's own final state and the reason (see ConnectionPool.report), with its metrics.
   app.get('/v1/servers/:id/status', async (c) => {
     const ctx = ctxOf(c);
     const id = c.req.param('id');
-    await stack.pool.waitForReady(ctx, [id], { timeoutMs: 15_000 }).catch(() => undefined);
-    const state = stack.pool.status(ctx).find((s) => s.serverId === id);
-    if (state === undefined)
+    const [report] = await stack.pool.report(ctx, { serverIds: [id], timeoutMs: 15_000 });
+    if (report === undefined)
       throw new McpAgentError('PROVIDER_NOT_FOUND', `No server "${id}" for this user.`);
-    const { metrics, ...rest } = state;
-    return c.json({ ...rest, metrics });
+    const state = stack.pool.status(ctx).find((s) => s.serverId === id);
+    return c.json({ ...report, ...(state === undefined ? {} : { metrics: state.metrics }) });
+  });
+
+  // The MCP Registry, for a user's UI: servers whose name contains `search`, latest versions.
+  app.get('/v1/registry/servers', async (c) => {
+    const search = (c.req.query('search') ?? '').slice(0, 200);
+    const raw = c.req.query('limit') ?? '20';
+    const limit = Number(raw);
+    if (!/^\d+$/.test(raw) || limit < 1 || limit > 100)
+      throw new InvalidArgumentsError(
+        `limit must be a whole number from 1 to 100, not "${raw.slice(0, 20)}".`,
+      );
+    const cursor = c.req.query('cursor');
+    const page = await mcpRegistry.search(search, {
+      limit,
+      ...(cursor === undefined ? {} : { cursor: cursor.slice(0, 500) }),
+    });
+    return c.json({ registry: mcpRegistry.baseUrl, ...page });
   });
 
   app.post('/v1/servers/:id/oauth', async (c) => {

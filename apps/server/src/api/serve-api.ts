@@ -26,6 +26,8 @@ export async function serveHttpApi(options: {
   /** The clock of session expiry; a manual one in tests. */
   clock?: Clock;
   logger?: Logger;
+  /** The MCP Registry behind `GET /v1/registry/servers`; default the official one. */
+  mcpRegistryUrl?: string | undefined;
 }): Promise<{ url: string; server: ServerType; gateway: HttpGateway; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   const publicUrl =
@@ -55,6 +57,7 @@ export async function serveHttpApi(options: {
       ? {}
       : { maxBodyBytes: options.limits.maxBodyBytes }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.mcpRegistryUrl === undefined ? {} : { mcpRegistryUrl: options.mcpRegistryUrl }),
   });
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve(

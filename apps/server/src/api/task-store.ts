@@ -6,6 +6,8 @@ export interface TaskRecord {
   readonly id: string;
   readonly userId: string;
   readonly task: string;
+  /** When it was started (epoch milliseconds). */
+  readonly createdAt: number;
   status: 'running' | MCPTaskResult['status'];
   result: MCPTaskResult | undefined;
   readonly events: StepEvent[];
@@ -32,6 +34,7 @@ export class TaskStore {
       id: `task_${randomUUID()}`,
       userId,
       task,
+      createdAt: Date.now(),
       status: 'running',
       result: undefined,
       events: [],
@@ -51,6 +54,13 @@ export class TaskStore {
   /** Forgets a task that never started (its start was refused). */
   remove(record: TaskRecord): void {
     this.#tasks.delete(record.id);
+  }
+
+  /** The user's tasks, newest first, at most `limit`. */
+  list(userId: string, limit: number): TaskRecord[] {
+    const mine: TaskRecord[] = [];
+    for (const record of this.#tasks.values()) if (record.userId === userId) mine.push(record);
+    return mine.reverse().slice(0, limit);
   }
 
   get(userId: string, id: string): TaskRecord | undefined {

@@ -163,7 +163,7 @@ describe('the token file', () => {
     writeFileSync(bad, JSON.stringify({ tokens: [{ user: 'x', sha256: 'nope' }] }));
     expect(() => readTokenFile(bad)).toThrow(/valid "sha256"/);
     writeFileSync(bad, JSON.stringify({ tokens: { short: 'x' } }));
-    expect(() => readTokenFile(bad)).toThrow(/shorter than 16/);
+    expect(() => readTokenFile(bad)).toThrow(/gateway tokens must be at least 16 characters/);
     expect(() => readTokenFile(join(home, 'missing.json'))).toThrow(/mcp-agent tokens add/);
     expect(() => revokeToken(file, 'tok_000000000000')).toThrow(/tokens list/);
     expect(() => addToken(file, 'two words')).toThrow(/without spaces/);

@@ -45,8 +45,11 @@ export function parseTokenFile(text: string, path: string): TokenFile {
     return { entries: checked(tokens.map(entryOf(path)), path), plain: false };
   if (tokens !== null && typeof tokens === 'object') {
     const entries = Object.entries(tokens as Record<string, unknown>).map(([token, user]) => {
+      // The rule, and whose token breaks it; never the token itself.
       if (token.length < 16)
-        throw new ConfigError(`The token file ${path} has a token shorter than 16 characters.`);
+        throw new ConfigError(
+          `The token of user "${String(user).slice(0, 64)}" is ${token.length} characters; gateway tokens must be at least 16 characters (for example 32 random bytes as hex: openssl rand -hex 32).`,
+        );
       const sha256 = tokenDigest(token);
       return { id: tokenId(sha256), user: userOf(user, path), sha256 };
     });
@@ -61,8 +64,15 @@ export function readTokenFile(path: string): TokenFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why =
+      code === 'ENOENT'
+        ? 'there is no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (error as Error).message;
     throw new ConfigError(
-      `Cannot read the token file ${path}: ${(error as Error).message}. Create it with "mcp-agent tokens add <user> --tokens ${path}".`,
+      `Cannot read the token file ${path}: ${why}. Create it with "mcp-agent tokens add <user> --tokens ${path}".`,
     );
   }
   return parseTokenFile(text, path);

@@ -44,8 +44,11 @@ export class StaticTokenVerifier implements TokenVerifier {
   constructor(tokens: Readonly<Record<string, string>>) {
     this.#users = new Map(
       Object.entries(tokens).map(([token, userId]) => {
+        // The rule, and whose token breaks it; never the token itself.
         if (token.length < 16)
-          throw new ConfigError('Gateway tokens must be at least 16 characters.');
+          throw new ConfigError(
+            `The token of user "${String(userId).slice(0, 64)}" is ${token.length} characters; gateway tokens must be at least 16 characters (for example 32 random bytes as hex: openssl rand -hex 32).`,
+          );
         return [tokenDigest(token), userId];
       }),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.js';
-import { parseServerConfigFile } from './config-file.js';
+import { configInputs, parseServerConfigFile, parseServerEntry } from './config-file.js';
 
 const env = { HOME_DIR: '/home/a', TOKEN: 'tok-123', EMPTY: '' };
 
@@ -187,5 +187,129 @@ describe('parseServerConfigFile: invalid files', () => {
       expect(JSON.stringify(error)).not.toContain('SECRETSECRET');
       expect((error as Error).message).not.toContain('SECRETSECRET');
     }
+  });
+});
+
+describe('parseServerConfigFile: VS Code files as VS Code writes them', () => {
+  it('accepts comments and trailing commas (JSONC), and says where real JSON breaks', () => {
+    const file = parseServerConfigFile(
+      `{
+        // the servers of this workspace
+        "servers": {
+          "memory": { "type": "stdio", "command": "npx", "args": ["-y", "server-memory",], }, /* trailing */
+        },
+      }`,
+      { env },
+    );
+    expect(file.servers[0]).toMatchObject({ id: 'memory', args: ['-y', 'server-memory'] });
+    expect(() => parseServerConfigFile('{"servers": {"a": }', { env })).toThrow(
+      /not valid JSON \(ValueExpected at line 1, column 19; comments and trailing commas are accepted\)/,
+    );
+  });
+
+  it('resolves the workspace variables it is given and refuses editor-only ones by name', () => {
+    const file = parseServerConfigFile(
+      {
+        servers: {
+          files: {
+            command: 'npx',
+            args: ['${workspaceFolder}/src', '${workspaceFolderBasename}', '${userHome}${/}notes'],
+          },
+        },
+      },
+      {
+        env,
+        variables: {
+          workspaceFolder: '/w/app',
+          workspaceFolderBasename: 'app',
+          userHome: '/home/u',
+          '/': '/',
+        },
+      },
+    );
+    expect(file.servers[0]).toMatchObject({ args: ['/w/app/src', 'app', '/home/u/notes'] });
+    expect(
+      issuesOf({
+        servers: {
+          a: { command: 'x', args: ['${file}', '${config:editor.tabSize}', '${command:pick}'] },
+        },
+      }).map((issue) => issue.message),
+    ).toEqual([
+      expect.stringMatching(
+        /"\$\{file\}" is a VS Code editor variable with no value outside the editor; write the value instead/,
+      ),
+      expect.stringMatching(/"\$\{config:editor.tabSize\}" is a VS Code editor variable/),
+      expect.stringMatching(/"\$\{command:pick\}" is a VS Code editor variable/),
+    ]);
+  });
+
+  it('takes ${input:…} values it is given, and lists the inputs a file uses', () => {
+    const document = {
+      inputs: [
+        { type: 'promptString', id: 'token', description: 'GitHub token', password: true },
+        { type: 'promptString', id: 'unused', description: 'never used' },
+      ],
+      servers: {
+        github: {
+          type: 'http',
+          url: 'https://api.example/mcp',
+          headers: { Authorization: 'Bearer ${input:token}' },
+        },
+        other: { command: 'x', env: { REGION: '${input:region}' } },
+      },
+    };
+    expect(configInputs(document)).toEqual([
+      { id: 'token', description: 'GitHub token', password: true },
+      { id: 'region', description: undefined, password: false },
+    ]);
+    const file = parseServerConfigFile(document, { env, inputs: { token: 't0k3n', region: 'eu' } });
+    expect(file.servers[0]).toMatchObject({ headers: { Authorization: 'Bearer t0k3n' } });
+    expect(file.servers[1]).toMatchObject({ env: { REGION: 'eu' } });
+  });
+
+  it('partial: the valid servers come back, the others are listed with their issues', () => {
+    const file = parseServerConfigFile(
+      { mcpServers: { ok: { command: 'node' }, 'Bad Id': { command: 'x' }, nothing: {} } },
+      { env, partial: true },
+    );
+    expect(file.servers.map((s) => s.id)).toEqual(['ok']);
+    expect(file.rejected).toEqual([
+      { id: 'Bad Id', issues: [expect.objectContaining({ path: 'mcpServers["Bad Id"]' })] },
+      {
+        id: 'nothing',
+        issues: [expect.objectContaining({ message: expect.stringMatching(/needs "command"/) })],
+      },
+    ]);
+    expect(() => parseServerConfigFile('[]', { env, partial: true })).toThrow(
+      /must be a JSON object/,
+    );
+  });
+});
+
+describe('parseServerEntry: one server in the mcpServers shape, as an API receives it', () => {
+  it('infers the transport like an import, and takes the canonical shape too', () => {
+    expect(parseServerEntry({ id: 'memory', command: 'npx', args: ['-y', 'm'] })).toMatchObject({
+      id: 'memory',
+      transport: 'stdio',
+    });
+    expect(parseServerEntry({ id: 'linear', url: 'https://mcp.linear.app/mcp' })).toMatchObject({
+      transport: 'auto',
+    });
+    expect(parseServerEntry({ id: 'h', type: 'http', url: 'https://x.example/mcp' })).toMatchObject(
+      {
+        transport: 'streamable-http',
+      },
+    );
+    expect(
+      parseServerEntry({ id: 's', transport: 'sse', url: 'https://x.example/sse' }),
+    ).toMatchObject({ transport: 'sse' });
+  });
+
+  it('says what is missing, and expands no placeholder when told not to', () => {
+    expect(() => parseServerEntry({ command: 'x' })).toThrow(/id: is missing/);
+    expect(() => parseServerEntry({ id: 'a' })).toThrow(/needs "command" \(stdio\) or "url"/);
+    expect(() =>
+      parseServerEntry({ id: 'a', command: 'x', env: { K: '${HOME}' } }, { expand: false }),
+    ).toThrow(/env.K: placeholder "\$\{HOME\}" is not expanded here; write the value itself/);
   });
 });

@@ -1,11 +1,18 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ConfigError } from '../errors.js';
 import { PROVIDER_ID_PATTERN } from '../tool-id.js';
-import { interpolate, type Environment } from './interpolate.js';
+import { interpolate, type Environment, type PlaceholderValues } from './interpolate.js';
 import { describeIssues, formatPath, type ConfigIssue } from './issues.js';
 import { configError, serverConfigSchema, type ServerConfig } from './server-config.js';
 
 /** Which file format a config was read as. */
 export type ConfigFileFormat = 'mcpServers' | 'vscode';
+
+/** A server of a file that was left out of a partial import, and why. */
+export interface RejectedServer {
+  readonly id: string;
+  readonly issues: readonly ConfigIssue[];
+}
 
 /** The servers of one config file, validated, in file order. */
 export interface ServerConfigFile {
@@ -13,21 +20,38 @@ export interface ServerConfigFile {
   readonly servers: readonly ServerConfig[];
   /** Keys other clients use (`autoApprove`, `timeout`, …) that were ignored, by path. */
   readonly ignored: readonly string[];
+  /** With `partial`: the servers left out and why; otherwise always empty. */
+  readonly rejected: readonly RejectedServer[];
 }
 
 /** Options of {@link parseServerConfigFile}. */
-export interface ParseConfigFileOptions {
+export interface ParseConfigFileOptions extends PlaceholderValues {
   /** Values for `${VAR}`; default `process.env`. */
   readonly env?: Environment;
   /** Named in error messages, for example the file path. */
   readonly source?: string;
+  /**
+   * Return the valid servers and list the others in `rejected`, instead of refusing the whole
+   * file for one bad server. A file that is not a config file at all is still refused.
+   */
+  readonly partial?: boolean;
+}
+
+/** An input a VS Code file declares (`inputs`) or uses (`${input:id}`). */
+export interface ConfigInput {
+  readonly id: string;
+  readonly description: string | undefined;
+  /** Typed without echo (`"password": true`). */
+  readonly password: boolean;
 }
 
 /**
  * Reads the `mcpServers` file of Claude Desktop, Cursor and Claude Code, or the `servers`
- * file of VS Code (`.mcp.json` / `mcp.json`, with `type`), given as JSON text or a parsed
- * value. Expands `${ENV}` placeholders, validates every server, and throws one
- * {@link ConfigError} listing every bad path, so nothing half-valid is ever returned.
+ * file of VS Code (`.mcp.json` / `mcp.json`, with `type`), given as JSON text (comments and
+ * trailing commas allowed, as VS Code writes them) or a parsed value. Expands `${ENV}`, VS
+ * Code's workspace variables and inputs (see {@link interpolate}), validates every server, and
+ * throws one {@link ConfigError} listing every bad path, so nothing half-valid is ever returned
+ * (with `partial`, the bad servers are listed in `rejected` instead).
  */
 export function parseServerConfigFile(
   input: unknown,
@@ -63,27 +87,97 @@ export function parseServerConfigFile(
   const issues: ConfigIssue[] = [];
   const servers: ServerConfig[] = [];
   const ignored: string[] = [];
+  const rejected: RejectedServer[] = [];
   for (const [id, raw] of Object.entries(entries)) {
-    const path = [key, id];
-    if (!PROVIDER_ID_PATTERN.test(id)) {
-      issues.push({
-        path: formatPath(path),
-        message: `"${clip(id)}" is not a valid server id (1-64 lowercase letters, digits, "_" or "-", no dots); rename the key, for example to "${suggestId(id)}"`,
-      });
-      continue;
-    }
-    if (!isRecord(raw)) {
-      issues.push({ path: formatPath(path), message: 'must be an object' });
-      continue;
-    }
-    const canonical = toCanonical(id, raw, path, env, issues, ignored);
-    if (canonical === undefined) continue;
-    const parsed = serverConfigSchema.safeParse(canonical);
-    if (parsed.success) servers.push(parsed.data);
-    else issues.push(...describeIssues(parsed.error.issues, path).map(renamePath(path)));
+    const own: ConfigIssue[] = [];
+    const server = parseEntry(id, raw, [key, id], env, options, own, ignored);
+    if (server !== undefined && own.length === 0) servers.push(server);
+    if (own.length > 0) rejected.push({ id, issues: own });
+    issues.push(...own);
   }
-  if (issues.length > 0) throw configError(`Invalid ${source}`, issues);
-  return { format, servers, ignored };
+  if (issues.length > 0 && options.partial !== true) throw configError(`Invalid ${source}`, issues);
+  return { format, servers, ignored, rejected };
+}
+
+/**
+ * Validates one entry in the shape of an `mcpServers` (or VS Code `servers`) value, with its id
+ * beside the fields: `{id, command, args, env}` or `{id, url, headers, type?}`, the transport
+ * inferred as an import does. The canonical shape (with `transport`) is accepted too. Throws
+ * one {@link ConfigError} listing every bad path.
+ */
+export function parseServerEntry(
+  input: unknown,
+  options: PlaceholderValues & { readonly env?: Environment } = {},
+): ServerConfig {
+  if (isRecord(input) && 'transport' in input) {
+    const parsed = serverConfigSchema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    throw configError('Invalid server', describeIssues(parsed.error.issues));
+  }
+  const issues: ConfigIssue[] = [];
+  const { id, ...fields } = isRecord(input) ? input : {};
+  if (typeof id !== 'string') {
+    throw configError('Invalid server', [
+      {
+        path: 'id',
+        message: isRecord(input)
+          ? 'is missing: give the server an id beside its command or url'
+          : 'the server must be a JSON object',
+      },
+    ]);
+  }
+  const server = parseEntry(id, fields, [], options.env ?? {}, options, issues, []);
+  if (server === undefined || issues.length > 0) throw configError('Invalid server', issues);
+  return server;
+}
+
+/** The inputs a VS Code file declares or uses, in order, each once. */
+export function configInputs(input: unknown): ConfigInput[] {
+  const document = typeof input === 'string' ? parseJson(input, 'config') : input;
+  const found = new Map<string, ConfigInput>();
+  const declared = isRecord(document) && Array.isArray(document.inputs) ? document.inputs : [];
+  for (const entry of declared) {
+    if (!isRecord(entry) || typeof entry.id !== 'string') continue;
+    found.set(entry.id, {
+      id: entry.id,
+      description: typeof entry.description === 'string' ? entry.description : undefined,
+      password: entry.password === true,
+    });
+  }
+  // Only the inputs some value uses are asked for, declared or not.
+  const text = JSON.stringify(isRecord(document) ? { ...document, inputs: [] } : document) ?? '';
+  const used = new Set([...text.matchAll(/\$\{input:([^}]*)\}/g)].map((match) => match[1] ?? ''));
+  return [...used].map((id) => found.get(id) ?? { id, description: undefined, password: false });
+}
+
+// One entry of a file (or of an API request): its id, its fields, placeholders expanded.
+function parseEntry(
+  id: string,
+  raw: unknown,
+  path: readonly string[],
+  env: Environment,
+  values: PlaceholderValues,
+  issues: ConfigIssue[],
+  ignored: string[],
+): ServerConfig | undefined {
+  const at = path.length === 0 ? ['id'] : path;
+  if (!PROVIDER_ID_PATTERN.test(id)) {
+    issues.push({
+      path: formatPath(at),
+      message: `"${clip(id)}" is not a valid server id (1-64 lowercase letters, digits, "_" or "-", no dots); rename ${path.length === 0 ? 'it' : 'the key'}, for example to "${suggestId(id)}"`,
+    });
+    return undefined;
+  }
+  if (!isRecord(raw)) {
+    issues.push({ path: formatPath(at), message: 'must be an object' });
+    return undefined;
+  }
+  const canonical = toCanonical(id, raw, path, env, values, issues, ignored);
+  if (canonical === undefined) return undefined;
+  const parsed = serverConfigSchema.safeParse(canonical);
+  if (parsed.success) return parsed.data;
+  issues.push(...describeIssues(parsed.error.issues, path).map(renamePath(path)));
+  return undefined;
 }
 
 // What a server entry may say that we use; other clients' extras are ignored and reported.
@@ -104,6 +198,7 @@ function toCanonical(
   raw: Record<string, unknown>,
   path: readonly string[],
   env: Environment,
+  values: PlaceholderValues,
   issues: ConfigIssue[],
   ignored: string[],
 ): Record<string, unknown> | undefined {
@@ -121,7 +216,7 @@ function toCanonical(
     return undefined;
   }
   const expand = (value: unknown, at: (string | number)[]): unknown => {
-    if (typeof value === 'string') return interpolate(value, formatPath(at), env, issues);
+    if (typeof value === 'string') return interpolate(value, formatPath(at), env, issues, values);
     if (Array.isArray(value)) return value.map((item, index) => expand(item, [...at, index]));
     if (isRecord(value)) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, [...at, k])]));
@@ -173,15 +268,22 @@ function renamePath(prefix: readonly string[]): (issue: ConfigIssue) => ConfigIs
     issue.path === transportPath ? { ...issue, path: formatPath([...prefix, 'type']) } : issue;
 }
 
+// JSON with comments and trailing commas, as VS Code's mcp.json is written.
 function parseJson(text: string, source: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(
-      `Invalid ${source}: not valid JSON (${(error as Error).message}). Check for trailing commas and comments.`,
-      { details: { issues: [{ path: '(root)', message: 'not valid JSON' }] } },
-    );
-  }
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+  });
+  const first = errors[0];
+  if (first === undefined) return value;
+  const before = text.slice(0, first.offset);
+  const line = before.split('\n').length;
+  const column = first.offset - before.lastIndexOf('\n');
+  throw new ConfigError(
+    `Invalid ${source}: not valid JSON (${printParseErrorCode(first.error)} at line ${line}, column ${column}; comments and trailing commas are accepted).`,
+    { details: { issues: [{ path: '(root)', message: 'not valid JSON' }] } },
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

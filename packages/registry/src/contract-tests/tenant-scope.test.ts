@@ -68,6 +68,7 @@ const reads: Record<string, Call> = {
 };
 const writes: Record<string, Call> = {
   'connections.remove': (r, ctx, ids) => r.connections.remove(ctx, ids.providerId),
+  'connections.setEnabled': (r, ctx, ids) => r.connections.setEnabled(ctx, ids.providerId, false),
   'catalog.replace': (r, ctx, ids) => r.catalog.replace(ctx, ids.providerId, [{ name: 'b_tool' }]),
   'connections.recordState': (r, ctx, ids) =>
     r.connections.recordState(ctx, ids.providerId, { status: 'failed', lastError: 'b' }),

@@ -3,7 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   createContext,
   NotReadyError,
+  PolicyDeniedError,
   silentLogger,
+  toMcpAgentError,
   type AgentContext,
   type Logger,
 } from '@mcp-agent/core';
@@ -14,6 +16,13 @@ import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import type { PoolStore } from './pool-store.js';
 import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
+import {
+  connectionReport,
+  settle,
+  unconnectedReport,
+  waitReason,
+  type ServerReport,
+} from './server-report.js';
 
 /** Options of {@link ConnectionPool}; every field has a default. */
 export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
@@ -56,6 +65,7 @@ const DEFAULTS: ConnectionOptions = {
   maxRestarts: 5,
   breaker: { threshold: 5, openMs: 60_000 },
   clientInfo: { name: 'mcp-agent', version: '0.0.0' },
+  passEnv: [],
 };
 
 /**
@@ -143,18 +153,55 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       ids.map(async (id) => {
         const connection = await this.connection(ctx, id).catch(() => undefined);
         if (connection === undefined) return undefined;
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          connection.ensureReady().catch(() => undefined),
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, timeoutMs);
-          }),
-        ]);
-        clearTimeout(timer);
+        if ((await settle(connection, timeoutMs)) === 'timeout')
+          await connection.noteWait(waitReason(timeoutMs));
         return connection.state;
       }),
     );
     return states.filter((state): state is ConnectionState => state !== undefined);
+  }
+
+  /**
+   * Every server of the tenant in effect for the request, and the disabled ones, each with its
+   * own final state and the reason: connects the enabled, authorised ones and waits for each on
+   * its own up to `timeoutMs` (one that fails fast never cuts another's wait short). A server
+   * still connecting then is `timeout`, and the wait's reason is kept as its last error.
+   * `serverIds` narrows the report (an unknown id is left out). Never rejects.
+   */
+  async report(
+    ctx: AgentContext,
+    options: { timeoutMs?: number; serverIds?: readonly string[] } = {},
+  ): Promise<ServerReport[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const wanted = options.serverIds === undefined ? undefined : new Set(options.serverIds);
+    const servers = (await this.#store.availability(ctx)).servers.filter(
+      (server) =>
+        (wanted === undefined || wanted.has(server.id)) &&
+        (server.excludedBy === undefined || server.excludedBy === 'disabled'),
+    );
+    return Promise.all(
+      servers.map(async (server): Promise<ServerReport> => {
+        if (server.excludedBy === 'disabled')
+          return unconnectedReport(server, 'disabled', 'disabled');
+        if (!server.authorized)
+          return unconnectedReport(
+            server,
+            'needs_auth',
+            server.verdict.available ? 'needs authorisation' : server.verdict.reason,
+          );
+        let connection: PooledConnection;
+        try {
+          connection = await this.connection(ctx, server.id);
+        } catch (thrown) {
+          const error = toMcpAgentError(thrown);
+          const refused = PolicyDeniedError.isInstance(error);
+          return unconnectedReport(server, refused ? 'refused' : 'failed', error.message);
+        }
+        const outcome = await settle(connection, timeoutMs);
+        if (outcome === 'timeout') await connection.noteWait(waitReason(timeoutMs));
+        return connectionReport(server, connection, outcome, timeoutMs);
+      }),
+    );
   }
 
   /**

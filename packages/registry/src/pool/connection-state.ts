@@ -1,5 +1,8 @@
-/** Readiness of one (tenant, server) connection. */
-export type ReadinessStatus = 'pending' | 'connecting' | 'ready' | 'failed';
+/**
+ * Readiness of one (tenant, server) connection: `needs_auth` when the server refused the
+ * attempt with 401 or 403, which only signing in can change.
+ */
+export type ReadinessStatus = 'pending' | 'connecting' | 'ready' | 'failed' | 'needs_auth';
 
 /** What everyone can see of a connection. */
 export interface ConnectionState {

@@ -7,7 +7,7 @@ import { ProcessTransport } from './process-transport.js';
 /** The transports to try for a server, in order: `auto` means streamable HTTP, then SSE. */
 export function transportsFor(
   config: ServerConfig,
-  options: { fetch?: typeof fetch } = {},
+  options: { fetch?: typeof fetch; passEnv?: readonly string[] } = {},
 ): (() => Transport)[] {
   if (config.transport === 'stdio') {
     return [
@@ -16,6 +16,7 @@ export function transportsFor(
           command: config.command,
           args: config.args,
           env: config.env,
+          ...(options.passEnv === undefined ? {} : { passEnv: options.passEnv }),
           ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         }),
     ];

@@ -26,6 +26,8 @@ export const servers = {
   ),
   misbehaving: serverFixtures.misbehaving,
   tiny: serverFixtures.tiny,
+  crashing: serverFixtures.crashing,
+  oauth: serverFixtures.oauth,
 };
 
 /** A stdio server definition running one of our fixtures in `mode`. */

@@ -10,13 +10,14 @@ import {
 import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import type { PoolStore } from './pool-store.js';
+import { describeAttemptFailure } from './attempt-failure.js';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { transportsFor } from './create-transport.js';
 import { listAllTools } from './list-all-tools.js';
 import { deliverProgressBeforeResponses } from './ordered-progress.js';
-import { ProcessTransport } from './process-transport.js';
+import { withheldEnv } from './passed-env.js';
 
 /** Discovery and request settings of one connection. */
 export interface ConnectionOptions {
@@ -33,6 +34,8 @@ export interface ConnectionOptions {
   readonly maxRestarts: number;
   readonly breaker: CircuitBreakerOptions;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Host variables stdio servers get when set (see `DEFAULT_PASSED_ENV`); default none. */
+  readonly passEnv: readonly string[];
 }
 
 /** Options of one tool call. */
@@ -69,6 +72,9 @@ export class PooledConnection {
   readonly #breaker: CircuitBreaker;
   #client: Client | undefined;
   #transport: Transport | undefined;
+  // The attempt under way, so that closing mid-discovery ends its process too.
+  #attempt: { client: Client; transport: Transport } | undefined;
+  #hungAtHandshake = false;
   #discovery: Promise<void> | undefined;
   #state: ConnectionState;
   #closing = false;
@@ -116,6 +122,30 @@ export class PooledConnection {
 
   get state(): ConnectionState {
     return { ...this.#state, breaker: this.#breaker.state };
+  }
+
+  /**
+   * Variables of the documented passed set (proxies, certificate authorities, npm's cache) that
+   * are set on this host but do not reach this stdio server: the usual reason a server hangs.
+   */
+  get withheldEnv(): readonly string[] {
+    if (this.#config.transport !== 'stdio') return [];
+    return withheldEnv(process.env, this.#options.passEnv, Object.keys(this.#config.env));
+  }
+
+  /** True when the last failed attempt got no answer to the MCP handshake in time. */
+  get hungAtHandshake(): boolean {
+    return this.#hungAtHandshake;
+  }
+
+  /**
+   * Records why a caller stopped waiting (`no MCP handshake within 30 s`) as the last error of a
+   * connection still connecting without one, so the reason outlives the wait.
+   */
+  async noteWait(reason: string): Promise<void> {
+    const { status, lastError } = this.#state;
+    if ((status === 'connecting' || status === 'pending') && lastError === null && !this.#closing)
+      await this.#setState({ lastError: reason });
   }
 
   get metrics(): ConnectionMetrics {
@@ -212,9 +242,14 @@ export class PooledConnection {
     this.#closing = true;
     const client = this.#client;
     const transport = this.#transport;
+    const attempt = this.#attempt;
     this.#client = undefined;
     this.#transport = undefined;
-    await (client ?? transport)?.close().catch(() => undefined);
+    this.#attempt = undefined;
+    await Promise.all([
+      (client ?? transport)?.close().catch(() => undefined),
+      attempt?.transport.close().catch(() => undefined),
+    ]);
   }
 
   async #call(
@@ -248,6 +283,8 @@ export class PooledConnection {
 
   async #discover(): Promise<void> {
     let lastError = 'unknown error';
+    let failed = false;
+    let needsAuthorization = false;
     for (let attempt = 0; attempt < this.#options.attempts; attempt++) {
       if (this.#closing) break;
       if (!this.#breaker.tryAcquire()) {
@@ -255,7 +292,12 @@ export class PooledConnection {
         lastError = `circuit open after repeated failures; next try after ${until} (last error: ${lastError})`;
         break;
       }
-      await this.#setState({ status: 'connecting', attempts: attempt + 1 });
+      // The previous attempt's reason rides along, so a status read mid-way says what went wrong.
+      await this.#setState({
+        status: 'connecting',
+        attempts: attempt + 1,
+        ...(failed ? { lastError } : {}),
+      });
       this.#touch();
       try {
         const tools = await this.#connectAndList();
@@ -281,14 +323,18 @@ export class PooledConnection {
         return;
       } catch (error) {
         this.#breaker.recordFailure();
+        failed = true;
         lastError = message(error);
+        needsAuthorization = error instanceof NeedsAuthorization;
         this.#logger.warn({ attempt: attempt + 1, error: lastError }, 'discovery attempt failed');
+        // Without signing in, another attempt gets the same 401.
+        if (needsAuthorization) break;
         if (attempt + 1 < this.#options.attempts && !this.#closing) {
           await sleep(backoffDelay(attempt, this.#options.backoff));
         }
       }
     }
-    await this.#setState({ status: 'failed', lastError });
+    await this.#setState({ status: needsAuthorization ? 'needs_auth' : 'failed', lastError });
     throw new NotReadyError(`Server "${this.serverId}" failed: ${lastError}`, {
       details: { servers: [this.#diagnostics()] },
     });
@@ -296,35 +342,42 @@ export class PooledConnection {
 
   async #connectAndList(): Promise<Tool[]> {
     let lastError: unknown;
-    for (const makeTransport of transportsFor(
-      this.#config,
-      this.#hooks.fetch === undefined ? {} : { fetch: this.#hooks.fetch },
-    )) {
+    let needsAuthorization = false;
+    for (const makeTransport of transportsFor(this.#config, {
+      passEnv: this.#options.passEnv,
+      ...(this.#hooks.fetch === undefined ? {} : { fetch: this.#hooks.fetch }),
+    })) {
       const transport = makeTransport();
       const client = new Client(
         { name: this.#options.clientInfo.name, version: this.#options.clientInfo.version },
         { capabilities: {} },
       );
+      this.#attempt = { client, transport };
+      let timedOut = false;
       try {
         const tools = await withTimeout(
           this.#options.attemptTimeoutMs,
           `initialize and tools/list took over ${this.#options.attemptTimeoutMs} ms`,
+          () => (timedOut = true),
           async () => {
             await client.connect(transport);
             deliverProgressBeforeResponses(transport);
             return listAllTools(client, this.#options.attemptTimeoutMs);
           },
         );
+        this.#attempt = undefined;
+        this.#hungAtHandshake = false;
         this.#adopt(client, transport);
         return tools;
       } catch (error) {
-        lastError = error;
-        const stderr =
-          transport instanceof ProcessTransport
-            ? transport.stderrTail.trim().split('\n').slice(-3).join(' | ')
-            : '';
-        if (stderr !== '')
-          lastError = new Error(`${message(error)} (stderr: ${stderr.slice(0, 500)})`);
+        this.#attempt = undefined;
+        this.#hungAtHandshake = timedOut;
+        const failure = describeAttemptFailure(error, transport, this.#config);
+        // A 401 from either transport of `auto` means signing in, whatever the other said.
+        needsAuthorization ||= failure.needsAuthorization;
+        lastError = needsAuthorization
+          ? new NeedsAuthorization(failure.message)
+          : new Error(failure.message);
         await client.close().catch(() => undefined);
         await transport.close().catch(() => undefined);
       }
@@ -417,13 +470,24 @@ function isSessionExpired(error: unknown): boolean {
   return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
 }
 
-async function withTimeout<T>(ms: number, reason: string, run: () => Promise<T>): Promise<T> {
+// An attempt refused with 401 or 403.
+class NeedsAuthorization extends Error {}
+
+async function withTimeout<T>(
+  ms: number,
+  reason: string,
+  onTimeout: () => void,
+  run: () => Promise<T>,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       run(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(reason)), ms);
+        timer = setTimeout(() => {
+          onTimeout();
+          reject(new Error(reason));
+        }, ms);
       }),
     ]);
   } finally {

@@ -4,6 +4,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineBuffer } from './line-buffer.js';
+import { pickEnv } from './passed-env.js';
 
 /** Options of {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
@@ -11,6 +12,11 @@ export interface ProcessTransportOptions {
   readonly args: readonly string[];
   /** Declared server env; added to the SDK's safe default environment (HOME, PATH, …). */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Host variables passed through when set (proxies, certificate authorities, npm's cache: see
+   * `DEFAULT_PASSED_ENV`); the declared env wins over them. Default none.
+   */
+  readonly passEnv?: readonly string[];
   readonly cwd?: string;
   /** Largest stdout line kept while waiting for its newline; default 10 MiB. */
   readonly maxLineBytes?: number;
@@ -18,6 +24,35 @@ export interface ProcessTransportOptions {
   readonly stderrTailBytes?: number;
   /** Grace before SIGTERM, then before SIGKILL, on close; default 2,000 ms each. */
   readonly closeGraceMs?: number;
+}
+
+/** How the child ended: its exit code, or the signal that ended it. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+// Process groups of children still running, killed when this process exits however it exits
+// (process.exit, an uncaught error), so no server outlives its host. The listener is there only
+// while a child runs.
+const running = new Set<number>();
+const killRunning = () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+};
+
+function track(pid: number): void {
+  if (running.size === 0) process.on('exit', killRunning);
+  running.add(pid);
+}
+
+function untrack(pid: number): void {
+  if (running.delete(pid) && running.size === 0) process.off('exit', killRunning);
 }
 
 /**
@@ -37,6 +72,7 @@ export class ProcessTransport implements Transport {
   #child: ChildProcess | undefined;
   #stderrTail = '';
   #closed = false;
+  #exit: ProcessExit | undefined;
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options;
@@ -53,11 +89,20 @@ export class ProcessTransport implements Transport {
     return this.#stderrTail;
   }
 
+  /** How the child ended, once it has; `undefined` while it runs (or before it started). */
+  get exit(): ProcessExit | undefined {
+    return this.#exit;
+  }
+
   async start(): Promise<void> {
     if (this.#child !== undefined) throw new Error('ProcessTransport already started');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(this.#options.command, [...this.#options.args], {
-        env: { ...getDefaultEnvironment(), ...this.#options.env },
+        env: {
+          ...getDefaultEnvironment(),
+          ...pickEnv(process.env, this.#options.passEnv ?? []),
+          ...this.#options.env,
+        },
         cwd: this.#options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
@@ -69,10 +114,18 @@ export class ProcessTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once('spawn', () => resolve());
-      child.once('close', () => {
+      child.once('spawn', () => {
+        if (child.pid !== undefined) track(child.pid);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+      });
+      child.once('close', (code, signal) => {
+        this.#exit ??= { code, signal };
         // Grandchildren may outlive a wrapper that exited on its own.
         this.#killGroup('SIGKILL');
+        if (child.pid !== undefined) untrack(child.pid);
         this.#child = undefined;
         if (!this.#closed) {
           this.#closed = true;

@@ -138,6 +138,21 @@ export class ConnectionRepository {
     return record;
   }
 
+  /** Sets whether a user server is enabled, in its row and its stored definition. */
+  async setEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
+    const record = await this.get(ctx, providerId);
+    await this.db
+      .updateTable('mcp_connections')
+      .set({
+        enabled: enabled ? 1 : 0,
+        config: JSON.stringify({ ...record.config, enabled }),
+        updated_at: timestamp(ctx),
+      })
+      .where('user_id', '=', ctx.userId)
+      .where('provider_id', '=', providerId)
+      .execute();
+  }
+
   /** Every row of the tenant, by provider id. */
   async list(ctx: AgentContext): Promise<ConnectionRecord[]> {
     const rows = await this.db
