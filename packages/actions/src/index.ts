@@ -20,6 +20,7 @@ export {
   type PolicyRules,
 } from './links/policy-link.js';
 export { rateLimitLink, type RateLimit, type RateLimits } from './links/rate-limit-link.js';
+export { telemetryLink } from './links/telemetry-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
 export { normalizeResult } from './normalize-result.js';
 export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';

@@ -1,5 +1,5 @@
 import type { Logger, ServerConfig } from '@mcp-agent/core';
-import { Dispatcher, loggingLink, type DispatcherOptions } from '@mcp-agent/actions';
+import { Dispatcher, loggingLink, telemetryLink, type DispatcherOptions } from '@mcp-agent/actions';
 import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import {
@@ -18,7 +18,10 @@ import type { ModelClient } from './model/model-client.js';
 export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly appServers?: readonly ServerConfig[];
   readonly pool?: ConnectionPoolOptions;
-  /** Middleware and mappings of the dispatcher; `links` default to `[loggingLink]`. */
+  /**
+   * Middleware and mappings of the dispatcher; `links` default to `[telemetryLink, loggingLink]`
+   * (keep `telemetryLink` first in links of your own to keep the dispatch spans).
+   */
   readonly dispatcher?: Omit<DispatcherOptions, 'registry' | 'pool'>;
   /** `false` leaves run_code out; default: an isolated-vm sandbox with 2 workers. */
   readonly sandbox?: Sandbox | false;
@@ -60,8 +63,8 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
   const knowledge = new Knowledge({ registry });
   const dispatcher = new Dispatcher({
     observations: new MemoryObservationStore(),
-    // Every call logged (tool, caller, outcome, duration; never arguments or results).
-    links: [loggingLink],
+    // Every call traced and logged (tool, caller, outcome, duration; never arguments or results).
+    links: [telemetryLink, loggingLink],
     ...options.dispatcher,
     registry,
     pool,
