@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createContext, type Logger } from '@mcp-agent/core';
-import { Dispatcher, loggingLink } from '@mcp-agent/actions';
+import { Dispatcher, loggingLink, type DispatchLink } from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
@@ -71,12 +71,15 @@ export async function addScripted(id: string, script: object, userId = USER) {
   });
 }
 
-export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {}): Agent {
+export function makeAgent(
+  options: { connectors?: boolean; logger?: Logger; links?: DispatchLink[] } = {},
+): Agent {
+  const { links, ...agentOptions } = options;
   const knowledge = new Knowledge({ registry: e2e.registry });
   const dispatcher = new Dispatcher({
     registry: e2e.registry,
     pool: e2e.pool,
-    ...(options.logger === undefined ? {} : { links: [loggingLink] }),
+    links: [...(links ?? []), ...(options.logger === undefined ? [] : [loggingLink])],
   });
   return new Agent({
     registry: e2e.registry,
@@ -91,7 +94,7 @@ export function makeAgent(options: { connectors?: boolean; logger?: Logger } = {
       maxRetries: 2,
     }),
     readyTimeoutMs: 10_000,
-    ...options,
+    ...agentOptions,
   });
 }
 
