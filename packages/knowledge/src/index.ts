@@ -6,6 +6,11 @@ export {
   type ToolSearchResult,
 } from './knowledge.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
+export {
+  explainMatch,
+  type MatchedField,
+  type MatchExplanation,
+} from './search/match-explanation.js';
 export { expandQuery } from './search/thesaurus.js';
 export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';
 export {

@@ -32,6 +32,16 @@ export interface Instruments {
   readonly sandboxDuration: Histogram;
   /** Sandbox worker processes replaced: `reason` (`max_runs`, `unsound`, `exited`, `memory`). */
   readonly sandboxWorkerRecycles: Counter;
+  /** MCP requests the gateway answered: `mcp.method.name`, `gen_ai.tool.name`, `outcome`. */
+  readonly gatewayRequests: Counter;
+  /** Seconds per gateway MCP request, same attributes. */
+  readonly gatewayDuration: Histogram;
+  /**
+   * Seconds per HTTP request served, until its response closed (a stream counts its whole life):
+   * `http.request.method`, `http.route`, `http.response.status_code` (the OpenTelemetry HTTP
+   * conventions; its count is the request count).
+   */
+  readonly httpDuration: Histogram;
 }
 
 /** The meter every mcp-agent instrument comes from. */
@@ -91,5 +101,10 @@ function create(meter: Meter): Instruments {
     sandboxWorkerRecycles: meter.createCounter('mcp_agent.sandbox.worker_recycles', {
       description: 'Sandbox worker processes replaced, by reason.',
     }),
+    gatewayRequests: meter.createCounter('mcp_agent.gateway.requests', {
+      description: 'MCP requests the gateway answered, by method, meta-tool and outcome.',
+    }),
+    gatewayDuration: seconds('mcp_agent.gateway.duration', 'Duration of a gateway MCP request.'),
+    httpDuration: seconds('http.server.request.duration', 'Duration of an HTTP request served.'),
   };
 }
