@@ -10,6 +10,9 @@ import { checkPublicUrl } from './api/public-url.js';
 import { serveHttpApi } from './api/serve-api.js';
 import { AUTH_FLAG_OPTIONS, readAuthConfig } from './auth/auth-config.js';
 import { LIMIT_FLAG_OPTIONS, readOperatorLimits } from './operator-limits.js';
+import { OperatorToken } from './auth/operator-token.js';
+import { startTelemetry } from './telemetry/start-telemetry.js';
+import { LogBuffer } from './ui/log-buffer.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,12 +22,17 @@ const { values } = parseArgs({
     'stdio-allowlist': { type: 'string' },
     'public-url': { type: 'string' },
     'trust-proxy': { type: 'boolean' },
+    'operator-token-file': { type: 'string' },
     ...LIMIT_FLAG_OPTIONS,
     ...AUTH_FLAG_OPTIONS,
   },
 });
 try {
-  const logger = createLogger();
+  // Telemetry first, so every span and metric of the stack reaches the SDK; logs also feed the UI.
+  const telemetry = await startTelemetry();
+  const logs = new LogBuffer({ forward: process.stderr });
+  const logger = createLogger({ destination: logs });
+  const operator = OperatorToken.fromConfig(values['operator-token-file'], process.env);
   const limits = readOperatorLimits(values, process.env);
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
   // servers must be public https.
@@ -55,12 +63,15 @@ try {
     trustProxy,
     limits: limits.server,
     logger,
+    observability: { telemetry, logs, ...(operator === undefined ? {} : { operator }) },
   });
+  telemetry.observe({ pool: stack.pool, gateway: api.gateway });
   logger.info({ url: api.url, signIn: auth.description }, 'mcp-agent API and gateway listening');
   const stop = async () => {
     auth.close();
     await api.close();
     await stack.close();
+    await telemetry.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', stop);

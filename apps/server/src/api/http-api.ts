@@ -31,6 +31,8 @@ import type { TokenVerifier } from '../gateway/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { TaskStore, type TaskRecord } from './task-store.js';
+import { httpMetrics } from '../telemetry/http-metrics.js';
+import { observabilityRoutes, type ObservabilityOptions } from '../ui/observability-routes.js';
 
 /** Options of {@link createHttpApi}. */
 export interface HttpApiOptions extends PublicUrlOptions {
@@ -47,6 +49,8 @@ export interface HttpApiOptions extends PublicUrlOptions {
    * single trusted user). Open the stack with `userServers: MULTI_TENANT_POLICY` or an allowlist.
    */
   readonly trustTenantCommands?: boolean;
+  /** `/metrics` and the web UI at `/ui/` (see `observabilityRoutes`); off when absent. */
+  readonly observability?: ObservabilityOptions;
 }
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
@@ -116,6 +120,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const logger = options.logger ?? silentLogger;
   const tasks = new TaskStore();
   const app = new Hono<Env>();
+  app.use('*', httpMetrics());
   const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
   const body = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     let raw: unknown;
@@ -345,6 +350,21 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     const redirect = `${base}/v1/oauth/callback?user=${encodeURIComponent(ctx.userId)}&server=${encodeURIComponent(id)}`;
     return c.json(await stack.oauth.startOAuth(ctx, id, redirect));
   });
+
+  // ── Observability: /metrics for the operator, the web UI and its data ──
+  if (options.observability !== undefined)
+    app.route(
+      '/',
+      observabilityRoutes({
+        stack,
+        tasks,
+        verifier: options.verifier,
+        ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+        logger,
+        resourceMetadataUrl: (c) => resourceMetadataUrl(baseOf(c), ''),
+        observability: options.observability,
+      }),
+    );
 
   return app;
 }

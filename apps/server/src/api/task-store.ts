@@ -6,6 +6,8 @@ export interface TaskRecord {
   readonly id: string;
   readonly userId: string;
   readonly task: string;
+  /** When it was started (epoch milliseconds). */
+  readonly createdAt: number;
   status: 'running' | MCPTaskResult['status'];
   result: MCPTaskResult | undefined;
   readonly events: StepEvent[];
@@ -32,6 +34,7 @@ export class TaskStore {
       id: `task_${randomUUID()}`,
       userId,
       task,
+      createdAt: Date.now(),
       status: 'running',
       result: undefined,
       events: [],
@@ -51,6 +54,14 @@ export class TaskStore {
   /** Forgets a task that never started (its start was refused). */
   remove(record: TaskRecord): void {
     this.#tasks.delete(record.id);
+  }
+
+  /** The user's tasks (every user's, for the operator: `undefined`), newest first, at most `limit`. */
+  list(userId: string | undefined, limit: number): TaskRecord[] {
+    const found: TaskRecord[] = [];
+    for (const record of this.#tasks.values())
+      if (userId === undefined || record.userId === userId) found.push(record);
+    return found.reverse().slice(0, limit);
   }
 
   get(userId: string, id: string): TaskRecord | undefined {

@@ -85,7 +85,8 @@ export function readTelemetryConfig(env: Environment): TelemetryConfig {
           ? `http://localhost:4318/v1/${signal}`
           : undefined);
     if (url === undefined) return undefined;
-    const variable = own !== undefined ? `OTEL_EXPORTER_OTLP_${upper}_ENDPOINT` : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+    const variable =
+      own !== undefined ? `OTEL_EXPORTER_OTLP_${upper}_ENDPOINT` : 'OTEL_EXPORTER_OTLP_ENDPOINT';
     if (!/^https?:\/\//i.test(url))
       throw new ConfigError(`${variable} must be an http:// or https:// URL.`);
     return {
@@ -99,7 +100,8 @@ export function readTelemetryConfig(env: Environment): TelemetryConfig {
       },
     };
   };
-  const sampler = (value('OTEL_TRACES_SAMPLER')?.toLowerCase() ?? 'parentbased_always_on') as SamplerName;
+  const sampler = (value('OTEL_TRACES_SAMPLER')?.toLowerCase() ??
+    'parentbased_always_on') as SamplerName;
   if (!SAMPLERS.includes(sampler))
     throw new ConfigError(
       `OTEL_TRACES_SAMPLER=${sampler.slice(0, 40)} is not supported: use one of ${SAMPLERS.join(', ')}.`,
@@ -112,7 +114,8 @@ export function readTelemetryConfig(env: Environment): TelemetryConfig {
   const metricIntervalMs = intervalText === undefined ? 60_000 : Number(intervalText);
   if (!Number.isInteger(metricIntervalMs) || metricIntervalMs < 1_000)
     throw new ConfigError('OTEL_METRIC_EXPORT_INTERVAL must be whole milliseconds, at least 1000.');
-  const tenant = (value('MCP_AGENT_TELEMETRY_TENANT')?.toLowerCase() ?? 'hash') as TenantAttributeMode;
+  const tenant = (value('MCP_AGENT_TELEMETRY_TENANT')?.toLowerCase() ??
+    'hash') as TenantAttributeMode;
   if (tenant !== 'hash' && tenant !== 'omit')
     throw new ConfigError(
       'MCP_AGENT_TELEMETRY_TENANT must be "hash" (a keyed hash of the user id) or "omit" (no tenant on spans and metrics).',

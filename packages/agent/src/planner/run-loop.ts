@@ -117,10 +117,8 @@ export async function runLoop(
     return undefined;
   };
   for (let step = 0; ; step++) {
-    const answer = await inSpan(
-      'mcp_agent.step',
-      { attributes: { 'mcp_agent.step': step } },
-      () => runStep(step),
+    const answer = await inSpan('mcp_agent.step', { attributes: { 'mcp_agent.step': step } }, () =>
+      runStep(step),
     );
     if (answer !== undefined) return answer;
   }

@@ -103,12 +103,7 @@ export class MetaToolSession {
     });
   }
 
-  async #run(
-    name: string,
-    input: unknown,
-    call: MetaToolCall,
-    span: Span,
-  ): Promise<Observation> {
+  async #run(name: string, input: unknown, call: MetaToolCall, span: Span): Promise<Observation> {
     const tool = this.#tools.get(name);
     if (tool === undefined) {
       return failed({

@@ -19,7 +19,8 @@ export function metaToolAttributes(name: string, input: unknown): Attributes {
       return typeof value.code === 'string'
         ? {
             'mcp_agent.code.chars': value.code.length,
-            'mcp_agent.code.language': value.language === 'typescript' ? 'typescript' : 'javascript',
+            'mcp_agent.code.language':
+              value.language === 'typescript' ? 'typescript' : 'javascript',
           }
         : {};
     case 'query_connector':

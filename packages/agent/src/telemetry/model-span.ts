@@ -54,7 +54,8 @@ export function generateTraced(
           ['cache_write', usage.cacheWriteTokens],
         ] as const;
         for (const [type, count] of counts)
-          if (count > 0) metrics.modelTokens.add(count, { ...perTenant, 'gen_ai.token.type': type });
+          if (count > 0)
+            metrics.modelTokens.add(count, { ...perTenant, 'gen_ai.token.type': type });
         return response;
       } finally {
         metrics.modelDuration.record((performance.now() - started) / 1000, { ...base, outcome });

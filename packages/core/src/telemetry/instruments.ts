@@ -89,7 +89,8 @@ function create(meter: Meter): Instruments {
       description: 'Restarts after an MCP server closed its connection unexpectedly.',
     }),
     modelTokens: meter.createCounter('mcp_agent.model.tokens', {
-      description: 'Model tokens, by model and token type (input, output, cache_read, cache_write).',
+      description:
+        'Model tokens, by model and token type (input, output, cache_read, cache_write).',
     }),
     modelDuration: seconds('mcp_agent.model.duration', 'Duration of one model request.'),
     tasks: meter.createCounter('mcp_agent.tasks', { description: 'Tasks that ended, by status.' }),

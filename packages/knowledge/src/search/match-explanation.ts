@@ -48,7 +48,9 @@ export function explainMatch(query: string, doc: SearchDocument): MatchExplanati
       (term) =>
         term.length >= PREFIX_MIN_LENGTH &&
         !terms.has(term) &&
-        [...terms].some((candidate) => candidate.length > term.length && candidate.startsWith(term)),
+        [...terms].some(
+          (candidate) => candidate.length > term.length && candidate.startsWith(term),
+        ),
     );
     if (direct.length + viaThesaurus.length + prefixes.length > 0)
       matched.push({ field, terms: direct, related: viaThesaurus, prefixes });
