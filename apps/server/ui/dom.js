@@ -67,7 +67,7 @@ export function table(columns, rows, caption) {
   return h(
     'table',
     {},
-    h('caption', { class: 'muted', style: 'text-align:left' }, caption),
+    h('caption', { class: 'muted' }, caption),
     h(
       'thead',
       {},

@@ -73,7 +73,7 @@ export async function search(view) {
             why(row.why),
             row.description,
           ]),
-          `Query terms: ${answer.results[0]?.why?.queryTerms.join(', ') ?? '—'} (after stop words and stemming)`,
+          `Query terms: ${answer.results[0]?.why?.queryTerms.join(', ') ?? '—'} (after stop words and stemming). Why: the fields each term was found in; ≈ a related term from the thesaurus, … a prefix match.`,
         ),
   );
   main.firstElementChild?.setAttribute('data-loaded', 'true');

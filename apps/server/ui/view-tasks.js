@@ -43,7 +43,7 @@ export async function tasks(view) {
         },
         h('label', { for: 'task-text' }, 'Start a task'),
         text,
-        h('p', {}, h('button', { type: 'submit' }, 'Run task')),
+        h('p', {}, h('button', { type: 'submit', id: 'run-task' }, 'Run task')),
       );
   main.replaceChildren(
     h(

@@ -13,6 +13,7 @@ import type { TaskRecord } from '../api/task-store.js';
 // What one view sends of a text a server or a model wrote: enough to read, and says when cut.
 const MAX_TEXT = 4_000;
 const MAX_OBSERVATION = 8_000;
+const WARM_UP_MS = 5_000;
 
 /** A server as the servers view lists it: configuration, readiness and its connector figures. */
 export interface ServerRow {
@@ -34,12 +35,23 @@ export interface ServerRow {
   readonly flagged: number;
 }
 
-/** The tenant's servers: each registered server, with the live state of its pooled connection. */
+/**
+ * The tenant's servers: each registered server, with the live state of its pooled connection
+ * (connected first, for at most 5 s each, so readiness and last errors are current).
+ */
 export async function tenantServers(stack: AgentStack, ctx: AgentContext): Promise<ServerRow[]> {
-  const [servers, live] = await Promise.all([
+  // Readiness is real only once a server was tried: the first look connects the ones in effect
+  // that have no connection yet (a few seconds at most); later looks only read.
+  const [servers, availability] = await Promise.all([
     stack.registry.activeServers(ctx, { includeDisabled: true }),
-    Promise.resolve(stack.pool.status(ctx)),
+    stack.registry.availability(ctx),
   ]);
+  let live = stack.pool.status(ctx);
+  const open = new Set(live.map((state) => state.serverId));
+  if (availability.active.some((server) => !open.has(server.id))) {
+    await stack.pool.warmUp(ctx, { timeoutMs: WARM_UP_MS });
+    live = stack.pool.status(ctx);
+  }
   const byId = new Map(live.map((state) => [state.serverId, state]));
   return Promise.all(
     servers.map(async (server): Promise<ServerRow> => {
