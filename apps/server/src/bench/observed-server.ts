@@ -49,6 +49,15 @@ const ISSUES = {
       },
     },
     {
+      name: 'close_issue',
+      description: 'Close an issue',
+      inputSchema: {
+        type: 'object',
+        properties: { issue: { type: 'integer' } },
+        required: ['issue'],
+      },
+    },
+    {
       name: 'add_label',
       description: 'Add a label to an issue',
       inputSchema: {
@@ -59,6 +68,8 @@ const ISSUES = {
     },
   ],
   results: {
+    // The server answers with a tool error: the call reached it and failed there.
+    close_issue: { content: [{ type: 'text', text: 'issue is locked' }], isError: true },
     list_issues: {
       content: [
         {
@@ -104,6 +115,8 @@ export async function startObservedServer(
   options: {
     readonly spanProcessors?: readonly SpanProcessor[];
     readonly logLevel?: 'debug' | 'info';
+    /** The `OTEL_*` variables telemetry reads; default none (no OTLP export). */
+    readonly env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<ObservedServer> {
   const home = mkdtempSync(join(tmpdir(), 'mcp-agent-ui-'));
@@ -113,7 +126,7 @@ export async function startObservedServer(
     operator: randomBytes(32).toString('base64url'),
   };
   const telemetry = await startTelemetry({
-    env: {},
+    env: options.env ?? {},
     ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
   });
   const logs = new LogBuffer();

@@ -44,6 +44,8 @@ export interface Telemetry {
   prometheus(): Promise<string | undefined>;
   /** Reports the process's memory and the pool's and gateway's sessions as gauges. */
   observe(sources: ObservedSources): void;
+  /** Exports every span and metric recorded so far (OTLP), without stopping. */
+  flush(): Promise<void>;
   /** Exports what is pending, then unregisters the SDK. */
   shutdown(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       mcpTraces,
       prometheus: async () => undefined,
       observe: () => undefined,
+      flush: async () => undefined,
       shutdown: async () => undefined,
     };
   }
@@ -139,6 +142,9 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     },
     observe(sources) {
       stopObserving.push(observeProcess(meterProvider, sources));
+    },
+    async flush() {
+      await Promise.all([tracerProvider.forceFlush(), meterProvider.forceFlush()]);
     },
     async shutdown() {
       for (const stop of stopObserving.splice(0)) stop();
