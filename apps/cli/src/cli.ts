@@ -17,6 +17,7 @@ import { serve } from './commands/serve.js';
 import { servers } from './commands/servers.js';
 import { tokens } from './commands/tokens.js';
 import { tools } from './commands/tools.js';
+import { ui } from './commands/ui.js';
 import { HELP } from './help.js';
 import { invocation, usage, type Invocation } from './invocation.js';
 
@@ -47,6 +48,11 @@ try {
   }
   const userId = String(values.user ?? process.env.MCP_AGENT_USER ?? safeUser());
   const home = values.home === undefined ? {} : { home: String(values.home) };
+  if (command === 'ui') {
+    // Its own stack: telemetry and the UI's log buffer come before it.
+    await ui(cli, userId, home);
+    process.exit(0);
+  }
   const needsSandbox = command === 'exec' || command === 'run' || command === 'serve';
   stack = await openAgentStack({
     ...home,

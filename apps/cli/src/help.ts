@@ -11,6 +11,7 @@ Commands:
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
+  ui [--port <n>]                                  the web UI on 127.0.0.1 (a one-time token in its URL)
   tokens add <user> | revoke <id> | list           the gateway's bearer tokens
 
 Global options:
@@ -60,6 +61,15 @@ Example:
   serve --http <port>                  on 127.0.0.1; with --tokens <file> every request needs a
                                        bearer token mapped to a user (see "mcp-agent tokens");
                                        without it, it serves --user alone`,
+  ui: `mcp-agent ui — the web UI, for you alone
+
+  ui [--port <n>]    serves the UI on 127.0.0.1 (a free port unless --port) and prints its URL,
+                     with a random token after "#token=": open it in a browser. The token is made
+                     anew at each start and never written anywhere; Ctrl-C stops the server.
+
+Servers and their readiness, each server's tools (deep views, poisoning flags), search with the
+reasons for each hit, tasks as live timelines, the MCP traffic of the gateway, and live logs.
+With OTEL_EXPORTER_OTLP_ENDPOINT set, spans and metrics are also exported over OTLP/HTTP.`,
   tokens: `mcp-agent tokens — the bearer tokens of the server and "serve --http"
 
   tokens add <user> --tokens <file>    a new token for <user>, printed once (the file keeps its digest)

@@ -116,9 +116,7 @@ async function start() {
     throw error;
   }
   const who = /** @type {HTMLElement} */ (document.getElementById('who'));
-  who.textContent = session.operator
-    ? `operator${session.userId ? ` viewing ${session.userId}` : ''}`
-    : `signed in as ${session.userId}`;
+  who.textContent = describe(session);
   const signOut = /** @type {HTMLElement} */ (document.getElementById('sign-out'));
   signOut.hidden = false;
   signOut.onclick = () => {
@@ -136,12 +134,19 @@ async function start() {
       event.preventDefault();
       setTenant(input.value.trim());
       session = await request('/ui/api/session');
-      who.textContent = `operator${session.userId ? ` viewing ${session.userId}` : ''}`;
+      who.textContent = describe(session);
       void route();
     };
   }
   window.addEventListener('hashchange', () => void route());
   await route();
+}
+
+/** @param {any} current */
+function describe(current) {
+  if (!current.operator) return `signed in as ${current.userId}`;
+  if (current.canStartTasks) return `${current.userId} (operator of this process)`;
+  return `operator${current.userId ? ` viewing ${current.userId}` : ', every tenant'}`;
 }
 
 // Keyboard: "g" then a view's letter moves there; "/" focuses the search box; "r" refreshes.

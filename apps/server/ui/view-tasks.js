@@ -18,11 +18,11 @@ export async function tasks(view) {
       placeholder: 'What should be done?',
     })
   );
-  const form = session.operator
+  const form = !session.canStartTasks
     ? h(
         'p',
         { class: 'muted' },
-        'Tasks are started with a tenant’s token; the operator token only reads them.',
+        'Tasks are started with a tenant’s own token; the operator token only reads them.',
       )
     : h(
         'form',

@@ -135,6 +135,7 @@ export function observabilityRoutes(options: {
     return c.json({
       userId: caller.userId ?? null,
       operator: caller.operator,
+      canStartTasks: caller.self,
       tracing: telemetry !== undefined && !telemetry.config.disabled,
       otlp: {
         traces: telemetry?.config.traces !== undefined,

@@ -3,24 +3,27 @@ import {
   createContext,
   InvalidArgumentsError,
   normalizeUserId,
+  silentLogger,
   type AgentContext,
+  type Logger,
 } from '@mcp-agent/core';
 import type { OperatorToken } from '../auth/operator-token.js';
 import { authenticateBearer, isCaller, type Refusal } from '../auth/bearer-auth.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
-import { silentLogger, type Logger } from '@mcp-agent/core';
 
 /** Who is reading the web UI's data: a tenant, or the operator (optionally looking at one tenant). */
 export interface UiCaller {
   readonly operator: boolean;
   /** The tenant whose data is shown; `undefined` for the operator looking at every tenant. */
   readonly userId: string | undefined;
+  /** The token is `userId`'s own (so it may start tasks through `/v1`). */
+  readonly self: boolean;
 }
 
 /**
- * Authenticates a web UI request: the operator token first (then `?tenant=` narrows the views to
- * one tenant), else a user's bearer token through the API's own verifier. A refusal is the API's
- * own 401, 403 or 503.
+ * Authenticates a web UI request: the operator token (then `?tenant=` narrows the views to one
+ * tenant), or a user's bearer token through the API's own verifier; a tenant's `?tenant=` is
+ * ignored. A refusal is the API's own 401, 403 or 503.
  */
 export async function uiCaller(
   c: Context,
@@ -32,18 +35,21 @@ export async function uiCaller(
   },
 ): Promise<UiCaller | Refusal> {
   const authorization = c.req.header('authorization');
-  if (options.operator?.matches(authorization) === true) {
-    const tenant = c.req.query('tenant');
-    return {
-      operator: true,
-      userId: tenant === undefined || tenant === '' ? undefined : checked(tenant),
-    };
-  }
+  const operator = options.operator?.matches(authorization) === true;
   const outcome = await authenticateBearer(authorization, options.verifier, {
     resourceMetadataUrl: options.resourceMetadataUrl,
     logger: options.logger ?? silentLogger,
   });
-  return isCaller(outcome) ? { operator: false, userId: outcome.userId } : outcome;
+  if (operator) {
+    // The operator token may also be a user's own (`mcp-agent ui`: one person is both).
+    const own = isCaller(outcome) ? outcome.userId : undefined;
+    const raw = c.req.query('tenant');
+    const tenant = raw === undefined || raw === '' ? undefined : checked(raw);
+    return tenant === undefined
+      ? { operator: true, userId: own, self: own !== undefined }
+      : { operator: true, userId: tenant, self: tenant === own };
+  }
+  return isCaller(outcome) ? { operator: false, userId: outcome.userId, self: true } : outcome;
 }
 
 /** The context of a tenant view; the operator must name the tenant (`?tenant=`). */
