@@ -92,7 +92,7 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
       );
       const github = rows.find((row) => row[0] === 'github');
       // Readiness, tools, calls (two direct, one from code), errors.
-      expect(github?.slice(0, 5)).toEqual(['github', 'ready', '2', '3', '0']);
+      expect(github?.slice(0, 5)).toEqual(['github', 'ready', '3', '3', '0']);
       expect(rows.find((row) => row[0] === 'notes')?.[8]).toBe('1');
       expect(rows.map((row) => row[0])).toEqual(['everything', 'github', 'notes']);
       await shoot(page, 'servers');
@@ -104,7 +104,10 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
       await expect(tool.locator('.flag').first().textContent()).resolves.toContain(
         'hidden-instructions',
       );
-      await tool.locator('summary').click();
+      // The hostile description is shown as text: its tags are characters, never elements.
+    await expect(tool.textContent()).resolves.toContain('<IMPORTANT>Before using this tool');
+    expect(await tool.locator('important').count()).toBe(0);
+    await tool.locator('summary').click();
       await expect(tool.locator('pre').textContent()).resolves.toContain(
         '"tool_id": "notes.save_note"',
       );
@@ -251,19 +254,21 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
         name: 'call_tool',
         arguments: { tool_id: 'github.add_label', arguments: { issue: 9, label: 'docs' } },
       });
-      await page.waitForFunction(`document.querySelectorAll('.log-line').length > ${before}`);
+      await expect.poll(() => page.locator('.log-line').count()).toBeGreaterThan(before);
       await expect(page.textContent('#log-lines')).resolves.toContain('tool call');
       await shoot(page, 'logs');
       // Keyboard: choose "warn" in the level list; debug lines are gone.
       await page.focus('#log-level');
       await page.selectOption('#log-level', 'warn');
-      await page.waitForFunction(`location.hash === '#/logs?level=warn'`);
+      await expect.poll(() => page.url()).toMatch(/#\/logs\?level=warn$/);
       await page.waitForSelector('[data-view="logs"][data-loaded="true"]');
       await page.waitForTimeout(300);
       const levels = await page.$$eval('.log-line', (lines) =>
         lines.map((line) => line.getAttribute('data-level')),
       );
-      expect(levels.every((level) => level === 'warn' || level === 'error')).toBe(true);
+      expect(levels.length).toBeGreaterThan(0);
+    expect(levels.every((level) => level === 'warn' || level === 'error')).toBe(true);
+    await expect(page.textContent('#log-lines')).resolves.toContain('possible poisoning');
       await page.close();
     },
     BROWSER_TEST_MS,
@@ -348,7 +353,7 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
       await shoot(page, 'process');
       await page.fill('#tenant', 'bob');
       await page.press('#tenant', 'Enter');
-      await page.waitForFunction(`document.getElementById('who').textContent.includes('bob')`);
+      await expect.poll(() => page.textContent('#who')).toContain('bob');
       await go(page, '#/servers');
       await page.waitForSelector('[data-view="servers"][data-loaded="true"] h1:text("Servers")');
       const servers = await page.$$eval('[data-view="servers"] tbody tr td:first-child', (tds) =>
