@@ -105,9 +105,9 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
         'hidden-instructions',
       );
       // The hostile description is shown as text: its tags are characters, never elements.
-    await expect(tool.textContent()).resolves.toContain('<IMPORTANT>Before using this tool');
-    expect(await tool.locator('important').count()).toBe(0);
-    await tool.locator('summary').click();
+      await expect(tool.textContent()).resolves.toContain('<IMPORTANT>Before using this tool');
+      expect(await tool.locator('important').count()).toBe(0);
+      await tool.locator('summary').click();
       await expect(tool.locator('pre').textContent()).resolves.toContain(
         '"tool_id": "notes.save_note"',
       );
@@ -267,8 +267,8 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
         lines.map((line) => line.getAttribute('data-level')),
       );
       expect(levels.length).toBeGreaterThan(0);
-    expect(levels.every((level) => level === 'warn' || level === 'error')).toBe(true);
-    await expect(page.textContent('#log-lines')).resolves.toContain('possible poisoning');
+      expect(levels.every((level) => level === 'warn' || level === 'error')).toBe(true);
+      await expect(page.textContent('#log-lines')).resolves.toContain('possible poisoning');
       await page.close();
     },
     BROWSER_TEST_MS,
