@@ -45,8 +45,10 @@ export function badge(value) {
 }
 
 /**
- * A table with a header row and one row per item; `rows` give cells (text or nodes).
- * @param {{ label: string, numeric?: boolean }[]} columns
+ * A table with a header row and one row per item; `rows` give cells (text or nodes). Columns
+ * with a `width` make a fixed layout, which long tables need: the browser then lays out each
+ * row once instead of measuring every cell of every row first.
+ * @param {{ label: string, numeric?: boolean, width?: string }[]} columns
  * @param {Child[][]} rows
  * @param {string} caption
  */
@@ -64,10 +66,18 @@ export function table(columns, rows, caption) {
     fragment.appendChild(tr);
   }
   body.appendChild(fragment);
+  const fixed = columns.some((c) => c.width !== undefined);
   return h(
     'table',
-    {},
+    { class: fixed ? 'fixed' : undefined },
     h('caption', { class: 'muted' }, caption),
+    fixed
+      ? h(
+          'colgroup',
+          {},
+          columns.map((c) => h('col', { class: c.width ? `w-${c.width}` : undefined })),
+        )
+      : null,
     h(
       'thead',
       {},
@@ -104,10 +114,13 @@ export function duration(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
+// One formatter for every time shown: making one per call costs more than the rest of a row.
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
 /** @param {number | null | undefined} epochMs */
 export function time(epochMs) {
   if (epochMs === null || epochMs === undefined) return '—';
-  return new Date(epochMs).toLocaleTimeString();
+  return TIME.format(epochMs);
 }
 
 /** @param {number | null | undefined} bytes */

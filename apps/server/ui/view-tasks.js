@@ -1,14 +1,19 @@
 import { request, stream } from './api.js';
 import { announce, badge, duration, h, json, table, time } from './dom.js';
 
+const FIRST_ROWS = 100;
+
 /**
- * The task list (newest first, up to 1,000) and, for a tenant, a form to start one.
+ * The task list (newest first: the first hundred, then up to 1,000 on request) and, for a tenant,
+ * a form to start one.
  * @param {import('./view-servers.js').View} view
  */
 export async function tasks(view) {
   const { main, signal, session } = view;
   const started = performance.now();
   const { tasks: rows } = await request('/ui/api/tasks', { query: { limit: 1000 }, signal });
+  // The newest hundred at first, so the page is ready at once; every task on request.
+  const shown = view.query.get('all') === '1' ? rows.length : Math.min(rows.length, FIRST_ROWS);
   const operator = session.operator === true && session.userId === null;
   const text = /** @type {HTMLTextAreaElement} */ (
     h('textarea', {
@@ -55,29 +60,58 @@ export async function tasks(view) {
         ? h('p', { class: 'muted' }, 'No task yet.')
         : table(
             [
-              ...(operator ? [{ label: 'Tenant' }] : []),
-              { label: 'Started' },
-              { label: 'Status' },
+              ...(operator ? [{ label: 'Tenant', width: 'm' }] : []),
+              { label: 'Started', width: 's' },
+              { label: 'Status', width: 'm' },
               { label: 'Task' },
-              { label: 'Steps', numeric: true },
-              { label: 'Tokens in/out', numeric: true },
-              { label: 'Duration', numeric: true },
+              { label: 'Steps', numeric: true, width: 'xs' },
+              { label: 'Tokens in/out', numeric: true, width: 'm' },
+              { label: 'Duration', numeric: true, width: 's' },
             ],
-            rows.map((/** @type {any} */ row) => [
-              ...(operator ? [row.userId] : []),
-              time(row.createdAt),
-              badge(row.status),
-              h('a', { href: `#/tasks/${encodeURIComponent(row.id)}` }, row.task),
-              row.steps,
-              `${row.inputTokens} / ${row.outputTokens}`,
-              duration(row.durationMs),
-            ]),
-            `${rows.length} tasks, newest first`,
+            rows
+              .slice(0, shown)
+              .map((/** @type {any} */ row) => [
+                ...(operator ? [row.userId] : []),
+                time(row.createdAt),
+                badge(row.status),
+                h('a', { href: `#/tasks/${encodeURIComponent(row.id)}` }, row.task),
+                row.steps,
+                `${row.inputTokens} / ${row.outputTokens}`,
+                duration(row.durationMs),
+              ]),
+            rows.length > shown
+              ? `The newest ${shown} of ${rows.length} tasks`
+              : `${rows.length} tasks, newest first`,
           ),
+      rows.length > shown
+        ? h(
+            'p',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary',
+                id: 'show-all-tasks',
+                onclick: () => {
+                  location.hash = '#/tasks?all=1';
+                },
+              },
+              `Show all ${rows.length} tasks`,
+            ),
+          )
+        : null,
     ),
   );
   main.firstElementChild?.setAttribute('data-loaded', 'true');
   performance.measure('mcp-ui:tasks-rendered', { start: started });
+  // The frame after this one: the table has been laid out and painted.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      performance.mark('mcp-ui:tasks-painted');
+      main.firstElementChild?.setAttribute('data-painted', 'true');
+    }),
+  );
 }
 
 const KINDS = /** @type {Record<string, string>} */ ({
