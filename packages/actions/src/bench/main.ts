@@ -1,9 +1,9 @@
 import { runDispatchBenchmark } from './dispatch.js';
 import { runSandboxBenchmark } from './sandbox.js';
 
-// Entry point of `pnpm bench dispatch|sandbox` for this package.
+// Entry point of `pnpm bench dispatch [--tracing]|sandbox` for this package.
 const runs: Record<string, () => Promise<Record<string, unknown>>> = {
-  dispatch: runDispatchBenchmark,
+  dispatch: () => runDispatchBenchmark({ tracing: process.argv.includes('--tracing') }),
   sandbox: runSandboxBenchmark,
 };
 const run = runs[process.argv[2] ?? ''];
