@@ -1,15 +1,20 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { alive } from '@mcp-agent/test-support';
 
 // The built binary, as a user starts it: `mcp-agent ui` prints a loopback URL with a token.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'mcp-cli-ui-'));
+const started: ChildProcess[] = [];
+// A failed assertion must not leave the server (and its sandbox workers) running.
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+});
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('mcp-agent ui', { timeout: 90_000 }, () => {
@@ -18,6 +23,7 @@ describe('mcp-agent ui', { timeout: 90_000 }, () => {
       env: { ...process.env, MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    started.push(child);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const url = await new Promise<string>((resolve, reject) => {
