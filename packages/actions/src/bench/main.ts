@@ -1,10 +1,12 @@
 import { runDispatchBenchmark } from './dispatch.js';
+import { runResultSizesBenchmark } from './result-sizes.js';
 import { runSandboxBenchmark } from './sandbox.js';
 
-// Entry point of `pnpm bench dispatch [--tracing]|sandbox` for this package.
+// Entry point of `pnpm bench dispatch [--tracing]|sandbox|result-sizes` for this package.
 const runs: Record<string, () => Promise<Record<string, unknown>>> = {
   dispatch: () => runDispatchBenchmark({ tracing: process.argv.includes('--tracing') }),
   sandbox: runSandboxBenchmark,
+  'result-sizes': runResultSizesBenchmark,
 };
 const run = runs[process.argv[2] ?? ''];
 if (run === undefined) {
