@@ -29,5 +29,7 @@ export default tseslint.config(
       ],
     },
   },
+  // The server's web UI runs in the browser.
+  { files: ['apps/server/ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   prettier,
 );

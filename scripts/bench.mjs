@@ -16,6 +16,7 @@ const benches = {
   'result-sizes': 'packages/actions/build/bench/main.js',
   agent: 'packages/agent/build/bench/main.js',
   served: 'apps/server/build/bench/main.js',
+  ui: 'apps/server/build/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

@@ -44,6 +44,13 @@ try {
     process.exit(0);
   }
   session = new CliSession(cli);
+  if (command === 'ui') {
+    // Its own stack: telemetry and the UI's log buffer come before it.
+    const { ui } = await import('./commands/ui.js');
+    const home = values.home === undefined ? {} : { home: String(values.home) };
+    await ui(cli, session.userId, home);
+    process.exit(0);
+  }
   endOnSignals(session);
   const ending = await dispatch(cli, session);
   if (ending === 'serving') await new Promise(() => undefined);

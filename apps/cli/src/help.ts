@@ -14,6 +14,7 @@ Commands:
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
   usage [--days 30] | usage quota set --max-…      model tokens, cost and tool calls; quotas
+  ui [--port <n>]                                  the web UI on 127.0.0.1 (a one-time token in its URL)
   tokens add <user> | revoke <id> | list           the gateway's bearer tokens
   client-config <claude|cursor|vscode|claude-code> the gateway's entry for an MCP client
 
@@ -25,7 +26,8 @@ Global options:
   --version      the version of mcp-agent
   --help, -h     this text; "mcp-agent <command> [<sub>] --help" for one command
 
-Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised.`,
+Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised,
+5 a quota or rate limit reached (try again later).`,
   servers: `mcp-agent servers — manage your MCP servers
 
   servers add <id> --command <program> [--arg <a>]… [--env K=V]… [--cwd <dir>] [--replace]
@@ -147,6 +149,15 @@ Examples:
                                        without it, it serves --user alone
 
 "mcp-agent client-config <client>" prints the entry that runs "serve --stdio" for your client.`,
+  ui: `mcp-agent ui — the web UI, for you alone
+
+  ui [--port <n>]    serves the UI on 127.0.0.1 (a free port unless --port) and prints its URL,
+                     with a random token after "#token=": open it in a browser. The token is made
+                     anew at each start and never written anywhere; Ctrl-C stops the server.
+
+Servers and their readiness, each server's tools (deep views, poisoning flags), search with the
+reasons for each hit, tasks as live timelines, the MCP traffic of the gateway, and live logs.
+With OTEL_EXPORTER_OTLP_ENDPOINT set, spans and metrics are also exported over OTLP/HTTP.`,
   tokens: `mcp-agent tokens — the bearer tokens of the server and "serve --http"
 
   tokens add <user> --tokens <file>    a new token for <user>, printed once (the file keeps its digest)

@@ -77,6 +77,7 @@ export const COMMANDS: Readonly<
     stack: true,
     flags: { stdio: { type: 'boolean' }, http: { type: 'string' }, tokens: { type: 'string' } },
   },
+  ui: { stack: false, flags: { port: { type: 'string' } } },
   usage: {
     stack: true,
     flags: {

@@ -48,3 +48,29 @@ export { serveHttpApi } from './api/serve-api.js';
 export { TaskStore, type TaskRecord } from './api/task-store.js';
 export { LIMIT_FLAGS, readOperatorLimits, type OperatorLimits } from './operator-limits.js';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
+export { OperatorToken } from './auth/operator-token.js';
+export {
+  McpTraceLog,
+  type McpTraceEntry,
+  type McpTraceLogLimits,
+} from './telemetry/mcp-trace-log.js';
+export type { ObservedSources } from './telemetry/process-gauges.js';
+export {
+  startTelemetry,
+  type StartTelemetryOptions,
+  type Telemetry,
+} from './telemetry/start-telemetry.js';
+export {
+  readTelemetryConfig,
+  type OtlpTarget,
+  type SamplerName,
+  type TelemetryConfig,
+} from './telemetry/telemetry-config.js';
+export {
+  LogBuffer,
+  type LogBufferLimits,
+  type LogEntry,
+  type LogFilter,
+  type LogLevel,
+} from './ui/log-buffer.js';
+export { observabilityRoutes, type ObservabilityOptions } from './ui/observability-routes.js';

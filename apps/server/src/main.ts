@@ -32,6 +32,8 @@ Serving:
   --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
   --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
                              (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
+  --operator-token-file <f>  the operator's token for /metrics and the UI's operator view
+                             (MCP_AGENT_OPERATOR_TOKEN_FILE)
 
 Limits:
 ${LIMIT_FLAGS.map((limit) => `  --${limit.flag} <n>`.padEnd(29) + limit.env).join('\n')}
@@ -61,6 +63,9 @@ try {
     { checkPublicUrl },
     { serveHttpApi },
     { readAuthConfig },
+    { OperatorToken },
+    { startTelemetry },
+    { LogBuffer },
   ] = await Promise.all([
     import('@mcp-agent/agent'),
     import('@mcp-agent/registry'),
@@ -68,6 +73,9 @@ try {
     import('./api/public-url.js'),
     import('./api/serve-api.js'),
     import('./auth/auth-config.js'),
+    import('./auth/operator-token.js'),
+    import('./telemetry/start-telemetry.js'),
+    import('./ui/log-buffer.js'),
   ]);
   const rawPort = values.port ?? process.env.PORT ?? '8080';
   const port = Number(rawPort);
@@ -75,7 +83,11 @@ try {
     throw new ConfigError(
       `--port must be a whole number from 0 to 65535, not "${rawPort.slice(0, 20)}"`,
     );
-  const logger = createLogger();
+  // Telemetry first, so every span and metric of the stack reaches the SDK; logs also feed the UI.
+  const telemetry = await startTelemetry();
+  const logs = new LogBuffer({ forward: process.stderr });
+  const logger = createLogger({ destination: logs });
+  const operator = OperatorToken.fromConfig(values['operator-token-file'], process.env);
   const limits = readOperatorLimits(values, process.env);
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
   // servers must be public https.
@@ -107,12 +119,15 @@ try {
     limits: limits.server,
     logger,
     mcpRegistryUrl: values['mcp-registry-url'] ?? process.env.MCP_AGENT_MCP_REGISTRY_URL,
+    observability: { telemetry, logs, ...(operator === undefined ? {} : { operator }) },
   });
+  telemetry.observe({ pool: stack.pool, gateway: api.gateway });
   logger.info({ url: api.url, signIn: auth.description }, 'mcp-agent API and gateway listening');
   const stop = async () => {
     auth.close();
     await api.close();
     await stack.close();
+    await telemetry.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', stop);
@@ -134,6 +149,7 @@ function parse() {
       'public-url': { type: 'string' },
       'trust-proxy': { type: 'boolean' },
       'mcp-registry-url': { type: 'string' },
+      'operator-token-file': { type: 'string' },
       ...LIMIT_FLAG_OPTIONS,
       ...AUTH_FLAG_OPTIONS,
     },

@@ -23,6 +23,7 @@ export {
 export { quotaLink } from './links/quota-link.js';
 export { rateLimitLink, type RateLimit, type RateLimits } from './links/rate-limit-link.js';
 export { usageLink } from './links/usage-link.js';
+export { telemetryLink } from './links/telemetry-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
 export { normalizeResult } from './normalize-result.js';
 export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';

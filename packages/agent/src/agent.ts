@@ -37,6 +37,7 @@ import { Trajectory } from './planner/trajectory.js';
 import { MetaToolSession } from './session/meta-tool-session.js';
 import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
 import { failed, observed, type Observation } from './session/observation.js';
+import { traceTask } from './telemetry/task-span.js';
 
 /** What an agent is made of. */
 export interface AgentOptions {
@@ -145,7 +146,7 @@ export class Agent {
     options: ExecuteTaskOptions = {},
   ): Promise<MCPTaskResult> {
     const release = this.#running.admit(userId);
-    return this.#execute(task, userId, options).finally(release);
+    return traceTask(userId, () => this.#execute(task, userId, options)).finally(release);
   }
 
   async #execute(

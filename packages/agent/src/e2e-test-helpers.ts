@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createContext, type Logger } from '@mcp-agent/core';
-import { Dispatcher, loggingLink, quotaLink, usageLink } from '@mcp-agent/actions';
+import {
+  Dispatcher,
+  loggingLink,
+  quotaLink,
+  usageLink,
+  type DispatchLink,
+} from '@mcp-agent/actions';
 import { IsolatedVmSandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
@@ -78,14 +84,21 @@ export async function addScripted(id: string, script: object, userId = USER) {
 }
 
 export function makeAgent(
-  options: { connectors?: boolean; logger?: Logger; prices?: PriceTable } = {},
+  options: {
+    connectors?: boolean;
+    logger?: Logger;
+    prices?: PriceTable;
+    links?: DispatchLink[];
+  } = {},
 ): Agent {
+  const { links, ...agentOptions } = options;
   const knowledge = new Knowledge({ registry: e2e.registry });
   // The links openAgentStack always has: quotas and usage.
   const dispatcher = new Dispatcher({
     registry: e2e.registry,
     pool: e2e.pool,
     links: [
+      ...(links ?? []),
       ...(options.logger === undefined ? [] : [loggingLink]),
       quotaLink(e2e.registry.quotas),
       usageLink(e2e.registry.usage),
@@ -99,7 +112,7 @@ export function makeAgent(
     sandbox: e2e.sandbox,
     model: e2e.model.client(),
     readyTimeoutMs: 10_000,
-    ...options,
+    ...agentOptions,
   });
 }
 

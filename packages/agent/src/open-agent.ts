@@ -3,6 +3,7 @@ import {
   Dispatcher,
   loggingLink,
   quotaLink,
+  telemetryLink,
   usageLink,
   type DispatcherOptions,
 } from '@mcp-agent/actions';
@@ -27,7 +28,8 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly appServers?: readonly ServerConfig[];
   readonly pool?: ConnectionPoolOptions;
   /**
-   * Middleware and mappings of the dispatcher; `links` default to `[loggingLink]`. The quota and
+   * Middleware and mappings of the dispatcher; `links` default to `[telemetryLink, loggingLink]`
+   * (keep `telemetryLink` first in links of your own to keep the dispatch spans). The quota and
    * usage links always follow them: every call is counted and recorded.
    */
   readonly dispatcher?: Omit<DispatcherOptions, 'registry' | 'pool'>;
@@ -78,8 +80,8 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     observations: new MemoryObservationStore(),
     ...options.dispatcher,
     links: [
-      // Every call logged (tool, caller, outcome, duration; never arguments or results).
-      ...(options.dispatcher?.links ?? [loggingLink]),
+      // Every call traced and logged (tool, caller, outcome, duration; never arguments or results).
+      ...(options.dispatcher?.links ?? [telemetryLink, loggingLink]),
       quotaLink(registry.quotas),
       usageLink(registry.usage),
     ],

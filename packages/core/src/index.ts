@@ -75,6 +75,25 @@ export {
   type LoggerOptions,
 } from './logger.js';
 export type { StepEvent, StepEventType } from './step-event.js';
+export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';
+export {
+  configureTenantAttribute,
+  TENANT_ATTRIBUTE,
+  tenantAttributes,
+  tenantHash,
+  type TenantAttributeMode,
+} from './telemetry/tenant-attribute.js';
+export {
+  captureTraceContext,
+  inSpan,
+  markSpanFailed,
+  SpanKind,
+  withinTraceContext,
+  type Attributes,
+  type Span,
+  type SpanStart,
+  type TraceContext,
+} from './telemetry/tracing.js';
 export type {
   ConnectorUsage,
   MCPTaskResult,

@@ -22,6 +22,11 @@ export type { SemanticOptions } from './semantic/semantic-ranker.js';
 export type { EmbedOptions, TextEmbedder } from './semantic/text-embedder.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';
 export type { IndexSearchOptions, SearchIndex } from './search/search-index.js';
+export {
+  explainMatch,
+  type MatchedField,
+  type MatchExplanation,
+} from './search/match-explanation.js';
 export { expandQuery } from './search/thesaurus.js';
 export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';
 export {

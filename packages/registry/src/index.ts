@@ -2,6 +2,7 @@ export type { ActiveServer, ActiveServersOptions, Exclusion, TierEntry } from '.
 export type { AccountRecord, AccountStatus } from './repositories/accounts.js';
 export type { AuthConfigRecord, AuthKind } from './repositories/auth-configs.js';
 export { canonicalHash } from './catalog/canonical-hash.js';
+export type { ToolFinding, ToolFindingKind } from './catalog/tool-findings.js';
 export type {
   ConnectionRecord,
   ConnectionScope,

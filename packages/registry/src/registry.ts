@@ -35,7 +35,7 @@ import { ThreadRepository } from './repositories/threads.js';
 import { UsageRepository } from './repositories/usage.js';
 import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
 import { UserRepository } from './repositories/users.js';
-import { scanToolDefinitions } from './catalog/tool-findings.js';
+import { scanToolDefinitions, type ToolFinding } from './catalog/tool-findings.js';
 import type { RegistryEvents } from './registry-events.js';
 import { resolveHome } from './database/open-database.js';
 import { tenantFolder, type TenantFolder } from './tenant-folder.js';
@@ -360,6 +360,18 @@ export class Registry {
       this.events.emit('catalog-changed', { userId: ctx.userId, providerId, scope, update });
     }
     return update;
+  }
+
+  /**
+   * The poisoning findings of a server's stored tools, scanned as `replaceCatalog` scans them
+   * (against the tenant's other servers, for shadowing): what a status view shows beside them.
+   */
+  async toolFindings(ctx: AgentContext, providerId: string): Promise<ToolFinding[]> {
+    const tools = await this.catalog.list(ctx, providerId);
+    return scanToolDefinitions(
+      tools.map((tool) => tool.raw),
+      await this.#otherServersTools(ctx, providerId),
+    );
   }
 
   // The tenant's other servers' tool names, each with its server: what shadowing would mention.

@@ -34,6 +34,8 @@ import { resolveServerLimits } from '../server-limits.js';
 import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { TaskStore, type TaskRecord } from './task-store.js';
+import { httpMetrics } from '../telemetry/http-metrics.js';
+import { observabilityRoutes, type ObservabilityOptions } from '../ui/observability-routes.js';
 
 /** Options of {@link createHttpApi}. */
 export interface HttpApiOptions extends PublicUrlOptions {
@@ -52,6 +54,8 @@ export interface HttpApiOptions extends PublicUrlOptions {
   readonly trustTenantCommands?: boolean;
   /** The MCP Registry behind `GET /v1/registry/servers`; default the official one. */
   readonly mcpRegistryUrl?: string;
+  /** `/metrics` and the web UI at `/ui/` (see `observabilityRoutes`); off when absent. */
+  readonly observability?: ObservabilityOptions;
 }
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
@@ -127,6 +131,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
   const app = new Hono<Env>();
   app.use('*', accessLog(logger));
+  app.use('*', httpMetrics());
   const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
   const body = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
     let raw: unknown;
@@ -429,6 +434,21 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     const redirect = `${base}/v1/oauth/callback?user=${encodeURIComponent(ctx.userId)}&server=${encodeURIComponent(id)}`;
     return c.json(await stack.oauth.startOAuth(ctx, id, redirect));
   });
+
+  // ── Observability: /metrics for the operator, the web UI and its data ──
+  if (options.observability !== undefined)
+    app.route(
+      '/',
+      observabilityRoutes({
+        stack,
+        tasks,
+        verifier: options.verifier,
+        ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
+        logger,
+        resourceMetadataUrl: (c) => resourceMetadataUrl(baseOf(c), ''),
+        observability: options.observability,
+      }),
+    );
 
   return app;
 }

@@ -6,6 +6,7 @@ import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js'
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
 import { createHttpApi } from './http-api.js';
+import type { ObservabilityOptions } from '../ui/observability-routes.js';
 import { resourceMetadataUrl } from '../auth/protected-resource.js';
 import { checkPublicUrl, publicBaseUrl } from './public-url.js';
 
@@ -28,6 +29,8 @@ export async function serveHttpApi(options: {
   logger?: Logger;
   /** The MCP Registry behind `GET /v1/registry/servers`; default the official one. */
   mcpRegistryUrl?: string | undefined;
+  /** `/metrics` and the web UI (see `HttpApiOptions.observability`). */
+  observability?: ObservabilityOptions;
 }): Promise<{ url: string; server: ServerType; gateway: HttpGateway; close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   const publicUrl =
@@ -58,6 +61,7 @@ export async function serveHttpApi(options: {
       : { maxBodyBytes: options.limits.maxBodyBytes }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.mcpRegistryUrl === undefined ? {} : { mcpRegistryUrl: options.mcpRegistryUrl }),
+    ...(options.observability === undefined ? {} : { observability: options.observability }),
   });
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve(

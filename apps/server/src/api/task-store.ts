@@ -56,11 +56,12 @@ export class TaskStore {
     this.#tasks.delete(record.id);
   }
 
-  /** The user's tasks, newest first, at most `limit`. */
-  list(userId: string, limit: number): TaskRecord[] {
-    const mine: TaskRecord[] = [];
-    for (const record of this.#tasks.values()) if (record.userId === userId) mine.push(record);
-    return mine.reverse().slice(0, limit);
+  /** The user's tasks (every user's, for the operator: `undefined`), newest first, at most `limit`. */
+  list(userId: string | undefined, limit: number): TaskRecord[] {
+    const found: TaskRecord[] = [];
+    for (const record of this.#tasks.values())
+      if (userId === undefined || record.userId === userId) found.push(record);
+    return found.reverse().slice(0, limit);
   }
 
   get(userId: string, id: string): TaskRecord | undefined {

@@ -11,6 +11,7 @@ import {
   MetaToolSession,
   type AgentStack,
 } from '@mcp-agent/agent';
+import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
 export interface GatewayServerOptions {
@@ -60,10 +61,12 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   let warmed: Promise<unknown> | undefined;
   const warm = () => (warmed ??= stack.pool.warmUp(createContext({ userId })));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: session.tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    traceGatewayRequest({ userId, method: 'tools/list' }, async () => ({ tools: session.tools })),
+  );
   server.setRequestHandler(
     CallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> => {
+    tracedToolCall(userId, async (request, extra): Promise<CallToolResult> => {
       await warm();
       const ctx = createContext({
         userId,
@@ -95,7 +98,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         content: [{ type: 'text', text: JSON.stringify(observation.value) }],
         ...(observation.ok ? {} : { isError: true }),
       };
-    },
+    }),
   );
   return server;
 }

@@ -7,15 +7,22 @@ import { everything, openEverythingStack } from './everything-stack.js';
 import { loggingLink } from '../links/logging-link.js';
 import { DispatchMetrics } from '../links/metrics-link.js';
 import { policyLink } from '../links/policy-link.js';
+import { telemetryLink } from '../links/telemetry-link.js';
+import { registerBenchTracing } from './bench-tracing.js';
 
 const RUNS = 2_000;
 
 /**
- * `pnpm bench dispatch`: a direct SDK call on a held connection against `dispatchTool` (with
- * logging, metrics and policy links) on the same server-everything, same arguments, same run.
- * Calls alternate between the two so drift on the machine hits both alike.
+ * `pnpm bench dispatch [--tracing]`: a direct SDK call on a held connection against
+ * `dispatchTool` (with telemetry, logging, metrics and policy links) on the same
+ * server-everything, same arguments, same run. Calls alternate between the two so drift on the
+ * machine hits both alike. With `--tracing` the OpenTelemetry SDK is registered (every span
+ * recorded and exported to a sink), so two runs give tracing's cost per dispatch.
  */
-export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
+export async function runDispatchBenchmark(
+  options: { tracing?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const tracing = options.tracing === true ? registerBenchTracing() : undefined;
   const direct = new Client({ name: 'bench', version: '1' });
   await direct.connect(
     new ProcessTransport({ command: process.execPath, args: [everything], env: {} }),
@@ -27,7 +34,7 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
   const dispatcher = new Dispatcher({
     registry,
     pool,
-    links: [loggingLink, metrics.link, policyLink({ tools: { '*': 'allow' } })],
+    links: [telemetryLink, loggingLink, metrics.link, policyLink({ tools: { '*': 'allow' } })],
   });
 
   const args = { message: 'hello from the benchmark' };
@@ -48,6 +55,7 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
   }
   await direct.close();
   await stack.close();
+  await tracing?.stop();
   const directStats = latencyStats(directTimes);
   const dispatchStats = latencyStats(dispatchTimes);
   return {
@@ -55,6 +63,8 @@ export async function runDispatchBenchmark(): Promise<Record<string, unknown>> {
     server: '@modelcontextprotocol/server-everything (stdio)',
     tool: 'echo',
     node: process.version,
+    tracing: tracing === undefined ? 'off (no SDK registered)' : 'on (SDK, every span exported)',
+    ...(tracing === undefined ? {} : { spans_exported: tracing.spans() }),
     direct_sdk_held_connection_ms: directStats,
     dispatch_tool_ms: dispatchStats,
     ratio_p50: round3(dispatchStats.p50 / directStats.p50),

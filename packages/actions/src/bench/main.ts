@@ -2,9 +2,9 @@ import { runDispatchBenchmark } from './dispatch.js';
 import { runResultSizesBenchmark } from './result-sizes.js';
 import { runSandboxBenchmark } from './sandbox.js';
 
-// Entry point of `pnpm bench dispatch|sandbox|result-sizes` for this package.
+// Entry point of `pnpm bench dispatch [--tracing]|sandbox|result-sizes` for this package.
 const runs: Record<string, () => Promise<Record<string, unknown>>> = {
-  dispatch: runDispatchBenchmark,
+  dispatch: () => runDispatchBenchmark({ tracing: process.argv.includes('--tracing') }),
   sandbox: runSandboxBenchmark,
   'result-sizes': runResultSizesBenchmark,
 };

@@ -1,4 +1,4 @@
-import type { AgentContext, JsonValue, StepEvent } from '@mcp-agent/core';
+import { inSpan, type AgentContext, type JsonValue, type StepEvent } from '@mcp-agent/core';
 import {
   InvalidToolInput,
   type ContentBlock,
@@ -6,6 +6,7 @@ import {
   type ModelMessage,
 } from '../model/model-client.js';
 import type { MetaToolSession } from '../session/meta-tool-session.js';
+import { generateTraced } from '../telemetry/model-span.js';
 import type { BudgetTracker } from './budget.js';
 import { Trajectory } from './trajectory.js';
 
@@ -42,12 +43,13 @@ export async function runLoop(
       ctx.logger.warn({ error: (error as Error).message }, 'onEvent listener threw');
     }
   };
-  for (let step = 0; ; step++) {
+  // Each step in its own span: the model request and the meta-tools it chose are its children.
+  const runStep = async (step: number): Promise<string | undefined> => {
     ctx.signal.throwIfAborted();
     budget.beginStep();
-    emit({ type: 'step-start', requestId: ctx.requestId, step });
+    emit({ type: 'step-start', requestId: ctx.requestId, step, at: ctx.clock.now() });
     const started = performance.now();
-    const response = await model.generate({
+    const response = await generateTraced(ctx, model, {
       system,
       messages,
       tools: session.tools,
@@ -63,7 +65,14 @@ export async function runLoop(
         .map((b) => b.text)
         .join('\n')
         .trim();
-      emit({ type: 'answer', requestId: ctx.requestId, answer });
+      emit({
+        type: 'answer',
+        requestId: ctx.requestId,
+        answer,
+        inputTokens: response.usage.inputTokens,
+        outputTokens: response.usage.outputTokens,
+        durationMs: Math.round(performance.now() - started),
+      });
       return answer;
     }
     const results: ContentBlock[] = [];
@@ -84,21 +93,25 @@ export async function runLoop(
         arguments: args,
       });
       const observation = await session.run(use.name, use.input, { ctx });
+      const spent = {
+        inputTokens: charged ? 0 : response.usage.inputTokens,
+        outputTokens: charged ? 0 : response.usage.outputTokens,
+        durationMs: Math.round(performance.now() - commandStarted),
+      };
       emit({
         type: 'observation',
         requestId: ctx.requestId,
         step,
         ok: observation.ok,
         observation: observation.value,
+        ...spent,
       });
       deps.trajectory.record({
         command: use.name,
         arguments: args,
         observation: observation.value,
         ok: observation.ok,
-        inputTokens: charged ? 0 : response.usage.inputTokens,
-        outputTokens: charged ? 0 : response.usage.outputTokens,
-        durationMs: Math.round(performance.now() - commandStarted),
+        ...spent,
       });
       charged = true;
       results.push({
@@ -109,5 +122,12 @@ export async function runLoop(
       });
     }
     messages.push({ role: 'user', content: results });
+    return undefined;
+  };
+  for (let step = 0; ; step++) {
+    const answer = await inSpan('mcp_agent.step', { attributes: { 'mcp_agent.step': step } }, () =>
+      runStep(step),
+    );
+    if (answer !== undefined) return answer;
   }
 }

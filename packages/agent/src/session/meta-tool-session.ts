@@ -1,9 +1,17 @@
-import { ErrorCode, toMcpAgentError, type ToolId } from '@mcp-agent/core';
+import {
+  ErrorCode,
+  inSpan,
+  markSpanFailed,
+  toMcpAgentError,
+  type Span,
+  type ToolId,
+} from '@mcp-agent/core';
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
 import { InvalidToolInput } from '../model/model-client.js';
 import type { BudgetTracker } from '../planner/budget.js';
+import { metaToolAttributes } from '../telemetry/meta-tool-span.js';
 import {
   listMetaTool,
   parseMetaToolInput,
@@ -88,7 +96,17 @@ export class MetaToolSession {
    * an error observation the caller can act on; only the end of the task — its budget, a
    * quota (in a task), or cancellation — is thrown.
    */
-  async run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
+  run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
+    // One span per meta-tool call, a child of the loop step or the gateway request that made it.
+    const known = this.#tools.has(name);
+    return inSpan(known ? `mcp_agent.${name}` : 'mcp_agent.unknown_command', {}, async (span) => {
+      const observation = await this.#run(name, input, call, span);
+      if (!observation.ok) markSpanFailed(span, errorCodeOf(observation));
+      return observation;
+    });
+  }
+
+  async #run(name: string, input: unknown, call: MetaToolCall, span: Span): Promise<Observation> {
     const tool = this.#tools.get(name);
     if (tool === undefined) {
       return failed({
@@ -104,6 +122,7 @@ export class MetaToolSession {
     }
     const parsed = parseMetaToolInput(tool, input);
     if (!parsed.ok) return failed({ code: ErrorCode.InvalidArguments, message: parsed.message });
+    span.setAttributes(metaToolAttributes(name, parsed.value));
     try {
       return await tool.run(parsed.value, call);
     } catch (thrown) {
@@ -119,4 +138,14 @@ export class MetaToolSession {
       return failed(error);
     }
   }
+}
+
+// The code of an error observation (`{"error": {"code"}}`), or why there is none.
+function errorCodeOf(observation: Observation): string {
+  const value = observation.value as {
+    error?: { code?: unknown };
+    errors?: { code?: unknown }[];
+  } | null;
+  const code = value?.error?.code ?? value?.errors?.[0]?.code;
+  return typeof code === 'string' ? code : 'NOT_OK';
 }

@@ -1,4 +1,12 @@
-import type { JsonValue } from '@mcp-agent/core';
+import {
+  captureTraceContext,
+  inSpan,
+  instruments,
+  markSpanFailed,
+  withinTraceContext,
+  type JsonValue,
+  type TraceContext,
+} from '@mcp-agent/core';
 import type { WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
 import { SandboxWorkerPool, type SandboxWorker } from './sandbox-worker-pool.js';
 import {
@@ -36,6 +44,8 @@ interface ActiveRun {
   readonly controller: AbortController;
   readonly finish: (result: SandboxResult) => void;
   readonly started: number;
+  /** The run's span context: tool calls come back by message, outside it, and are run in it. */
+  readonly traceContext: TraceContext;
   toolCalls: number;
   inFlight: number;
   over: boolean;
@@ -92,7 +102,41 @@ export class IsolatedVmSandbox implements Sandbox {
     return this.#pool.pids;
   }
 
-  async run(code: string, options: SandboxRunOptions = {}): Promise<SandboxResult> {
+  /**
+   * Runs `code` in a `mcp_agent.sandbox.run` span (language, code size, tool calls, outcome):
+   * the dispatches of its tool calls are its children, though they reach the host by message.
+   */
+  run(code: string, options: SandboxRunOptions = {}): Promise<SandboxResult> {
+    const language = options.language === 'typescript' ? 'typescript' : 'javascript';
+    return inSpan(
+      'mcp_agent.sandbox.run',
+      {
+        attributes: {
+          'mcp_agent.code.language': language,
+          ...(typeof code === 'string' ? { 'mcp_agent.code.chars': code.length } : {}),
+        },
+      },
+      async (span) => {
+        const result = await this.#run(code, options, captureTraceContext());
+        const outcome = result.ok ? 'ok' : result.error.kind;
+        span.setAttributes({
+          'mcp_agent.outcome': outcome,
+          'mcp_agent.sandbox.tool_calls': result.toolCalls,
+        });
+        if (!result.ok) markSpanFailed(span, result.error.kind);
+        const metrics = instruments();
+        metrics.sandboxRuns.add(1, { outcome });
+        metrics.sandboxDuration.record(result.durationMs / 1000, { outcome });
+        return result;
+      },
+    );
+  }
+
+  async #run(
+    code: string,
+    options: SandboxRunOptions,
+    traceContext: TraceContext,
+  ): Promise<SandboxResult> {
     const started = performance.now();
     const fail = (kind: SandboxFailure, message: string): SandboxResult => ({
       ok: false,
@@ -139,6 +183,7 @@ export class IsolatedVmSandbox implements Sandbox {
         logs: [],
         controller: new AbortController(),
         started,
+        traceContext,
         toolCalls: 0,
         inFlight: 0,
         over: false,
@@ -251,7 +296,10 @@ export class IsolatedVmSandbox implements Sandbox {
     }
     run.inFlight += 1;
     try {
-      const result = await run.options.callTool(tool, args, run.controller.signal);
+      const callTool = run.options.callTool;
+      const result = await withinTraceContext(run.traceContext, () =>
+        callTool(tool, args, run.controller.signal),
+      );
       reply(
         JSON.stringify(
           result.ok

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { instruments } from '@mcp-agent/core';
 import type { HostMessage, WorkerMessage } from './sandbox-protocol.js';
 import { workerEnvironment } from './worker-environment.js';
 
@@ -13,6 +14,8 @@ export interface SandboxWorker {
   runId: number | undefined;
   runs: number;
   dead: boolean;
+  /** Why the pool replaces it, once it decided to (counted when it exits). */
+  replacedFor?: 'max_runs' | 'unsound' | 'memory';
 }
 
 /** Options of {@link SandboxWorkerPool}. */
@@ -79,6 +82,7 @@ export class SandboxWorkerPool {
     worker.runs += 1;
     if (retire || worker.runs >= this.#options.maxRunsPerWorker) {
       // Retired: no new run goes to it, and its exit spawns the replacement.
+      worker.replacedFor = retire ? 'unsound' : 'max_runs';
       worker.dead = true;
       worker.process.kill('SIGTERM');
       return;
@@ -144,6 +148,8 @@ export class SandboxWorkerPool {
       this.#options.onExit(worker, reason);
       const index = this.#workers.indexOf(worker);
       if (index >= 0 && !this.#disposed) {
+        // Killed by a deadline or a crash, unless the pool retired it for a reason of its own.
+        instruments().sandboxWorkerRecycles.add(1, { reason: worker.replacedFor ?? 'exited' });
         this.#workers[index] = this.#spawn();
         this.#queue.shift()?.();
       }
@@ -157,6 +163,7 @@ export class SandboxWorkerPool {
       if (worker.dead || pid === undefined) continue;
       const rssMb = readRssMb(pid);
       if (rssMb !== undefined && rssMb > this.#options.rssCapMb) {
+        worker.replacedFor = 'memory';
         this.#options.onOverMemory(worker);
         worker.process.kill('SIGKILL');
       }

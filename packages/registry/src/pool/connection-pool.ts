@@ -23,6 +23,7 @@ import {
   waitReason,
   type ServerReport,
 } from './server-report.js';
+import { tracedToolCall } from './pool-telemetry.js';
 
 /** Options of {@link ConnectionPool}; every field has a default. */
 export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
@@ -287,9 +288,13 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const connection = await this.ready(ctx, serverId);
-    const signal = options.signal ?? ctx.signal;
-    return connection.callTool(toolName, args, { ...options, signal });
+    // Reused: the tenant's session was open and ready before this call asked for it.
+    const reused = this.#connections.get(key(ctx.userId, serverId))?.state.status === 'ready';
+    return tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
+      const connection = await this.ready(ctx, serverId);
+      const signal = options.signal ?? ctx.signal;
+      return connection.callTool(toolName, args, { ...options, signal });
+    });
   }
 
   /** The readiness and metrics of the tenant's open connections. */
@@ -298,6 +303,14 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       .filter((c) => c.userId === ctx.userId)
       .map((c) => ({ ...c.state, metrics: c.metrics }))
       .sort((a, b) => (a.serverId < b.serverId ? -1 : 1));
+  }
+
+  /**
+   * The readiness and metrics of every open connection, every tenant's: for the operator's views
+   * and process metrics only; a tenant is answered with {@link status}.
+   */
+  statusOfAll(): ServerStatus[] {
+    return [...this.#connections.values()].map((c) => ({ ...c.state, metrics: c.metrics }));
   }
 
   /** How many sessions are open. */

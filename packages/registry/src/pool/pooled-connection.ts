@@ -7,7 +7,13 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { NotReadyError, type AgentContext, type Logger, type ServerConfig } from '@mcp-agent/core';
+import {
+  instruments,
+  NotReadyError,
+  type AgentContext,
+  type Logger,
+  type ServerConfig,
+} from '@mcp-agent/core';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import type { PoolStore } from './pool-store.js';
 import { describeAttemptFailure } from './attempt-failure.js';
@@ -411,6 +417,7 @@ export class PooledConnection {
   // An unexpected exit: back off, then discover again; ready only once re-discovered.
   async #restart(): Promise<void> {
     this.#restarts += 1;
+    instruments().connectorRestarts.add(1, { server: this.serverId });
     if (this.#restarts > this.#options.maxRestarts) {
       await this.#setState({
         status: 'failed',

@@ -1,0 +1,73 @@
+import { request } from './api.js';
+import { badge, duration, h, size, table, time } from './dom.js';
+
+/**
+ * The gateway's MCP traffic: each incoming request, then the requests it sent to servers.
+ * Names, sizes, outcomes and codes only: arguments and results are never recorded.
+ * @param {import('./view-servers.js').View} view
+ */
+export async function traces(view) {
+  const { main, signal, session } = view;
+  const answer = await request('/ui/api/traces', { query: { limit: 300 }, signal });
+  /** @type {Map<string, any[]>} */
+  const byTrace = new Map();
+  for (const entry of [...answer.traces].reverse())
+    byTrace.set(entry.traceId, [...(byTrace.get(entry.traceId) ?? []), entry]);
+  const groups = [...byTrace.values()].reverse();
+  const operator = session.operator === true && session.userId === null;
+  /** @type {any[][]} */
+  const rows = [];
+  for (const group of groups) {
+    const ordered = [
+      ...group.filter((e) => e.direction === 'in'),
+      ...group.filter((e) => e.direction === 'out'),
+    ];
+    for (const entry of ordered)
+      rows.push([
+        ...(operator ? [entry.userId ?? ''] : []),
+        entry.direction === 'in' ? '→ in' : '  ← out',
+        time(entry.at),
+        entry.method,
+        entry.direction === 'in' ? entry.name : `${entry.server}.${entry.name}`,
+        entry.toolId ?? '',
+        badge(entry.outcome === 'ok' ? 'ok' : 'error'),
+        entry.errorType ?? '',
+        duration(entry.durationMs),
+        size(entry.requestBytes),
+        size(entry.responseBytes),
+      ]);
+  }
+  main.replaceChildren(
+    h(
+      'section',
+      { 'aria-labelledby': 'traces-title', 'data-view': 'traces', 'data-loaded': 'true' },
+      h('h1', { id: 'traces-title' }, 'MCP traces of the gateway'),
+      h(
+        'p',
+        { class: 'muted' },
+        answer.enabled
+          ? 'Incoming requests (→) and the requests they sent to servers (←), newest first; arguments and results are never recorded, only names, sizes, outcomes and codes.'
+          : 'Tracing is off in this process (OTEL_SDK_DISABLED), so nothing is recorded.',
+      ),
+      rows.length === 0
+        ? h('p', {}, 'No gateway traffic recorded yet.')
+        : table(
+            [
+              ...(operator ? [{ label: 'Tenant' }] : []),
+              { label: 'Direction' },
+              { label: 'At' },
+              { label: 'Method' },
+              { label: 'Tool' },
+              { label: 'Target' },
+              { label: 'Outcome' },
+              { label: 'Error' },
+              { label: 'Duration', numeric: true },
+              { label: 'Request', numeric: true },
+              { label: 'Response', numeric: true },
+            ],
+            rows,
+            `${answer.traces.length} requests in ${groups.length} traces`,
+          ),
+    ),
+  );
+}

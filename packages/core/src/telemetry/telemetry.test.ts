@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { instruments } from './instruments.js';
+import { configureTenantAttribute, tenantAttributes, tenantHash } from './tenant-attribute.js';
+import { inSpan } from './tracing.js';
+
+afterEach(() => {
+  metrics.disable();
+  configureTenantAttribute({ mode: 'hash' });
+});
+
+describe('telemetry without an SDK', () => {
+  it('inSpan runs the work, returns its value and rethrows its error', async () => {
+    await expect(inSpan('work', {}, async () => 42)).resolves.toBe(42);
+    await expect(
+      inSpan('work', {}, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+  });
+});
+
+describe('tenantAttributes', () => {
+  it('is a keyed hash of the user id by default, stable under one key; omit records nothing', () => {
+    configureTenantAttribute({ mode: 'hash', key: 'operator-key' });
+    const first = tenantHash('alice@example.com');
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    expect(tenantHash('alice@example.com')).toBe(first);
+    expect(tenantHash('bob@example.com')).not.toBe(first);
+    expect(tenantAttributes('alice@example.com')).toEqual({ 'mcp_agent.tenant': first });
+    configureTenantAttribute({ mode: 'hash', key: 'another-key' });
+    expect(tenantHash('alice@example.com')).not.toBe(first);
+    configureTenantAttribute({ mode: 'omit' });
+    expect(tenantAttributes('alice@example.com')).toEqual({});
+  });
+});
+
+describe('instruments', () => {
+  it('are made again when an application registers a meter provider after first use', () => {
+    const before = instruments();
+    expect(instruments()).toBe(before);
+    const created: string[] = [];
+    const meter = new Proxy({} as Meter, {
+      get: (_target, method: string) => (name: string) => {
+        created.push(`${method}:${name}`);
+        return { add: () => undefined, record: () => undefined };
+      },
+    });
+    const provider: MeterProvider = { getMeter: () => meter };
+    metrics.setGlobalMeterProvider(provider);
+    const after = instruments();
+    expect(after).not.toBe(before);
+    expect(created).toContain('createCounter:mcp_agent.connector.calls');
+    expect(created).toContain('createHistogram:mcp_agent.connector.duration');
+    expect(instruments()).toBe(after);
+  });
+});
