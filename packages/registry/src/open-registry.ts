@@ -1,6 +1,12 @@
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import { assertMigrated } from './database/migrate.js';
 import { type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
-import { openDatabase, resolveHome } from './database/open-database.js';
+import type { ChangeFeed } from './changes/change-feed.js';
+import {
+  PostgresChangeFeed,
+  type PostgresChangeFeedOptions,
+} from './changes/postgres-change-feed.js';
+import { databaseUrlFromEnv, openDatabase, resolveHome } from './database/open-database.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
@@ -23,6 +29,18 @@ export interface OpenRegistryOptions {
   readonly plugins?: readonly KyselyPlugin[];
   /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
   readonly lockTimeoutMs?: number;
+  /**
+   * Migrate the schema on open (default true). With false, a schema that is behind is refused
+   * with what to run: for deployments that migrate once, before starting their processes.
+   */
+  readonly migrate?: boolean;
+  /**
+   * How registry changes cross processes: on PostgreSQL a `PostgresChangeFeed` by default
+   * (LISTEN/NOTIFY over the change log), on SQLite none (events stay in the process); `false`
+   * for none at all, settings of the PostgreSQL feed, or a feed of your own.
+   */
+  readonly changeFeed?:
+    ChangeFeed | false | Pick<PostgresChangeFeedOptions, 'pollMs' | 'retentionMs' | 'origin'>;
 }
 
 /**
@@ -36,8 +54,16 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
   });
+  let feed: ChangeFeed | undefined;
   try {
+    if (options.migrate === false)
+      await assertMigrated(database.db as Kysely<unknown>, {
+        ...(options.schema === undefined || database.dialect !== 'postgres'
+          ? {}
+          : { schema: options.schema }),
+      });
     const { keyring, createdKeyFile } = loadKeyring({
       home,
       dialect: database.dialect,
@@ -49,15 +75,29 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
         'created a new secret key file (mode 0600); back it up: secrets stored with it cannot be read without it',
       );
     }
-    return new Registry({
+    const given = options.changeFeed;
+    if (given !== undefined && given !== false && 'publish' in given) feed = given;
+    else if (given !== false && database.dialect === 'postgres')
+      feed = new PostgresChangeFeed({
+        ...given,
+        url: options.url ?? databaseUrlFromEnv() ?? '',
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+        db: database.db,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      });
+    const registry = new Registry({
       db: (options.plugins ?? []).reduce((db, plugin) => db.withPlugin(plugin), database.db),
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+      ...(feed === undefined ? {} : { changeFeed: feed }),
       home,
       onClose: () => database.close(),
     });
+    await feed?.start();
+    return registry;
   } catch (error) {
+    await feed?.close().catch(() => undefined);
     await database.close();
     throw error;
   }

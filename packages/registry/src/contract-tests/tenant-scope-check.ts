@@ -18,6 +18,11 @@ export const TENANT_COLUMN: { readonly [Table in keyof Database]: string } = {
   tool_catalog: 'user_id',
   thread_activations: 'user_id',
   secrets: 'user_id',
+  tasks: 'user_id',
+  task_events: 'user_id',
+  task_admissions: 'user_id',
+  rate_limits: 'user_id',
+  registry_changes: 'user_id',
 };
 
 /** One statement as the check saw it: which tenants it is scoped to, and what is wrong. */

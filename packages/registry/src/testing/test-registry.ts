@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerConfig } from '@mcp-agent/core';
-import { openRegistry } from '../open-registry.js';
+import { openRegistry, type OpenRegistryOptions } from '../open-registry.js';
 import type { Registry } from '../registry.js';
 import type { UserServerPolicy } from '../user-server-policy.js';
 
@@ -12,6 +15,22 @@ export interface TestDialect {
     appServers?: readonly ServerConfig[];
     env?: Record<string, string>;
   }): Promise<Registry>;
+  /**
+   * `count` registries on one fresh database, each with its own connection, as separate
+   * processes would have (a SQLite file; a PostgreSQL schema, with change feeds); `close()`
+   * closes them all and removes what they made.
+   */
+  openMany(count: number): Promise<SharedDatabase>;
+}
+
+/** Registries on one test database (see {@link TestDialect.openMany}). */
+export interface SharedDatabase {
+  readonly registries: Registry[];
+  /** The PostgreSQL schema, on PostgreSQL. */
+  readonly schema?: string;
+  /** One more registry on the same database, with options of its own; closed with the rest. */
+  another(options?: Pick<OpenRegistryOptions, 'changeFeed'>): Promise<Registry>;
+  close(): Promise<void>;
 }
 
 /** A fresh key for a test: random, so no key is ever committed as a fixture. */
@@ -40,7 +59,36 @@ export async function createTestRegistry(
  * `MCP_AGENT_TEST_DATABASE_URL` is set. `skipped` says why PostgreSQL is missing, if it is.
  */
 export function testDialects(): { dialects: TestDialect[]; skipped: string | undefined } {
-  const dialects: TestDialect[] = [{ name: 'sqlite', open: createTestRegistry }];
+  const dialects: TestDialect[] = [
+    {
+      name: 'sqlite',
+      open: createTestRegistry,
+      async openMany(count) {
+        const home = mkdtempSync(join(tmpdir(), 'mcp-registry-many-'));
+        const env = { MCP_AGENT_SECRET_KEY: randomKey() };
+        const registries: Registry[] = [];
+        const another = async (options: Pick<OpenRegistryOptions, 'changeFeed'> = {}) => {
+          const registry = await openRegistry({
+            url: join(home, 'registry.db'),
+            home,
+            env,
+            ...options,
+          });
+          registries.push(registry);
+          return registry;
+        };
+        for (let i = 0; i < count; i += 1) await another();
+        return {
+          registries: [...registries],
+          another,
+          async close() {
+            await Promise.all(registries.map((registry) => registry.close()));
+            rmSync(home, { recursive: true, force: true });
+          },
+        };
+      },
+    },
+  ];
   const url = process.env.MCP_AGENT_TEST_DATABASE_URL;
   if (url === undefined || url === '') {
     return {
@@ -50,13 +98,50 @@ export function testDialects(): { dialects: TestDialect[]; skipped: string | und
   }
   dialects.push({
     name: 'postgres',
-    open: (options = {}) =>
-      openRegistry({
+    open: async (options = {}) => {
+      const schema = `test_${randomBytes(6).toString('hex')}`;
+      const registry = await openRegistry({
         url,
-        schema: `test_${randomBytes(6).toString('hex')}`,
+        schema,
         env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
         ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
-      }),
+      });
+      // Dropped on close: kysely's migrator looks for its tables in every schema of the
+      // database, so each schema left behind slows every later migration.
+      const close = registry.close.bind(registry);
+      registry.close = async () => {
+        await close();
+        await dropSchema(url, schema);
+      };
+      return registry;
+    },
+    async openMany(count) {
+      const schema = `test_${randomBytes(6).toString('hex')}`;
+      const env = { MCP_AGENT_SECRET_KEY: randomKey() };
+      const registries: Registry[] = [];
+      const another = async (options: Pick<OpenRegistryOptions, 'changeFeed'> = {}) => {
+        const registry = await openRegistry({ url, schema, env, ...options });
+        registries.push(registry);
+        return registry;
+      };
+      for (let i = 0; i < count; i += 1) await another();
+      return {
+        registries: [...registries],
+        schema,
+        another,
+        async close() {
+          await Promise.all(registries.map((registry) => registry.close()));
+          await dropSchema(url, schema);
+        },
+      };
+    },
   });
   return { dialects, skipped: undefined };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
 }
