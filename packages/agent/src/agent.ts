@@ -82,12 +82,18 @@ export class Agent {
   readonly #options: AgentOptions;
   readonly #ceilings: Budget;
   readonly #running: RunningTasks;
+  readonly #limits: ReturnType<typeof resolveAgentLimits>;
 
   constructor(options: AgentOptions) {
     this.#options = options;
-    const limits = resolveAgentLimits(options.limits);
-    this.#ceilings = limits.budgetCeilings;
-    this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
+    this.#limits = resolveAgentLimits(options.limits);
+    this.#ceilings = this.#limits.budgetCeilings;
+    this.#running = new RunningTasks(this.#limits.maxRunningTasksPerUser);
+  }
+
+  /** The operator's limits in force, defaults filled in. */
+  get limits(): ReturnType<typeof resolveAgentLimits> {
+    return this.#limits;
   }
 
   async executeTask(

@@ -1,5 +1,11 @@
 import type { Logger, ServerConfig } from '@mcp-agent/core';
-import { Dispatcher, loggingLink, type DispatcherOptions } from '@mcp-agent/actions';
+import {
+  Dispatcher,
+  loggingLink,
+  rateLimitLink,
+  type DispatcherOptions,
+  type RateLimits,
+} from '@mcp-agent/actions';
 import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
 import {
@@ -27,6 +33,11 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly connectors?: boolean;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
   readonly limits?: AgentLimits;
+  /**
+   * Tool calls per user and server, counted in the registry's database (so several processes
+   * on one database allow the limit once between them); a call past it is `RATE_LIMITED`.
+   */
+  readonly rateLimits?: RateLimits;
 }
 
 /** Everything an application holds: close it once, at shutdown. */
@@ -60,9 +71,14 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
   const knowledge = new Knowledge({ registry });
   const dispatcher = new Dispatcher({
     observations: new MemoryObservationStore(),
-    // Every call logged (tool, caller, outcome, duration; never arguments or results).
-    links: [loggingLink],
     ...options.dispatcher,
+    // Every call logged (tool, caller, outcome, duration; never arguments or results).
+    links: [
+      ...(options.dispatcher?.links ?? [loggingLink]),
+      ...(options.rateLimits === undefined
+        ? []
+        : [rateLimitLink(options.rateLimits, registry.rateLimits)]),
+    ],
     registry,
     pool,
   });
