@@ -15,6 +15,7 @@ export type { UserRecord } from './repositories/users.js';
 export { assertMigrated, migrateToLatest, type MigrationOptions } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {
+  databaseSchemaFromEnv,
   databaseUrlFromEnv,
   isPostgresUrl,
   openDatabase,

@@ -6,7 +6,12 @@ import {
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
 } from './changes/postgres-change-feed.js';
-import { databaseUrlFromEnv, openDatabase, resolveHome } from './database/open-database.js';
+import {
+  databaseSchemaFromEnv,
+  databaseUrlFromEnv,
+  openDatabase,
+  resolveHome,
+} from './database/open-database.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
@@ -17,7 +22,7 @@ export interface OpenRegistryOptions {
   readonly url?: string;
   /** `MCP_AGENT_HOME`, default `~/.mcp-agent`: the SQLite file and key file live here. */
   readonly home?: string;
-  /** PostgreSQL schema (tests use one per suite). */
+  /** PostgreSQL schema, default `MCP_AGENT_DATABASE_SCHEMA` or `public` (tests use one per suite). */
   readonly schema?: string;
   /** Where `MCP_AGENT_SECRET_KEY` and friends are read; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -47,7 +52,9 @@ export interface OpenRegistryOptions {
  * Opens the registry the way an application does: the database (migrated), the secret key
  * (refusing a weak or, for PostgreSQL, a missing one), and the app servers.
  */
-export async function openRegistry(options: OpenRegistryOptions = {}): Promise<Registry> {
+export async function openRegistry(given: OpenRegistryOptions = {}): Promise<Registry> {
+  const schema = given.schema ?? databaseSchemaFromEnv();
+  const options = { ...given, ...(schema === undefined ? {} : { schema }) };
   const home = resolveHome(options.home);
   const database = await openDatabase({
     ...(options.url === undefined ? {} : { url: options.url }),

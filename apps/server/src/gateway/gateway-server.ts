@@ -10,6 +10,7 @@ import {
   isModelConfigured,
   MetaToolSession,
   type AgentStack,
+  type DurableTasks,
 } from '@mcp-agent/agent';
 
 /** Options of {@link createGatewayServer}. */
@@ -20,6 +21,11 @@ export interface GatewayServerOptions {
   readonly logger?: Logger;
   /** Offer execute_task; default: when a model endpoint is configured. */
   readonly executeTask?: boolean;
+  /**
+   * Where execute_task runs its tasks: stored and counted with the HTTP API's (the running-task
+   * cap holds over both and over every process). Without it, on the agent directly.
+   */
+  readonly tasks?: DurableTasks;
 }
 
 const INSTRUCTIONS =
@@ -45,7 +51,11 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     ...(offerTask
       ? {
           extraTools: [
-            executeTaskTool((task, signal) => stack.agent.executeTask(task, userId, { signal })),
+            executeTaskTool((task, signal) =>
+              options.tasks === undefined
+                ? stack.agent.executeTask(task, userId, { signal })
+                : options.tasks.run(userId, task, { signal }),
+            ),
           ],
         }
       : {}),
