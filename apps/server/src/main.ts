@@ -3,8 +3,9 @@
 // (or --issuer https://login.example.com --public-url https://agent.example.com for JWTs).
 // `--migrate-only` migrates the database and exits; `--skip-migrations` refuses a schema that
 // is behind instead of migrating it. SIGTERM drains (see the README's deployment recipe).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createLogger, toMcpAgentError } from '@mcp-agent/core';
+import { createLogger, parseServerConfigFile, toMcpAgentError } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY, openDatabase } from '@mcp-agent/registry';
 import { readStdioAllowlist } from './api/stdio-allowlist.js';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     host: { type: 'string' },
     home: { type: 'string' },
     'stdio-allowlist': { type: 'string' },
+    servers: { type: 'string' },
     'public-url': { type: 'string' },
     'trust-proxy': { type: 'boolean' },
     'migrate-only': { type: 'boolean' },
@@ -57,7 +59,15 @@ try {
       : { publicUrl: checkPublicUrl(publicUrl) }),
     logger,
   });
+  // App servers: every user has them, from the operator's mcpServers (or VS Code) file, with
+  // ${ENV} interpolation; the same file on every process of a deployment.
+  const serversFile = values.servers ?? process.env.MCP_AGENT_SERVERS_FILE;
+  const appServers =
+    serversFile === undefined || serversFile === ''
+      ? []
+      : parseServerConfigFile(readFileSync(serversFile, 'utf8'), { source: serversFile }).servers;
   const stack = await openAgentStack({
+    appServers,
     ...(values.home === undefined ? {} : { home: values.home }),
     logger,
     userServers:
