@@ -11,6 +11,7 @@ const benches = {
   'sqlite-lock': 'packages/registry/build/bench/main.js',
   dispatch: 'packages/actions/build/bench/main.js',
   sandbox: 'packages/actions/build/bench/main.js',
+  'result-sizes': 'packages/actions/build/bench/main.js',
   agent: 'packages/agent/build/bench/main.js',
   served: 'apps/server/build/bench/main.js',
   scale: 'apps/server/build/bench/main.js',

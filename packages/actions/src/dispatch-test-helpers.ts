@@ -1,9 +1,10 @@
 // The stack the dispatcher tests share: a registry, a pool and the scripted "github" server
 // with tools for every validation, result and policy case, recreated around each test.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { createContext, type ActionResponse } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
@@ -112,6 +113,28 @@ export async function addScripted(ctx = alice, id = 'github', script: object = g
   await stack.pool.waitForReady(ctx, [id]);
 }
 
+let servers = 0;
+
+/** Adds a real MCP server from npm (this package's devDependencies) over stdio, ready. */
+export async function addNpmServer(
+  ctx: typeof alice,
+  id: string,
+  name: 'server-everything' | 'server-memory',
+): Promise<void> {
+  const entry = fileURLToPath(
+    new URL(`../node_modules/@modelcontextprotocol/${name}/dist/index.js`, import.meta.url),
+  );
+  await stack.registry.addServer(ctx, {
+    id,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [entry],
+    // The memory server writes its graph next to itself unless told where.
+    env: { MEMORY_FILE_PATH: join(dir, `${ctx.userId}-${id}-${++servers}-memory.jsonl`) },
+  });
+  await stack.pool.waitForReady(ctx, [id]);
+}
+
 export function dispatcher(options: Partial<DispatcherOptions> = {}): Dispatcher {
   return new Dispatcher({ registry: stack.registry, pool: stack.pool, ...options });
 }
@@ -142,4 +165,5 @@ export function useDispatchStack(): void {
     await stack.pool.close();
     await stack.registry.close();
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 }

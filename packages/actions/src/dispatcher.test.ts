@@ -155,15 +155,17 @@ describe('dispatchTool', () => {
     );
   });
 
-  it('slims big results through the envelope and keeps the full result by id', async () => {
+  it('cuts big results to the envelope budget and keeps the full result by id', async () => {
     const observations = new MemoryObservationStore();
     const response = await dispatcher({ observations }).dispatchTool(alice, 'github.big', {});
     expect(response.ok).toBe(true);
     expect(response.meta.truncated).toBe(true);
-    expect(String(response.ok && response.data)).toMatch(/truncated: 24000 chars/);
-    expect(
-      observations.page(alice, response.meta.observationId as string)?.totalChars,
-    ).toBeGreaterThan(20_000);
+    expect(String(response.ok && response.data)).toMatch(
+      / … \[\d+ more chars; read_result id=obs_/,
+    );
+    expect(observations.get(alice, response.meta.observationId as string)?.value).toBe(
+      'lorem ipsum '.repeat(2_000),
+    );
   });
 
   it('maps legacy parameters (rename, default, drop) before validation', async () => {

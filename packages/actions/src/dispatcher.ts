@@ -1,4 +1,5 @@
 import {
+  BudgetExceededError,
   InvalidArgumentsError,
   NotReadyError,
   parseToolId,
@@ -10,12 +11,19 @@ import {
   UnauthorizedError,
   type ActionResponse,
   type AgentContext,
+  type JsonValue,
   type McpAgentError,
   type ToolId,
 } from '@mcp-agent/core';
 import {
+  DEFAULT_ENVELOPE_LIMITS,
+  MemoryObservationStore,
+  parseJsonPath,
   processObservation,
+  selectJsonPath,
   type EnvelopeLimits,
+  type Observation,
+  type ObservationReadOptions,
   type ObservationStore,
 } from '@mcp-agent/execution';
 import type { ConnectionPool, Registry } from '@mcp-agent/registry';
@@ -38,11 +46,21 @@ export interface DispatcherOptions {
   /** Middleware, outermost first: logging, metrics, policy, rate limit, changed-tool hold… */
   readonly links?: readonly DispatchLink[];
   readonly mappings?: ProviderMappings;
+  /** Keeps whole results for `readResult`; default a `MemoryObservationStore` of its defaults. */
   readonly observations?: ObservationStore;
+  /** The budget of what reaches a model; default 8,000 tokens (see @mcp-agent/execution). */
   readonly envelope?: Partial<EnvelopeLimits>;
   /** Largest accepted arguments, as JSON; default 1 MB. */
   readonly maxArgumentBytes?: number;
+  /**
+   * Largest result one call may return, in UTF-8 bytes of JSON, to code or to the model (which
+   * sees it cut, with the whole kept for `readResult`); default 10 MB. Larger ones fail.
+   */
+  readonly maxResultBytes?: number;
 }
+
+/** What `readResult` reads: the arguments of the `read_result` meta-tool besides the id. */
+export type ReadResultOptions = ObservationReadOptions;
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
@@ -51,7 +69,7 @@ export interface DispatchOptions {
   readonly caller?: Caller;
   /** Receives the server's progress notifications (a gateway forwards them to its client). */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Envelope limits for this call only. */
+  /** Envelope limits for this call only (a model's call; code gets whole results). */
   readonly envelope?: Partial<EnvelopeLimits>;
 }
 
@@ -63,17 +81,20 @@ const MAX_DEPTH = 64;
 /**
  * The only road from the agent (and the sandbox) to a tool: resolve and check availability,
  * map legacy parameters, validate against the tool's input schema (no call when invalid), run
- * the middleware chain, call through the pooled session, normalise the MCP result, and slim it
- * through the envelope. Never throws: every failure is an `ActionResponse` with a stable code.
+ * the middleware chain, call through the pooled session, normalise the MCP result, check its
+ * size, and hand it whole to code or through the envelope to the model (the whole kept for
+ * `readResult`). Never throws: every failure is an `ActionResponse` with a stable code.
  */
 export class Dispatcher {
   readonly #options: DispatcherOptions;
+  readonly #observations: ObservationStore;
   readonly #validator = new SchemaValidator();
   readonly #resolver: ToolResolver;
   readonly #run: (ctx: AgentContext, call: ToolCall) => ReturnType<ConnectionPool['callTool']>;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#observations = options.observations ?? new MemoryObservationStore();
     this.#resolver = new ToolResolver(options.registry, this.#validator, options.pool);
     this.#run = chain(options.links ?? [], (ctx, call) =>
       options.pool.callTool(ctx, call.providerId, call.toolName, call.arguments, {
@@ -133,10 +154,20 @@ export class Dispatcher {
         timeoutMs: options.timeoutMs,
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
-      const data = normalizeResult(toolId, result, tool, this.#validator);
-      const observation = processObservation(ctx, data, {
-        limits: { ...this.#options.envelope, ...options.envelope },
-        ...(this.#options.observations === undefined ? {} : { store: this.#options.observations }),
+      const caller = options.caller ?? 'model';
+      const data = normalizeResult(toolId, result, tool, this.#validator, caller);
+      this.#checkResultSize(toolId, data);
+      if (caller === 'code') {
+        // Code reads whole results; only what it returns is shaped for a model (see observe).
+        return {
+          ok: true,
+          data: data as JsonValue,
+          meta: { toolId, durationMs: elapsed(started), truncated: false },
+        };
+      }
+      const observation = this.observe(ctx, data, {
+        source: toolId,
+        ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
       });
       return {
         ok: true,
@@ -158,6 +189,105 @@ export class Dispatcher {
         meta: { toolId, durationMs: elapsed(started), truncated: false },
       };
     }
+  }
+
+  /**
+   * Shapes any value for a model through the envelope, with this dispatcher's budget and store:
+   * unchanged within the budget, else cut with `read_result` pointers that {@link readResult}
+   * follows. What a script returns goes through here; tool results for the model already do.
+   */
+  observe(
+    ctx: AgentContext,
+    value: unknown,
+    options: { readonly source: string; readonly envelope?: Partial<EnvelopeLimits> },
+  ): Observation {
+    return processObservation(ctx, value, {
+      limits: { ...this.#options.envelope, ...options.envelope },
+      store: this.#observations,
+      source: options.source,
+    });
+  }
+
+  /**
+   * The `read_result` of a cut: the value at `path` inside a kept result, or a page of it from
+   * `offset` (`limit` items, keys or characters), cut again to the budget when still too large,
+   * with pointers that go on from there. Only the tenant that got the result can read it; an
+   * unknown, expired or other tenant's id gets the same `INVALID_ARGUMENTS` error. Never throws.
+   */
+  async readResult(
+    ctx: AgentContext,
+    observationId: string,
+    options: ReadResultOptions = {},
+  ): Promise<ActionResponse> {
+    const started = performance.now();
+    try {
+      const id = checkObservationId(observationId);
+      // The operator's budget is a ceiling: a reader may ask for smaller pages, never larger.
+      const ceiling = this.#options.envelope?.maxTokens ?? DEFAULT_ENVELOPE_LIMITS.maxTokens;
+      const read = this.#observations.read(ctx, id, {
+        ...options,
+        maxTokens: Math.min(options.maxTokens ?? ceiling, ceiling),
+      });
+      if (read === undefined) throw notKept(id);
+      return {
+        ok: true,
+        data: read.value,
+        meta: {
+          toolId: read.source as ToolId,
+          durationMs: elapsed(started),
+          truncated: read.truncated,
+          observationId: id,
+        },
+      };
+    } catch (thrown) {
+      return failed(thrown, observationId, started);
+    }
+  }
+
+  /**
+   * The whole kept value at `path`, uncut: media with their data, for a program that writes
+   * them to files (never for a model). The same tenant rule and errors as {@link readResult}.
+   */
+  async wholeResult(
+    ctx: AgentContext,
+    observationId: string,
+    options: { readonly path?: string } = {},
+  ): Promise<ActionResponse> {
+    const started = performance.now();
+    try {
+      const id = checkObservationId(observationId);
+      const kept = this.#observations.get(ctx, id);
+      if (kept === undefined) throw notKept(id);
+      const value = selectJsonPath(kept.value, parseJsonPath(options.path ?? ''));
+      return {
+        ok: true,
+        data: value,
+        meta: {
+          toolId: kept.source as ToolId,
+          durationMs: elapsed(started),
+          truncated: false,
+          observationId: id,
+        },
+      };
+    } catch (thrown) {
+      return failed(thrown, observationId, started);
+    }
+  }
+
+  // One call may bring at most maxResultBytes into the process, the store and the sandbox.
+  #checkResultSize(toolId: ToolId, data: unknown): void {
+    const max = this.#options.maxResultBytes ?? 10_000_000;
+    let size: number;
+    try {
+      size = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
+    } catch {
+      return; // MCP results are parsed JSON; anything else the envelope writes out safely
+    }
+    if (size <= max) return;
+    throw new BudgetExceededError(
+      `${toolId} returned ${size} bytes of JSON; one call may return at most ${max} bytes. Ask the tool for less (a narrower query, a page or a range), or raise the operator's cap (DispatcherOptions.maxResultBytes).`,
+      { details: { toolId, limit: 'maxResultBytes', bytes: size, maxBytes: max } },
+    );
   }
 
   // Arguments must be a plain JSON object of bounded size and depth before schema validation.
@@ -239,6 +369,38 @@ function depthOf(value: unknown): number {
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return max;
+}
+
+function checkObservationId(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 100) {
+    throw new InvalidArgumentsError(
+      'read_result needs the id of a kept result, as a cut marker gives it (obs_…).',
+    );
+  }
+  return value;
+}
+
+function notKept(observationId: string): McpAgentError {
+  return new InvalidArgumentsError(
+    `No result ${JSON.stringify(observationId)} is kept for you: the id is wrong, or the result expired or gave way to newer ones. Call the tool again for a fresh result.`,
+    { details: { observationId, reason: 'not_kept' } },
+  );
+}
+
+function failed(thrown: unknown, observationId: unknown, started: number): ActionResponse {
+  const error = toMcpAgentError(thrown);
+  return {
+    ok: false,
+    error: { code: error.code, message: error.message, details: error.details },
+    meta: {
+      toolId: '' as ToolId,
+      durationMs: elapsed(started),
+      truncated: false,
+      ...(typeof observationId === 'string' && observationId.length <= 100
+        ? { observationId }
+        : {}),
+    },
+  };
 }
 
 function elapsed(started: number): number {

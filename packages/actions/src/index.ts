@@ -3,6 +3,7 @@ export {
   type DispatchOptions,
   type DispatchTarget,
   type DispatcherOptions,
+  type ReadResultOptions,
   type ToolCallPool,
 } from './dispatcher.js';
 export {

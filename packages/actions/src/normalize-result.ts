@@ -1,20 +1,25 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolExecutionError, type ToolId } from '@mcp-agent/core';
+import { ToolExecutionError, type JsonValue, type ToolId } from '@mcp-agent/core';
+import { parseJsonText } from '@mcp-agent/execution';
 import type { ResolvedTool } from './tool-resolver.js';
 import type { SchemaValidator } from './schema-validator.js';
+import type { Caller } from './tool-call.js';
 
 const MAX_ERROR_TEXT = 1_000;
 
 /**
- * Turns an MCP result into the data the envelope slims: `isError` results become a
- * `ToolExecutionError` with the server's text; `structuredContent` must match the tool's
- * `outputSchema` when it has one (and must be there); text-only content becomes its text.
+ * Turns an MCP result into data: `isError` results become a `ToolExecutionError` with the
+ * server's text; `structuredContent` must match the tool's `outputSchema` when it has one (and
+ * must be there) and is the data when sent. Otherwise, for the model (whose data then goes
+ * through the envelope), text-only content becomes its text and other content stays blocks; for
+ * code, see {@link wholeContent}.
  */
 export function normalizeResult(
   toolId: ToolId,
   result: CallToolResult,
   tool: ResolvedTool,
   validator: SchemaValidator,
+  caller: Caller = 'model',
 ): unknown {
   if (result.isError === true) {
     const text = textOf(result) || 'the server reported an error without a message';
@@ -46,8 +51,27 @@ export function normalizeResult(
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = result.content ?? [];
+  if (caller === 'code') return wholeContent(content);
   if (content.length > 0 && content.every((block) => block.type === 'text')) return textOf(result);
   return content;
+}
+
+/**
+ * What code gets of a result without `structuredContent`: each text block that is a JSON object
+ * or array becomes its value (other text stays text), media and resources stay the server's
+ * blocks with their data (`{type: 'image', mimeType, data}`). One block gives its value alone;
+ * several plain texts are joined by line breaks, as the model reads them; anything else is the
+ * list of values.
+ */
+export function wholeContent(content: CallToolResult['content']): JsonValue {
+  const values = content.map((block) =>
+    block.type === 'text' ? parseJsonText(block.text) : (block as JsonValue),
+  );
+  if (values.length === 1) return values[0] as JsonValue;
+  if (values.length > 0 && values.every((value) => typeof value === 'string')) {
+    return values.join('\n');
+  }
+  return values;
 }
 
 function textOf(result: CallToolResult): string {

@@ -64,7 +64,7 @@ describe('executeTask end to end (real SDK, scripted model, real MCP servers)', 
       use('search_tools', { query: 'issues' }),
       use('describe_tools', { tool_ids: ['github.list_issues', 'github.add_label'] }),
       use('run_code', {
-        code: 'const issues = JSON.parse(await tools.github.list_issues({ repo: "acme/app" })); const crash = issues.find((i) => /crash/i.test(i.title)); await tools.github.add_label({ issue: crash.number, label: "bug" }); return crash.number;',
+        code: 'const issues = await tools.github.list_issues({ repo: "acme/app" }); const crash = issues.find((i) => /crash/i.test(i.title)); await tools.github.add_label({ issue: crash.number, label: "bug" }); return crash.number;',
       }),
       say('Labelled 7.'),
     );

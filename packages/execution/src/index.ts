@@ -1,8 +1,25 @@
-export { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from './envelope/envelope-limits.js';
+export { describeBlob } from './envelope/describe-blob.js';
+export {
+  BYTES_PER_TOKEN,
+  DEFAULT_ENVELOPE_LIMITS,
+  estimateTokens,
+  MIN_ENVELOPE_TOKENS,
+  type EnvelopeLimits,
+} from './envelope/envelope-limits.js';
+export {
+  formatJsonPath,
+  parseJsonPath,
+  selectJsonPath,
+  type PathSegment,
+} from './envelope/json-path.js';
+export { MARKER_KEY, type CutMarker, type ReadResultPointer } from './envelope/markers.js';
+export { isMedia } from './envelope/media.js';
+export { parseJsonText } from './envelope/observation-document.js';
 export {
   MemoryObservationStore,
+  type KeptObservation,
   type MemoryObservationStoreOptions,
-  type ObservationPage,
+  type ObservationRead,
   type ObservationStore,
 } from './envelope/observation-store.js';
 export {
@@ -10,7 +27,7 @@ export {
   type Observation,
   type ProcessObservationOptions,
 } from './envelope/process-observation.js';
-export { describeBlob, truncateString } from './envelope/truncate-string.js';
+export { readObservation, type ObservationReadOptions } from './envelope/read-observation.js';
 export { IsolatedVmSandbox, type IsolatedVmSandboxOptions } from './sandbox/isolated-vm-sandbox.js';
 export { parseUntrusted } from './sandbox/parse-untrusted.js';
 export {

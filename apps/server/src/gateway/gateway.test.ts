@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createContext } from '@mcp-agent/core';
+import { createContext, type JsonValue } from '@mcp-agent/core';
+import { reassemble } from '@mcp-agent/execution/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
 import { serveHttpGateway } from './http-gateway.js';
@@ -21,9 +22,9 @@ const BOB_TOKEN = `bob-${randomBytes(12).toString('hex')}`;
 let stack: AgentStack;
 let served: Awaited<ReturnType<typeof serveHttpGateway>>;
 
-async function addScripted(userId: string, id: string, tools: object[]) {
+async function addScripted(userId: string, id: string, tools: object[], results: object = {}) {
   const file = join(home, `${userId}-${id}.json`);
-  writeFileSync(file, JSON.stringify({ tools }));
+  writeFileSync(file, JSON.stringify({ tools, results }));
   await stack.registry.addServer(createContext({ userId }), {
     id,
     transport: 'stdio',
@@ -82,6 +83,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       'describe_tools',
       'call_tool',
       'run_code',
+      'read_result',
     ]);
     expect(client.getInstructions()).toMatch(/search_tools .* describe_tools .* call_tool/);
     expect(
@@ -113,11 +115,12 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       await client.callTool({
         name: 'run_code',
         arguments: {
-          code: 'const r = await tools.github.create_issue({ title: "x" }); return typeof r;',
+          code: 'const r = await tools.github.create_issue({ title: "x" }); return [typeof r, r.arguments.title];',
         },
       }),
     );
-    expect(ran.result).toBe('string');
+    // Code gets the whole result, its JSON text parsed.
+    expect(ran.result).toEqual(['object', 'x']);
     await client.close();
   });
 
@@ -218,6 +221,49 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     expect(hijack.status).toBe(404);
     await alice.close();
     await bob.close();
+  });
+
+  it('an oversized result is cut for the client and read back in full through read_result', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({
+      id: i,
+      email: `user${i}@example.com`,
+      bio: `Bio number ${i}. `.repeat(20),
+    }));
+    await addScripted(
+      'alice',
+      'warehouse',
+      [{ name: 'export_rows', description: 'Export every row', inputSchema: { type: 'object' } }],
+      { export_rows: { content: [{ type: 'text', text: JSON.stringify({ rows }) }] } },
+    );
+    const client = await connect(ALICE_TOKEN);
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args });
+    await call('describe_tools', { tool_ids: ['warehouse.export_rows'] });
+    const cut = text(await call('call_tool', { tool_id: 'warehouse.export_rows', arguments: {} }));
+    expect(cut.truncated).toBe(true);
+    expect(JSON.stringify(cut.result).length).toBeLessThan(JSON.stringify({ rows }).length / 4);
+    let reads = 0;
+    const whole = await reassemble(cut.result as JsonValue, {
+      read: async (pointer) => {
+        reads += 1;
+        const page = text(await call('read_result', { ...pointer }));
+        if (page.error !== undefined) throw new Error(page.error.message);
+        return page.value as JsonValue;
+      },
+      whole: () => {
+        throw new Error('no media here');
+      },
+    });
+    expect(whole).toEqual({ rows });
+    expect(reads).toBeGreaterThan(1);
+    // Another tenant cannot read it.
+    const bob = await connect(BOB_TOKEN);
+    const stolen = text(
+      await bob.callTool({ name: 'read_result', arguments: { id: cut.observation_id } }),
+    );
+    expect(stolen.error.code).toBe('INVALID_ARGUMENTS');
+    await bob.close();
+    await client.close();
   });
 
   it('refuses a call to a tool it has not described, exactly as the agent does', async () => {

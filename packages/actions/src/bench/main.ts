@@ -1,10 +1,12 @@
 import { runDispatchBenchmark } from './dispatch.js';
+import { runResultSizesBenchmark } from './result-sizes.js';
 import { runSandboxBenchmark } from './sandbox.js';
 
-// Entry point of `pnpm bench dispatch|sandbox` for this package.
+// Entry point of `pnpm bench dispatch|sandbox|result-sizes` for this package.
 const runs: Record<string, () => Promise<Record<string, unknown>>> = {
   dispatch: runDispatchBenchmark,
   sandbox: runSandboxBenchmark,
+  'result-sizes': runResultSizesBenchmark,
 };
 const run = runs[process.argv[2] ?? ''];
 if (run === undefined) {

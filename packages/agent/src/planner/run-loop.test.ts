@@ -79,6 +79,7 @@ describe('runLoop on MockModelClient', () => {
       'describe_tools',
       'call_tool',
       'run_code',
+      'read_result',
     ]);
     expect(model.requests[0]?.system).toBe('system prompt');
     expect(trajectory.steps).toEqual([]);

@@ -1,82 +1,213 @@
-import { randomUUID } from 'node:crypto';
-import type { AgentContext } from '@mcp-agent/core';
+import { randomBytes } from 'node:crypto';
+import { systemClock, type AgentContext, type Clock, type JsonValue } from '@mcp-agent/core';
+import { containsMedia } from './media.js';
+import { readObservation, type ObservationReadOptions } from './read-observation.js';
 
-/** A page of a stored observation's JSON text. */
-export interface ObservationPage {
+/** A whole result as it was kept. */
+export interface KeptObservation {
   readonly observationId: string;
-  readonly text: string;
-  readonly offset: number;
-  readonly totalChars: number;
-  readonly nextOffset: number | null;
+  /** The whole result: JSON text parsed, media with their data. */
+  readonly value: JsonValue;
+  /** What produced it (a tool id). */
+  readonly source: string;
+  /** UTF-8 bytes of its JSON. */
+  readonly bytes: number;
+  /** When it expires, in the store's clock. */
+  readonly expiresAt: number;
 }
 
-/** Keeps full raw results that the envelope cut, so they can be paged through later. */
+/** What is kept beside a result. */
+export interface KeepInfo {
+  /** What produced it (a tool id). */
+  readonly source: string;
+  /** The exact JSON text of the value, when the caller has it: saves writing it again. */
+  readonly json?: string;
+}
+
+/** A part of a kept result, cut to the reader's budget. */
+export interface ObservationRead {
+  readonly observationId: string;
+  readonly source: string;
+  /** The value at the path (or the page of it), cut honestly when still too large. */
+  readonly value: JsonValue;
+  /** True when `value` is not the whole of what was asked: its markers say where the rest is. */
+  readonly truncated: boolean;
+}
+
+/** Keeps whole results by id, per tenant, so that a cut can be read later. */
 export interface ObservationStore {
-  /** Stores `raw` for the context's tenant; returns its id. */
-  put(ctx: AgentContext, raw: unknown): string;
-  /** A page of the stored JSON, or `undefined` for an unknown id (or another tenant's). */
-  page(
+  /**
+   * Keeps `value` for the context's tenant and returns its id, or `undefined` when it is larger
+   * than the store keeps. `info.json`, when given, is the exact JSON text of `value`.
+   */
+  put(ctx: AgentContext, value: JsonValue, info: KeepInfo): string | undefined;
+  /** The whole kept result, or `undefined` for an unknown, expired or other tenant's id. */
+  get(ctx: AgentContext, observationId: string): KeptObservation | undefined;
+  /**
+   * The value at `path` (or a page of it from `offset`, `limit` items, keys or characters), cut
+   * to `maxTokens` with further pointers; `undefined` for an unknown, expired or other tenant's
+   * id. Throws `InvalidArgumentsError` for a path that is not there or a bad offset or limit.
+   */
+  read(
     ctx: AgentContext,
     observationId: string,
-    options?: { offset?: number; limit?: number },
-  ): ObservationPage | undefined;
+    options?: ObservationReadOptions,
+  ): ObservationRead | undefined;
 }
 
-/** Options of {@link MemoryObservationStore}. */
+/** Options of {@link MemoryObservationStore}; every bound has a default. */
 export interface MemoryObservationStoreOptions {
-  /** Observations kept per tenant (oldest dropped first); default 100. */
+  /** Results kept per tenant (oldest dropped first); default 100. */
   readonly maxPerTenant?: number;
-  /** Largest observation kept, in characters of JSON; larger ones are cut; default 10 MB. */
-  readonly maxChars?: number;
+  /** UTF-8 bytes of JSON kept per tenant (oldest dropped first); default 50 MB. */
+  readonly maxBytesPerTenant?: number;
+  /** UTF-8 bytes of JSON kept in all (oldest dropped first, whoever's); default 256 MB. */
+  readonly maxBytes?: number;
+  /** The largest result kept; larger ones are not kept; default 10 MB. */
+  readonly maxEntryBytes?: number;
+  /** How long a result is kept; default 30 minutes. */
+  readonly ttlMs?: number;
+  readonly clock?: Clock;
 }
 
-/** An in-memory {@link ObservationStore}, bounded per tenant. */
+interface Entry {
+  readonly tenant: string;
+  readonly text: string;
+  readonly source: string;
+  readonly bytes: number;
+  readonly expiresAt: number;
+}
+
+interface Tenant {
+  readonly ids: Set<string>; // in the order they were kept
+  bytes: number;
+}
+
+/**
+ * An in-memory {@link ObservationStore}. Results are kept as JSON text (compact, measured
+ * exactly, never shared with the caller) and parsed when read. Bounded per tenant and in all,
+ * with an expiry; expired entries are dropped whenever the store is used.
+ */
 export class MemoryObservationStore implements ObservationStore {
-  readonly #tenants = new Map<string, Map<string, string>>();
+  readonly #entries = new Map<string, Entry>(); // in the order they were kept
+  readonly #tenants = new Map<string, Tenant>();
   readonly #maxPerTenant: number;
-  readonly #maxChars: number;
+  readonly #maxBytesPerTenant: number;
+  readonly #maxBytes: number;
+  readonly #maxEntryBytes: number;
+  readonly #ttlMs: number;
+  readonly #clock: Clock;
+  #bytes = 0;
+  // The last result read, parsed: a reader pages through one result at a time. Never handed out.
+  #lastRead:
+    { readonly id: string; readonly value: JsonValue; readonly media: boolean } | undefined;
 
   constructor(options: MemoryObservationStoreOptions = {}) {
-    this.#maxPerTenant = options.maxPerTenant ?? 100;
-    this.#maxChars = options.maxChars ?? 10_000_000;
+    this.#maxPerTenant = Math.max(1, options.maxPerTenant ?? 100);
+    this.#maxBytesPerTenant = options.maxBytesPerTenant ?? 50_000_000;
+    this.#maxBytes = options.maxBytes ?? 256_000_000;
+    this.#maxEntryBytes = Math.min(
+      options.maxEntryBytes ?? 10_000_000,
+      this.#maxBytesPerTenant,
+      this.#maxBytes,
+    );
+    this.#ttlMs = options.ttlMs ?? 30 * 60_000;
+    this.#clock = options.clock ?? systemClock;
   }
 
-  put(ctx: AgentContext, raw: unknown): string {
+  put(ctx: AgentContext, value: JsonValue, info: KeepInfo): string | undefined {
+    this.#expire();
     let text: string;
     try {
-      text = JSON.stringify(raw) ?? 'null';
+      text = info.json ?? JSON.stringify(value) ?? 'null';
     } catch {
-      text = '"[unserialisable observation]"';
+      return undefined;
     }
-    if (text.length > this.#maxChars) text = text.slice(0, this.#maxChars);
-    const id = `obs_${randomUUID()}`;
-    const entries = this.#tenants.get(ctx.userId) ?? new Map<string, string>();
-    entries.set(id, text);
-    while (entries.size > this.#maxPerTenant) {
-      const oldest = entries.keys().next().value;
-      if (oldest === undefined) break;
-      entries.delete(oldest);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > this.#maxEntryBytes) return undefined;
+    const observationId = `obs_${randomBytes(9).toString('base64url')}`;
+    const tenant = this.#tenants.get(ctx.userId) ?? { ids: new Set<string>(), bytes: 0 };
+    this.#tenants.set(ctx.userId, tenant);
+    const entry = {
+      tenant: ctx.userId,
+      text,
+      source: info.source,
+      bytes,
+      expiresAt: this.#clock.now() + this.#ttlMs,
+    };
+    this.#entries.set(observationId, entry);
+    tenant.ids.add(observationId);
+    tenant.bytes += bytes;
+    this.#bytes += bytes;
+    while (tenant.ids.size > this.#maxPerTenant || tenant.bytes > this.#maxBytesPerTenant) {
+      this.#delete(tenant.ids.values().next().value as string);
     }
-    this.#tenants.set(ctx.userId, entries);
-    return id;
+    while (this.#bytes > this.#maxBytes) {
+      this.#delete(this.#entries.keys().next().value as string);
+    }
+    return observationId;
   }
 
-  page(
-    ctx: AgentContext,
-    observationId: string,
-    options: { offset?: number; limit?: number } = {},
-  ) {
-    const text = this.#tenants.get(ctx.userId)?.get(observationId);
-    if (text === undefined) return undefined;
-    const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    const limit = Math.min(Math.max(1, Math.floor(options.limit ?? 4_000)), 100_000);
-    const end = Math.min(text.length, offset + limit);
+  get(ctx: AgentContext, observationId: string): KeptObservation | undefined {
+    this.#expire();
+    const entry = this.#entries.get(observationId);
+    if (entry === undefined || entry.tenant !== ctx.userId) return undefined;
     return {
       observationId,
-      text: text.slice(offset, end),
-      offset,
-      totalChars: text.length,
-      nextOffset: end < text.length ? end : null,
+      value: JSON.parse(entry.text) as JsonValue,
+      source: entry.source,
+      bytes: entry.bytes,
+      expiresAt: entry.expiresAt,
     };
+  }
+
+  read(
+    ctx: AgentContext,
+    observationId: string,
+    options: ObservationReadOptions = {},
+  ): ObservationRead | undefined {
+    this.#expire();
+    const entry = this.#entries.get(observationId);
+    if (entry === undefined || entry.tenant !== ctx.userId) return undefined;
+    if (this.#lastRead?.id !== observationId) {
+      const value = JSON.parse(entry.text) as JsonValue;
+      this.#lastRead = { id: observationId, value, media: containsMedia(value) };
+    }
+    return {
+      observationId,
+      source: entry.source,
+      ...readObservation(this.#lastRead.value, observationId, {
+        ...options,
+        media: this.#lastRead.media,
+      }),
+    };
+  }
+
+  /** What is held now: for tests and metrics. */
+  stats(): { tenants: number; observations: number; bytes: number } {
+    this.#expire();
+    return { tenants: this.#tenants.size, observations: this.#entries.size, bytes: this.#bytes };
+  }
+
+  // Entries expire in the order they were kept, so the oldest are at the front.
+  #expire(): void {
+    const now = this.#clock.now();
+    for (const [id, entry] of this.#entries) {
+      if (entry.expiresAt > now) break;
+      this.#delete(id);
+    }
+  }
+
+  #delete(observationId: string): void {
+    const entry = this.#entries.get(observationId);
+    if (entry === undefined) return;
+    this.#entries.delete(observationId);
+    this.#bytes -= entry.bytes;
+    if (this.#lastRead?.id === observationId) this.#lastRead = undefined;
+    const tenant = this.#tenants.get(entry.tenant);
+    if (tenant === undefined) return;
+    tenant.ids.delete(observationId);
+    tenant.bytes -= entry.bytes;
+    if (tenant.ids.size === 0) this.#tenants.delete(entry.tenant);
   }
 }

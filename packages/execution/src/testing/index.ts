@@ -4,3 +4,4 @@ export {
   type FakeSandboxScript,
   type FakeSandboxScriptOptions,
 } from './fake-sandbox.js';
+export { reassemble, type PointerReader } from './reassemble.js';

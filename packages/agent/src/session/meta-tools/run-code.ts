@@ -48,12 +48,22 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
       budget?.addToolCalls(result.toolCalls);
       for (const id of used) state.used(id);
       ctx.signal.throwIfAborted();
-      return result.ok
-        ? observed({ result: result.value, logs: [...result.logs], tool_calls: result.toolCalls })
-        : failed(
-            { code: ErrorCode.Sandbox, message: result.error.message },
-            { kind: result.error.kind, logs: [...result.logs] },
-          );
+      if (!result.ok)
+        return failed(
+          { code: ErrorCode.Sandbox, message: result.error.message },
+          { kind: result.error.kind, logs: [...result.logs] },
+        );
+      // Code had whole results; only what it returns is shaped for the model, with the same
+      // budget and read_result pointers as a tool's result.
+      const shaped = state.dispatcher.observe(ctx, result.value, { source: 'run_code' });
+      return observed({
+        result: shaped.data,
+        logs: [...result.logs],
+        tool_calls: result.toolCalls,
+        ...(shaped.truncated
+          ? { truncated: true, observation_id: shaped.observationId ?? null }
+          : {}),
+      });
     },
   };
 }

@@ -1,0 +1,119 @@
+import type { JsonObject, JsonValue } from '@mcp-agent/core';
+
+/** Nesting past this becomes a note: deeper data comes only from a hostile server. */
+const MAX_DEPTH = 256;
+
+/**
+ * The value of a text that is a JSON object or array; any other text stays as it is (so a
+ * tool that answers `42` or `"yes"` as text still gives text). Code gets whole results this
+ * way, and the envelope parses JSON text before it cuts, so a cut is structural.
+ */
+export function parseJsonText(text: string): JsonValue {
+  const start = /\S/.exec(text)?.[0];
+  if (start !== '{' && start !== '[') return text;
+  try {
+    // JSON.parse defines keys as data, so a "__proto__" key stays a plain key.
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/** A raw result as the envelope measures, cuts and keeps it. */
+export interface ObservationDocument {
+  readonly value: JsonValue;
+  /** The exact JSON text of `value` when it is known without writing it again. */
+  readonly json?: string;
+}
+
+/**
+ * A plain-JSON copy of a raw result, the form that is measured, cut and kept. `serialised` is
+ * the raw result's JSON when it had one (the copy is then exactly what `JSON.parse` gives back);
+ * otherwise cycles become `"[Circular]"`, bigints strings, `undefined`, functions and symbols
+ * `null`, non-finite numbers strings. With `parseJsonText`, a result that is one JSON text and
+ * the `text` of MCP text blocks are parsed, so that paths and cuts follow their structure. Media
+ * stay whole.
+ */
+export function toObservationDocument(
+  raw: unknown,
+  serialised: string | undefined,
+  options: { readonly parseJsonText: boolean },
+): ObservationDocument {
+  if (typeof raw === 'string') {
+    // A text result: parsed when it is JSON, and then the text itself is the JSON of the value.
+    const value = options.parseJsonText ? parseJsonText(raw) : raw;
+    return value === raw ? { value } : { value, json: raw };
+  }
+  if (serialised === undefined) {
+    const value = copy(raw);
+    if (options.parseJsonText) parseTextBlocks(value);
+    return { value };
+  }
+  const value = JSON.parse(serialised) as JsonValue;
+  const changed = options.parseJsonText && parseTextBlocks(value);
+  return changed ? { value } : { value, json: serialised };
+}
+
+// In place, on a fresh copy: the text of every MCP text block that is JSON becomes its value.
+function parseTextBlocks(document: JsonValue): boolean {
+  let changed = false;
+  const stack: JsonValue[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    if (node.type === 'text' && typeof node.text === 'string') {
+      const parsed = parseJsonText(node.text);
+      if (parsed !== node.text) {
+        node.text = parsed;
+        changed = true;
+      }
+    }
+    for (const key of Object.keys(node)) stack.push(node[key] as JsonValue);
+  }
+  return changed;
+}
+
+function copy(raw: unknown): JsonValue {
+  const seen = new Set<object>();
+  const visit = (value: unknown, depth: number): JsonValue => {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? value : String(value);
+      case 'bigint':
+        return value.toString();
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return null;
+    }
+    if (value === null) return null;
+    const object = value as object;
+    if (seen.has(object)) return '[Circular]';
+    if (depth >= MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels]`;
+    seen.add(object);
+    try {
+      if (Array.isArray(object)) return object.map((item) => visit(item, depth + 1));
+      const out: JsonObject = {};
+      const record = object as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        // defineProperty keeps a "__proto__" key as data.
+        const item = visit(record[key], depth + 1);
+        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true });
+      }
+      return out;
+    } catch {
+      // A throwing getter or proxy trap: say so rather than lose the whole result.
+      return '[unreadable]';
+    } finally {
+      seen.delete(object);
+    }
+  };
+  return visit(raw, 0);
+}
