@@ -17,6 +17,10 @@ const benches = {
   agent: 'packages/agent/build/bench/main.js',
   served: 'apps/server/build/bench/main.js',
   ui: 'apps/server/build/bench/main.js',
+  scale: 'apps/server/build/bench/main.js',
+  'load-03': 'apps/server/build/bench/main.js',
+  'load-05': 'apps/server/build/bench/main.js',
+  'load-06': 'apps/server/build/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

@@ -45,7 +45,6 @@ export { TokenFileVerifier, type TokenFileVerifierOptions } from './auth/token-f
 export { createHttpApi, type HttpApiOptions } from './api/http-api.js';
 export type { PublicUrlOptions } from './api/public-url.js';
 export { serveHttpApi } from './api/serve-api.js';
-export { TaskStore, type TaskRecord } from './api/task-store.js';
 export { LIMIT_FLAGS, readOperatorLimits, type OperatorLimits } from './operator-limits.js';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 export { OperatorToken } from './auth/operator-token.js';

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The HTTP API and gateway as a process: node apps/server/dist/main.js --port 8080 --tokens tokens.json
-// (or --issuer https://login.example.com --public-url https://agent.example.com for JWTs)
+// (or --issuer https://login.example.com --public-url https://agent.example.com for JWTs).
+// `--migrate-only` migrates the database and exits; `--skip-migrations` refuses a schema that
+// is behind instead of migrating it. SIGTERM drains (see the README's deployment recipe).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, createLogger, toMcpAgentError } from '@mcp-agent/core';
+import { ConfigError, createLogger, parseServerConfigFile, toMcpAgentError } from '@mcp-agent/core';
 import { AUTH_FLAG_OPTIONS } from './auth/auth-config.js';
 import { LIMIT_FLAG_OPTIONS, LIMIT_FLAGS, readOperatorLimits } from './operator-limits.js';
 
@@ -28,12 +31,20 @@ Serving:
   --host <address>           default 127.0.0.1
   --home <dir>               the registry's home (MCP_AGENT_HOME); or MCP_AGENT_DATABASE_URL
   --stdio-allowlist <file>   the stdio servers tenants may add (MCP_AGENT_STDIO_ALLOWLIST)
+  --servers <file>           app servers every user has: an mcpServers file, \${ENV} expanded
+                             (MCP_AGENT_SERVERS_FILE)
   --public-url <url>         the URL users reach behind a reverse proxy (MCP_AGENT_PUBLIC_URL)
   --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
   --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
                              (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
   --operator-token-file <f>  the operator's token for /metrics and the UI's operator view
                              (MCP_AGENT_OPERATOR_TOKEN_FILE)
+
+Deployment:
+  --migrate-only             migrate the database and exit (run once before starting processes)
+  --skip-migrations          refuse a schema that is behind (MCP_AGENT_SKIP_MIGRATIONS=1)
+  --drain-ms <n>             on SIGTERM, how long calls and tasks may finish (MCP_AGENT_DRAIN_MS,
+                             default 30000)
 
 Limits:
 ${LIMIT_FLAGS.map((limit) => `  --${limit.flag} <n>`.padEnd(29) + limit.env).join('\n')}
@@ -58,7 +69,7 @@ try {
   // Loaded after the flags are read, so --help and a bad flag answer at once.
   const [
     { openAgentStack },
-    { MULTI_TENANT_POLICY },
+    { MULTI_TENANT_POLICY, openDatabase },
     { readStdioAllowlist },
     { checkPublicUrl },
     { serveHttpApi },
@@ -88,7 +99,24 @@ try {
   const logs = new LogBuffer({ forward: process.stderr });
   const logger = createLogger({ destination: logs });
   const operator = OperatorToken.fromConfig(values['operator-token-file'], process.env);
+  if (values['migrate-only'] === true) {
+    // The deployment's one migration step: run it once, before starting (or upgrading) the
+    // processes, which then start with --skip-migrations.
+    const database = await openDatabase({
+      ...(values.home === undefined ? {} : { home: values.home }),
+    });
+    await database.close();
+    logger.info({ database: database.location }, 'database migrated');
+    await telemetry.shutdown();
+    process.exit(0);
+  }
   const limits = readOperatorLimits(values, process.env);
+  const rawDrain = values['drain-ms'] ?? process.env.MCP_AGENT_DRAIN_MS ?? '30000';
+  const drainMs = Number(rawDrain);
+  if (!/^\d+$/.test(rawDrain) || !Number.isSafeInteger(drainMs))
+    throw new ConfigError(
+      `--drain-ms (MCP_AGENT_DRAIN_MS) must be a whole number of milliseconds, not "${rawDrain.slice(0, 20)}"`,
+    );
   // Many users: no tenant runs a command on this host unless the operator lists it, and tenant
   // servers must be public https.
   const allowlist = values['stdio-allowlist'] ?? process.env.MCP_AGENT_STDIO_ALLOWLIST;
@@ -100,7 +128,15 @@ try {
       : { publicUrl: checkPublicUrl(publicUrl) }),
     logger,
   });
+  // App servers: every user has them, from the operator's mcpServers (or VS Code) file, with
+  // ${ENV} interpolation; the same file on every process of a deployment.
+  const serversFile = values.servers ?? process.env.MCP_AGENT_SERVERS_FILE;
+  const appServers =
+    serversFile === undefined || serversFile === ''
+      ? []
+      : parseServerConfigFile(readFileSync(serversFile, 'utf8'), { source: serversFile }).servers;
   const stack = await openAgentStack({
+    appServers,
     ...(values.home === undefined ? {} : { home: values.home }),
     logger,
     userServers:
@@ -108,6 +144,8 @@ try {
         ? MULTI_TENANT_POLICY
         : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
     limits: limits.agent,
+    ...(limits.toolCalls === undefined ? {} : { rateLimits: { default: limits.toolCalls } }),
+    migrate: !(values['skip-migrations'] === true || process.env.MCP_AGENT_SKIP_MIGRATIONS === '1'),
   });
   const api = await serveHttpApi({
     stack,
@@ -117,21 +155,27 @@ try {
     ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
     trustProxy,
     limits: limits.server,
+    tasks: limits.tasks,
     logger,
     mcpRegistryUrl: values['mcp-registry-url'] ?? process.env.MCP_AGENT_MCP_REGISTRY_URL,
     observability: { telemetry, logs, ...(operator === undefined ? {} : { operator }) },
   });
   telemetry.observe({ pool: stack.pool, gateway: api.gateway });
   logger.info({ url: api.url, signIn: auth.description }, 'mcp-agent API and gateway listening');
-  const stop = async () => {
+  // Graceful: unready, take nothing new, let calls and tasks finish (up to --drain-ms), cancel
+  // what is left, then close. A second signal ends the process at once.
+  const stop = async (signal: string) => {
+    logger.info({ signal, drainMs }, 'draining: no new work; waiting for calls and tasks');
+    const outcome = await api.drain(drainMs);
+    logger.info(outcome, 'drained; closing');
     auth.close();
     await api.close();
     await stack.close();
     await telemetry.shutdown();
     process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
 } catch (thrown) {
   process.stderr.write(`mcp-agent-server: ${toMcpAgentError(thrown).message}\n`);
   process.exit(2);
@@ -150,6 +194,10 @@ function parse() {
       'trust-proxy': { type: 'boolean' },
       'mcp-registry-url': { type: 'string' },
       'operator-token-file': { type: 'string' },
+      servers: { type: 'string' },
+      'migrate-only': { type: 'boolean' },
+      'skip-migrations': { type: 'boolean' },
+      'drain-ms': { type: 'string' },
       ...LIMIT_FLAG_OPTIONS,
       ...AUTH_FLAG_OPTIONS,
     },

@@ -19,11 +19,31 @@ describe('the operator limits of main.js', () => {
         sessionIdleMs: 600_000,
         eventStore: { maxBytesTotal: 64_000_000 },
       },
+      tasks: {},
     });
   });
 
+  it('reads how tasks are leased and kept, and the tool-call rate', () => {
+    expect(
+      readOperatorLimits(
+        { 'task-lease-ms': '5000', 'tool-calls-per-second': '20' },
+        { MCP_AGENT_TASK_RETENTION_MS: '3600000', MCP_AGENT_TASKS_KEPT_PER_USER: '50' },
+      ),
+    ).toMatchObject({
+      tasks: { leaseMs: 5_000, retention: { maxAgeMs: 3_600_000, maxPerUser: 50 } },
+      toolCalls: { ratePerSecond: 20, burst: 20 },
+    });
+    expect(() => readOperatorLimits({ 'tool-call-burst': '5' }, {})).toThrow(
+      /--tool-call-burst .* needs --tool-calls-per-second/,
+    );
+  });
+
   it('sets nothing when nothing is given, so every documented default holds', () => {
-    expect(readOperatorLimits({}, {})).toEqual({ agent: { budgetCeilings: {} }, server: {} });
+    expect(readOperatorLimits({}, {})).toEqual({
+      agent: { budgetCeilings: {} },
+      server: {},
+      tasks: {},
+    });
   });
 
   it('refuses a value that is not a positive whole number, naming the flag and the variable', () => {

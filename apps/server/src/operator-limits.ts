@@ -1,12 +1,20 @@
 import { ConfigError, type Budget, type Environment } from '@mcp-agent/core';
 import type { AgentLimits } from '@mcp-agent/agent';
+import type { RateLimit } from '@mcp-agent/registry';
+import type { TaskSettings } from './api/serve-api.js';
 import type { EventStoreLimits } from './gateway/event-store.js';
 import type { ServerLimits } from './server-limits.js';
 
-/** Every limit an operator sets on a deployment: the agent's, and the served surfaces'. */
+/**
+ * Every limit an operator sets on a deployment: the agent's, the served surfaces', how durable
+ * tasks are leased and kept, and the tool-call rate per user and server (counted in the
+ * database, so it holds over every process).
+ */
 export interface OperatorLimits {
   readonly agent: AgentLimits;
   readonly server: ServerLimits;
+  readonly tasks: TaskSettings;
+  readonly toolCalls?: RateLimit;
 }
 
 type LimitFlag = { readonly flag: string; readonly env: string } & (
@@ -14,6 +22,8 @@ type LimitFlag = { readonly flag: string; readonly env: string } & (
   | { readonly in: 'agent'; readonly key: 'maxRunningTasksPerUser' }
   | { readonly in: 'server'; readonly key: 'maxBodyBytes' | 'maxSessionsPerUser' | 'sessionIdleMs' }
   | { readonly in: 'eventStore'; readonly key: keyof EventStoreLimits }
+  | { readonly in: 'tasks'; readonly key: 'leaseMs' | 'maxAgeMs' | 'maxPerUser' }
+  | { readonly in: 'toolCalls'; readonly key: keyof RateLimit }
 );
 
 /** The flags of main.js, each with its environment variable (the flag wins). */
@@ -70,6 +80,21 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
     in: 'eventStore',
     key: 'maxBytesTotal',
   },
+  { flag: 'task-lease-ms', env: 'MCP_AGENT_TASK_LEASE_MS', in: 'tasks', key: 'leaseMs' },
+  { flag: 'task-retention-ms', env: 'MCP_AGENT_TASK_RETENTION_MS', in: 'tasks', key: 'maxAgeMs' },
+  {
+    flag: 'tasks-kept-per-user',
+    env: 'MCP_AGENT_TASKS_KEPT_PER_USER',
+    in: 'tasks',
+    key: 'maxPerUser',
+  },
+  {
+    flag: 'tool-calls-per-second',
+    env: 'MCP_AGENT_TOOL_CALLS_PER_SECOND',
+    in: 'toolCalls',
+    key: 'ratePerSecond',
+  },
+  { flag: 'tool-call-burst', env: 'MCP_AGENT_TOOL_CALL_BURST', in: 'toolCalls', key: 'burst' },
 ];
 
 /** The `parseArgs` options of {@link LIMIT_FLAGS}. */
@@ -90,6 +115,8 @@ export function readOperatorLimits(
   const agent: { maxRunningTasksPerUser?: number } = {};
   const server: Record<string, number> = {};
   const eventStore: Partial<Record<keyof EventStoreLimits, number>> = {};
+  const tasks: Record<string, number> = {};
+  const toolCalls: Partial<Record<keyof RateLimit, number>> = {};
   for (const entry of LIMIT_FLAGS) {
     const raw = flags[entry.flag] ?? env[entry.env];
     if (raw === undefined || raw === '') continue;
@@ -101,10 +128,37 @@ export function readOperatorLimits(
     if (entry.in === 'budgetCeilings') budgetCeilings[entry.key] = value;
     else if (entry.in === 'agent') agent[entry.key] = value;
     else if (entry.in === 'eventStore') eventStore[entry.key] = value;
+    else if (entry.in === 'tasks') tasks[entry.key] = value;
+    else if (entry.in === 'toolCalls') toolCalls[entry.key] = value;
     else server[entry.key] = value;
   }
+  if (toolCalls.burst !== undefined && toolCalls.ratePerSecond === undefined)
+    throw new ConfigError(
+      '--tool-call-burst (MCP_AGENT_TOOL_CALL_BURST) needs --tool-calls-per-second (MCP_AGENT_TOOL_CALLS_PER_SECOND).',
+    );
+  const { leaseMs, maxAgeMs, maxPerUser } = tasks;
   return {
     agent: { ...agent, budgetCeilings },
     server: { ...server, ...(Object.keys(eventStore).length === 0 ? {} : { eventStore }) },
+    tasks: {
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+      ...(maxAgeMs === undefined && maxPerUser === undefined
+        ? {}
+        : {
+            retention: {
+              ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+              ...(maxPerUser === undefined ? {} : { maxPerUser }),
+            },
+          }),
+    },
+    // A burst of one second's calls unless the operator says otherwise.
+    ...(toolCalls.ratePerSecond === undefined
+      ? {}
+      : {
+          toolCalls: {
+            ratePerSecond: toolCalls.ratePerSecond,
+            burst: toolCalls.burst ?? toolCalls.ratePerSecond,
+          },
+        }),
   };
 }

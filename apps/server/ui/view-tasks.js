@@ -75,7 +75,7 @@ export async function tasks(view) {
                 time(row.createdAt),
                 badge(row.status),
                 h('a', { href: `#/tasks/${encodeURIComponent(row.id)}` }, row.task),
-                row.steps,
+                row.steps ?? '—',
                 `${row.inputTokens} / ${row.outputTokens}`,
                 duration(row.durationMs),
               ]),

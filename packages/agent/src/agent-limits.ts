@@ -33,6 +33,14 @@ export function resolveAgentLimits(limits: AgentLimits = {}): {
   };
 }
 
+/** The refusal of one task past the user's running-task limit (429 with Retry-After). */
+export function runningTasksRefusal(running: number, limit: number): RateLimitedError {
+  return new RateLimitedError(
+    `This user already runs ${running} tasks, the most allowed at once (maxRunningTasksPerUser). Wait for one to finish or cancel one, then try again.`,
+    { details: { running, limit, retryAfterMs: RETRY_AFTER_MS } },
+  );
+}
+
 /** Each user's running tasks, counted so that one past the cap is refused at once. */
 export class RunningTasks {
   readonly #counts = new Map<string, number>();
@@ -50,11 +58,7 @@ export class RunningTasks {
    */
   admit(userId: string): () => void {
     const running = this.count(userId);
-    if (running >= this.maxPerUser)
-      throw new RateLimitedError(
-        `This user already runs ${running} tasks, the most allowed at once (maxRunningTasksPerUser). Wait for one to finish or cancel one, then try again.`,
-        { details: { running, limit: this.maxPerUser, retryAfterMs: RETRY_AFTER_MS } },
-      );
+    if (running >= this.maxPerUser) throw runningTasksRefusal(running, this.maxPerUser);
     this.#counts.set(userId, running + 1);
     let released = false;
     return () => {

@@ -103,14 +103,20 @@ export class Agent {
   readonly #options: AgentOptions;
   readonly #ceilings: Budget;
   readonly #running: RunningTasks;
+  readonly #limits: ReturnType<typeof resolveAgentLimits>;
   readonly #prices: PriceTable;
 
   constructor(options: AgentOptions) {
     this.#options = options;
-    const limits = resolveAgentLimits(options.limits);
-    this.#ceilings = limits.budgetCeilings;
-    this.#running = new RunningTasks(limits.maxRunningTasksPerUser);
+    this.#limits = resolveAgentLimits(options.limits);
+    this.#ceilings = this.#limits.budgetCeilings;
+    this.#running = new RunningTasks(this.#limits.maxRunningTasksPerUser);
     this.#prices = resolvePrices(options.prices);
+  }
+
+  /** The operator's limits in force, defaults filled in. */
+  get limits(): ReturnType<typeof resolveAgentLimits> {
+    return this.#limits;
   }
 
   async executeTask(

@@ -4,6 +4,13 @@ export {
   type AgentLimits,
 } from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
+export {
+  DurableTasks,
+  type DurableTasksOptions,
+  type StartTaskOptions,
+  type TaskRetention,
+  type TaskStreamItem,
+} from './tasks/durable-tasks.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
 export {

@@ -3,9 +3,11 @@ import {
   Dispatcher,
   loggingLink,
   quotaLink,
+  rateLimitLink,
   telemetryLink,
   usageLink,
   type DispatcherOptions,
+  type RateLimits,
 } from '@mcp-agent/actions';
 import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
 import { Knowledge } from '@mcp-agent/knowledge';
@@ -42,6 +44,11 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly prices?: PriceTable;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
   readonly limits?: AgentLimits;
+  /**
+   * Tool calls per user and server, counted in the registry's database (so several processes
+   * on one database allow the limit once between them); a call past it is `RATE_LIMITED`.
+   */
+  readonly rateLimits?: RateLimits;
 }
 
 /** Everything an application holds: close it once, at shutdown. */
@@ -82,6 +89,9 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     links: [
       // Every call traced and logged (tool, caller, outcome, duration; never arguments or results).
       ...(options.dispatcher?.links ?? [telemetryLink, loggingLink]),
+      ...(options.rateLimits === undefined
+        ? []
+        : [rateLimitLink(options.rateLimits, registry.rateLimits)]),
       quotaLink(registry.quotas),
       usageLink(registry.usage),
     ],

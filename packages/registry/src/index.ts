@@ -32,9 +32,10 @@ export {
   type UsageSummary,
   type UsageTotals,
 } from './repositories/usage.js';
-export { migrateToLatest } from './database/migrate.js';
+export { assertMigrated, migrateToLatest, type MigrationOptions } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {
+  databaseSchemaFromEnv,
   databaseUrlFromEnv,
   isPostgresUrl,
   openDatabase,
@@ -57,6 +58,23 @@ export {
 export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
 export { tenantFolderName, type TenantFolder } from './tenant-folder.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
+export type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
+export {
+  channelFor,
+  PostgresChangeFeed,
+  type PostgresChangeFeedOptions,
+} from './changes/postgres-change-feed.js';
+export {
+  TaskRepository,
+  type NewTask,
+  type StoredTaskEvent,
+  type TaskAdmission,
+  type TaskRecord,
+} from './tasks/task-repository.js';
+export { TaskLeases, type LostTask } from './tasks/task-leases.js';
+export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './limits/rate-limit.js';
+export { MemoryRateLimitCounter } from './limits/memory-rate-limits.js';
+export { RateLimitRepository } from './limits/rate-limit-repository.js';
 export {
   Availability,
   type ServerAvailability,

@@ -1,7 +1,18 @@
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
 import { ConfigError, type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
-import { openDatabase, resolveHome } from './database/open-database.js';
+import { assertMigrated } from './database/migrate.js';
 import { parseQuotaLimits, type QuotaLimits } from './quota-limits.js';
+import type { ChangeFeed } from './changes/change-feed.js';
+import {
+  PostgresChangeFeed,
+  type PostgresChangeFeedOptions,
+} from './changes/postgres-change-feed.js';
+import {
+  databaseSchemaFromEnv,
+  databaseUrlFromEnv,
+  openDatabase,
+  resolveHome,
+} from './database/open-database.js';
 import { Registry } from './registry.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
@@ -12,7 +23,7 @@ export interface OpenRegistryOptions {
   readonly url?: string;
   /** `MCP_AGENT_HOME`, default `~/.mcp-agent`: the SQLite file and key file live here. */
   readonly home?: string;
-  /** PostgreSQL schema (tests use one per suite). */
+  /** PostgreSQL schema, default `MCP_AGENT_DATABASE_SCHEMA` or `public` (tests use one per suite). */
   readonly schema?: string;
   /** Where `MCP_AGENT_SECRET_KEY` and friends are read; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -29,13 +40,27 @@ export interface OpenRegistryOptions {
   readonly quotas?: QuotaLimits;
   /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
   readonly lockTimeoutMs?: number;
+  /**
+   * Migrate the schema on open (default true). With false, a schema that is behind is refused
+   * with what to run: for deployments that migrate once, before starting their processes.
+   */
+  readonly migrate?: boolean;
+  /**
+   * How registry changes cross processes: on PostgreSQL a `PostgresChangeFeed` by default
+   * (LISTEN/NOTIFY over the change log), on SQLite none (events stay in the process); `false`
+   * for none at all, settings of the PostgreSQL feed, or a feed of your own.
+   */
+  readonly changeFeed?:
+    ChangeFeed | false | Pick<PostgresChangeFeedOptions, 'pollMs' | 'retentionMs' | 'origin'>;
 }
 
 /**
  * Opens the registry the way an application does: the database (migrated), the secret key
  * (refusing a weak or, for PostgreSQL, a missing one), and the app servers.
  */
-export async function openRegistry(options: OpenRegistryOptions = {}): Promise<Registry> {
+export async function openRegistry(given: OpenRegistryOptions = {}): Promise<Registry> {
+  const schema = given.schema ?? databaseSchemaFromEnv();
+  const options = { ...given, ...(schema === undefined ? {} : { schema }) };
   const home = resolveHome(options.home);
   const quotas = options.quotas ?? quotasFromEnv((options.env ?? process.env).MCP_AGENT_QUOTAS);
   const database = await openDatabase({
@@ -43,8 +68,16 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
     home,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
   });
+  let feed: ChangeFeed | undefined;
   try {
+    if (options.migrate === false)
+      await assertMigrated(database.db as Kysely<unknown>, {
+        ...(options.schema === undefined || database.dialect !== 'postgres'
+          ? {}
+          : { schema: options.schema }),
+      });
     const { keyring, createdKeyFile } = loadKeyring({
       home,
       dialect: database.dialect,
@@ -56,16 +89,30 @@ export async function openRegistry(options: OpenRegistryOptions = {}): Promise<R
         'created a new secret key file (mode 0600); back it up: secrets stored with it cannot be read without it',
       );
     }
-    return new Registry({
+    const given = options.changeFeed;
+    if (given !== undefined && given !== false && 'publish' in given) feed = given;
+    else if (given !== false && database.dialect === 'postgres')
+      feed = new PostgresChangeFeed({
+        ...given,
+        url: options.url ?? databaseUrlFromEnv() ?? '',
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+        db: database.db,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      });
+    const registry = new Registry({
       db: (options.plugins ?? []).reduce((db, plugin) => db.withPlugin(plugin), database.db),
       keyring,
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
       quotas,
+      ...(feed === undefined ? {} : { changeFeed: feed }),
       home,
       onClose: () => database.close(),
     });
+    await feed?.start();
+    return registry;
   } catch (error) {
+    await feed?.close().catch(() => undefined);
     await database.close();
     throw error;
   }

@@ -46,6 +46,10 @@ import {
   type UserServerPolicy,
 } from './user-server-policy.js';
 import { WriteObserver } from './database/write-observer.js';
+import type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
+import { RateLimitRepository } from './limits/rate-limit-repository.js';
+import { TaskLeases } from './tasks/task-leases.js';
+import { TaskRepository } from './tasks/task-repository.js';
 import type { LaunchPlan } from './pool/pool-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
@@ -70,6 +74,12 @@ export interface RegistryOptions {
    * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
    */
   readonly home?: string;
+  /**
+   * How changes reach the registries of other processes on the same database, and theirs reach
+   * this one (re-emitted on `events`); `openRegistry` gives PostgreSQL a `PostgresChangeFeed`.
+   * The registry starts nothing itself, and closes the feed when it closes.
+   */
+  readonly changeFeed?: ChangeFeed;
 }
 
 /**
@@ -105,8 +115,18 @@ export class Registry {
   /** Usage and estimated cost per tenant, task, model and connector. */
   readonly usage: UsageRepository;
   readonly vault: CredentialVault;
+  /** Durable tasks of each tenant, with their events (`tasks`), and their owners' leases. */
+  readonly tasks: TaskRepository;
+  readonly taskLeases: TaskLeases;
+  /** Rate limits counted in the database, so they hold across processes. */
+  readonly rateLimits: RateLimitRepository;
+  /**
+   * Changes of servers, credentials, catalogs and readiness: this registry's own, and, through
+   * the change feed, other processes'.
+   */
   readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
+  readonly #feed: ChangeFeed | undefined;
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
   readonly #userServers: UserServerPolicy;
@@ -134,9 +154,25 @@ export class Registry {
     this.catalog = new ToolCatalogRepository(this.#db);
     this.threads = new ThreadRepository(this.#db, this.users);
     this.embeddings = new EmbeddingCacheRepository(this.#db);
-    // Counting usage changes no server's availability: these write past the observer.
+    // Counting usage, tasks and rate limits changes no server's availability: these write past
+    // the observer, so a task's own events do not make its availability stale.
     this.quotas = new QuotaRepository(options.db, options.quotas);
     this.usage = new UsageRepository(options.db, this.quotas);
+    this.tasks = new TaskRepository(options.db);
+    this.taskLeases = new TaskLeases(options.db);
+    this.rateLimits = new RateLimitRepository(options.db);
+    this.#feed = options.changeFeed;
+    // Another process's change: whatever this process memoised or holds of it is stale.
+    this.#feed?.subscribe((change) => {
+      this.#generation += 1;
+      emitChange(this.events, change);
+    });
+  }
+
+  // Emits a change here and announces it to the other processes.
+  async #announce(change: RegistryChange): Promise<void> {
+    emitChange(this.events, change);
+    await this.#feed?.publish(change);
   }
 
   /** The database handle, for maintenance such as `rotateSecrets`. */
@@ -226,10 +262,9 @@ export class Registry {
     checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
-    this.events.emit(existed ? 'server-updated' : 'server-registered', {
-      userId: ctx.userId,
-      providerId: record.providerId,
-      scope: 'user',
+    await this.#announce({
+      kind: existed ? 'server-updated' : 'server-registered',
+      change: { userId: ctx.userId, providerId: record.providerId, scope: 'user' },
     });
     return record;
   }
@@ -237,7 +272,10 @@ export class Registry {
   /** Removes a user server; `ProviderNotFoundError` when the tenant has none by that id. */
   async removeServer(ctx: AgentContext, providerId: string): Promise<void> {
     if (!(await this.connections.remove(ctx, providerId))) throw notFound(providerId);
-    this.events.emit('server-removed', { userId: ctx.userId, providerId, scope: 'user' });
+    await this.#announce({
+      kind: 'server-removed',
+      change: { userId: ctx.userId, providerId, scope: 'user' },
+    });
   }
 
   /**
@@ -270,10 +308,9 @@ export class Registry {
       for (const server of servers) await this.connections.upsertUserServer(ctx, server, trx);
     });
     for (const server of servers) {
-      this.events.emit(existing.has(server.id) ? 'server-updated' : 'server-registered', {
-        userId: ctx.userId,
-        providerId: server.id,
-        scope: 'user',
+      await this.#announce({
+        kind: existing.has(server.id) ? 'server-updated' : 'server-registered',
+        change: { userId: ctx.userId, providerId: server.id, scope: 'user' },
       });
     }
     return {
@@ -303,7 +340,10 @@ export class Registry {
         { details: { providerId } },
       );
     await this.connections.setEnabled(ctx, providerId, enabled);
-    this.events.emit('server-updated', { userId: ctx.userId, providerId, scope: 'user' });
+    await this.#announce({
+      kind: 'server-updated',
+      change: { userId: ctx.userId, providerId, scope: 'user' },
+    });
   }
 
   /** The full definition of a server in effect for the tenant, secrets included: pool only. */
@@ -357,7 +397,10 @@ export class Registry {
       update.version === 1
     ) {
       const scope = (await this.connections.find(ctx, providerId))?.scope ?? 'app';
-      this.events.emit('catalog-changed', { userId: ctx.userId, providerId, scope, update });
+      await this.#announce({
+        kind: 'catalog-changed',
+        change: { userId: ctx.userId, providerId, scope, update },
+      });
     }
     return update;
   }
@@ -394,12 +437,15 @@ export class Registry {
       update,
       this.#appServers.get(providerId),
     );
-    this.events.emit('state-changed', {
-      userId: ctx.userId,
-      providerId,
-      scope: record.scope,
-      status: record.status,
-      lastError: record.lastError,
+    await this.#announce({
+      kind: 'state-changed',
+      change: {
+        userId: ctx.userId,
+        providerId,
+        scope: record.scope,
+        status: record.status,
+        lastError: record.lastError,
+      },
     });
     return record;
   }
@@ -416,10 +462,11 @@ export class Registry {
     return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
   }
 
-  /** Closes what the registry owns (the database, when it opened it). */
+  /** Closes what the registry owns (its change feed, the database when it opened it). */
   async close(): Promise<void> {
     this.events.removeAllListeners();
     this.#generation += 1;
+    await this.#feed?.close();
     await this.#onClose?.();
   }
 }
@@ -442,6 +489,11 @@ function indexAppServers(servers: readonly ServerConfig[]): ReadonlyMap<string, 
     );
   }
   return byId;
+}
+
+// One change as the event it stands for (the union narrows per kind; the emitter's overloads do not).
+function emitChange(events: EventEmitter<RegistryEvents>, { kind, change }: RegistryChange): void {
+  (events as EventEmitter).emit(kind, change);
 }
 
 function readId(input: unknown): string {

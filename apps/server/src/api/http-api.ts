@@ -5,7 +5,6 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { z } from 'zod';
 import {
-  CancelledError,
   ConfigError,
   createContext,
   describeIssues,
@@ -18,10 +17,14 @@ import {
   type AgentContext,
   type ErrorCode,
   type Logger,
-  type MCPTaskResult,
 } from '@mcp-agent/core';
-import { taskContextSchema, type AgentStack } from '@mcp-agent/agent';
-import { DEFAULT_MCP_REGISTRY_URL, MAX_USAGE_DAYS, McpRegistryClient } from '@mcp-agent/registry';
+import { DurableTasks, taskContextSchema, type AgentStack } from '@mcp-agent/agent';
+import {
+  DEFAULT_MCP_REGISTRY_URL,
+  MAX_USAGE_DAYS,
+  McpRegistryClient,
+  type TaskRecord,
+} from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import { authenticateBearer, isCaller } from '../auth/bearer-auth.js';
 import {
@@ -33,7 +36,6 @@ import type { TokenVerifier } from '../gateway/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
 import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
-import { TaskStore, type TaskRecord } from './task-store.js';
 import { httpMetrics } from '../telemetry/http-metrics.js';
 import { observabilityRoutes, type ObservabilityOptions } from '../ui/observability-routes.js';
 
@@ -56,6 +58,13 @@ export interface HttpApiOptions extends PublicUrlOptions {
   readonly mcpRegistryUrl?: string;
   /** `/metrics` and the web UI at `/ui/` (see `observabilityRoutes`); off when absent. */
   readonly observability?: ObservabilityOptions;
+  /**
+   * Where tasks are stored, counted and followed; default durable tasks on the stack's registry
+   * (the caller then owns nothing to close: its timers do not hold the process open).
+   */
+  readonly tasks?: DurableTasks;
+  /** True while the process drains for shutdown: `/ready` answers 503 so no new work comes. */
+  readonly draining?: () => boolean;
 }
 
 type Env = { Bindings: HttpBindings; Variables: { userId: string } };
@@ -90,9 +99,6 @@ const CALLBACK_FAILED = {
   },
 };
 
-// How long a cancel request waits for the task to stop before answering.
-const CANCEL_WAIT_MS = 5_000;
-
 const taskBody = z.strictObject({
   task: z.string().trim().min(1).max(20_000),
   threadId: z.string().min(1).max(200).optional(),
@@ -125,7 +131,10 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   };
   const logger = options.logger ?? silentLogger;
-  const tasks = new TaskStore();
+  // Made at the first task route, so an API that serves no task starts no timer.
+  let durable = options.tasks;
+  const tasks = (): DurableTasks =>
+    (durable ??= new DurableTasks({ agent: stack.agent, registry: stack.registry, logger }));
   const mcpRegistry = new McpRegistryClient({
     baseUrl: options.mcpRegistryUrl ?? DEFAULT_MCP_REGISTRY_URL,
   });
@@ -175,6 +184,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   app.get('/health', (c) => c.json({ ok: true }));
   // Ready to serve (the registry answers); tasks also need a model, and it says if there is none.
   app.get('/ready', async (c) => {
+    if (options.draining?.() === true) return c.json({ ready: false, draining: true }, 503);
     try {
       await stack.registry.activeServers(createContext({ userId: 'readiness-probe' }));
     } catch {
@@ -257,9 +267,10 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     }),
   );
 
-  const taskOf = (c: Context<Env>): TaskRecord => {
-    const record = tasks.get(c.get('userId'), c.req.param('id') ?? '');
-    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+  const noTask = () => new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+  const taskOf = async (c: Context<Env>): Promise<TaskRecord> => {
+    const record = await tasks().get(c.get('userId'), c.req.param('id') ?? '');
+    if (record === undefined) throw noTask();
     return record;
   };
   const describeTask = (record: TaskRecord) => ({
@@ -269,95 +280,88 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     result: record.result ?? null,
   });
 
-  app.get('/v1/tasks', (c) => {
+  // The user's tasks, newest first; `before` (a task's createdAt) pages on to older ones.
+  app.get('/v1/tasks', async (c) => {
     const raw = c.req.query('limit') ?? '50';
     const limit = Number(raw);
     if (!/^\d+$/.test(raw) || limit < 1 || limit > 1_000)
       throw new InvalidArgumentsError(
-        `limit must be a whole number from 1 to 1000, not "${raw.slice(0, 20)}".`,
+        `limit must be a whole number from 1 to 1000, not "${raw.slice(0, 20)}"; page on with ?before=<createdAt of the last task>.`,
       );
-    const mine = tasks.list(c.get('userId'), limit);
+    const before = c.req.query('before');
+    const mine = await tasks().list(c.get('userId'), {
+      limit,
+      ...(before === undefined ? {} : { before }),
+    });
     return c.json({
       tasks: mine.map((record) => ({
         id: record.id,
         task: record.task,
         status: record.status,
-        createdAt: new Date(record.createdAt).toISOString(),
+        createdAt: record.createdAt,
       })),
     });
   });
 
   app.post('/v1/tasks', async (c) => {
     const input = await body(c, taskBody);
-    const userId = c.get('userId');
     // A task that cannot run (no model configured) is refused now, not accepted and failed later.
     await stack.agent.checkModel();
     // A tenant whose quota is used up is told now (429), not by a task that fails at once.
     await stack.registry.quotas.check(ctxOf(c));
-    const record = tasks.create(userId, input.task);
-    let started: Promise<MCPTaskResult>;
-    try {
-      // The agent holds the budget to the operator's ceilings and refuses a task past the
-      // user's running-task limit (429 with Retry-After).
-      started = stack.agent.startTask(input.task, userId, {
-        signal: record.controller.signal,
-        onEvent: (event) => tasks.emit(record, event),
-        ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
-        ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
-        ...(input.budget === undefined ? {} : { budget: input.budget }),
-        ...(input.context === undefined ? {} : { context: input.context }),
-      });
-    } catch (refused) {
-      tasks.remove(record);
-      throw refused;
-    }
-    void started.then((result) => tasks.finish(record, result));
+    // Stored before it runs, so any process can answer for it. The operator's ceilings hold the
+    // budget; past the user's running-task limit (over every process) the answer is 429.
+    const record = await tasks().start(c.get('userId'), input.task, {
+      ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
+      ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
+      ...(input.budget === undefined ? {} : { budget: input.budget }),
+      ...(input.context === undefined ? {} : { context: input.context }),
+    });
     return c.json({ id: record.id, status: record.status }, 202);
   });
 
-  app.get('/v1/tasks/:id', (c) => c.json(describeTask(taskOf(c))));
+  app.get('/v1/tasks/:id', async (c) => c.json(describeTask(await taskOf(c))));
 
-  // Cancelling stops the task's model and tool calls; the answer comes once it has stopped.
+  // Cancelling stops the task's model and tool calls, wherever it runs; the answer comes once
+  // it has stopped.
   const cancel = async (c: Context<Env>) => {
-    const record = taskOf(c);
-    if (record.status === 'running') {
-      record.controller.abort(new CancelledError('The task was cancelled through the API.'));
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        record.finished,
-        new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_WAIT_MS))),
-      ]);
-      clearTimeout(timer);
-    }
+    const record = await tasks().cancel(c.get('userId'), c.req.param('id') ?? '');
+    if (record === undefined) throw noTask();
     return c.json(describeTask(record), record.status === 'running' ? 202 : 200);
   };
   app.delete('/v1/tasks/:id', cancel);
   app.post('/v1/tasks/:id/cancel', cancel);
 
-  app.get('/v1/tasks/:id/events', (c) => {
-    const record = taskOf(c);
+  // Each event carries its place as its id: a client that lost the stream resumes after it
+  // (Last-Event-ID), from this process or any other.
+  app.get('/v1/tasks/:id/events', async (c) => {
+    const record = await taskOf(c);
+    const last = Number(c.req.header('last-event-id'));
+    const after = Number.isSafeInteger(last) && last >= 0 ? last : -1;
     return streamSSE(c, async (stream) => {
-      let index = 0;
-      const send = async (event: unknown, name: string) => {
-        await stream.writeSSE({ id: String(index++), event: name, data: JSON.stringify(event) });
-      };
-      for (const event of [...record.events]) await send(event, event.type);
-      if (record.status !== 'running') {
-        await send(record.result, 'done');
-        return;
+      const stop = new AbortController();
+      stream.onAbort(() => stop.abort());
+      for await (const item of tasks().follow(record.userId, record.id, {
+        after,
+        signal: stop.signal,
+      })) {
+        if ('done' in item) {
+          if (item.eventsDropped > 0)
+            await stream.writeSSE({
+              event: 'events-dropped',
+              data: JSON.stringify({
+                dropped: item.eventsDropped,
+                message: `${item.eventsDropped} events past the bound per task were not stored; the result's steps hold the whole trajectory.`,
+              }),
+            });
+          await stream.writeSSE({ event: 'done', data: JSON.stringify(item.done) });
+        } else
+          await stream.writeSSE({
+            id: String(item.seq),
+            event: item.event.type,
+            data: JSON.stringify(item.event),
+          });
       }
-      await new Promise<void>((resolve) => {
-        const listener = (event: (typeof record.events)[number] | 'done') => {
-          if (event === 'done') {
-            void send(record.result, 'done').then(resolve);
-          } else void send(event, event.type);
-        };
-        record.listeners.add(listener);
-        stream.onAbort(() => {
-          record.listeners.delete(listener);
-          resolve();
-        });
-      });
     });
   });
 
@@ -415,9 +419,9 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     const search = (c.req.query('search') ?? '').slice(0, 200);
     const raw = c.req.query('limit') ?? '20';
     const limit = Number(raw);
-    if (!/^\d+$/.test(raw) || limit < 1 || limit > 100)
+    if (!/^\d+$/.test(raw) || limit < 1 || limit > 1_000)
       throw new InvalidArgumentsError(
-        `limit must be a whole number from 1 to 100, not "${raw.slice(0, 20)}".`,
+        `limit must be a whole number from 1 to 1000, not "${raw.slice(0, 20)}".`,
       );
     const cursor = c.req.query('cursor');
     const page = await mcpRegistry.search(search, {

@@ -1,7 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, Logger } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import { DurableTasks, type AgentStack, type DurableTasksOptions } from '@mcp-agent/agent';
 import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
@@ -9,6 +10,32 @@ import { createHttpApi } from './http-api.js';
 import type { ObservabilityOptions } from '../ui/observability-routes.js';
 import { resourceMetadataUrl } from '../auth/protected-resource.js';
 import { checkPublicUrl, publicBaseUrl } from './public-url.js';
+
+/** How durable tasks run in a served process (see `DurableTasksOptions`). */
+export type TaskSettings = Omit<DurableTasksOptions, 'agent' | 'registry' | 'logger'>;
+
+/** What a drain did: tasks finished or cancelled, requests finished or cut. */
+export interface DrainOutcome {
+  readonly tasks: { readonly finished: number; readonly cancelled: number };
+  readonly requests: { readonly finished: number; readonly cut: number };
+}
+
+/** A served API: its URL and server, the gateway and tasks it serves, and how to stop it. */
+export interface ServedApi {
+  readonly url: string;
+  readonly server: ServerType;
+  readonly gateway: HttpGateway;
+  readonly tasks: DurableTasks;
+  /** Requests being answered now (streams of events and SSE gateway streams not counted). */
+  readonly inFlight: number;
+  /**
+   * A graceful stop's first half: `/ready` answers 503, no new connection or task is taken,
+   * in-flight requests and running tasks get up to `timeoutMs` to finish; then remaining tasks
+   * are cancelled (saying the server shut down) and remaining requests cut. Call `close` after.
+   */
+  drain(timeoutMs: number): Promise<DrainOutcome>;
+  close(): Promise<void>;
+}
 
 /** Serves the HTTP API and the gateway on one port (127.0.0.1 unless told otherwise). */
 export async function serveHttpApi(options: {
@@ -31,8 +58,17 @@ export async function serveHttpApi(options: {
   mcpRegistryUrl?: string | undefined;
   /** `/metrics` and the web UI (see `HttpApiOptions.observability`). */
   observability?: ObservabilityOptions;
-}): Promise<{ url: string; server: ServerType; gateway: HttpGateway; close(): Promise<void> }> {
+  /** Leases, retention and bounds of durable tasks. */
+  tasks?: TaskSettings;
+}): Promise<ServedApi> {
   const host = options.host ?? '127.0.0.1';
+  const tasks = new DurableTasks({
+    ...options.tasks,
+    agent: options.stack.agent,
+    registry: options.stack.registry,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  let draining = false;
   const publicUrl =
     options.publicUrl === undefined ? undefined : new URL(checkPublicUrl(options.publicUrl));
   // The gateway's allowed hosts depend on the port listened on: it is made once that is known.
@@ -51,6 +87,8 @@ export async function serveHttpApi(options: {
     stack: options.stack,
     verifier: options.verifier,
     gateway: lazyGateway,
+    tasks,
+    draining: () => draining,
     ...(options.trustTenantCommands === undefined
       ? {}
       : { trustTenantCommands: options.trustTenantCommands }),
@@ -68,6 +106,16 @@ export async function serveHttpApi(options: {
       { fetch: app.fetch, port: options.port, hostname: host },
       () => resolve(started),
     );
+  });
+  // Requests being answered; the long streams (a task's events, the gateway's GET stream) are
+  // not work a drain waits for.
+  const http = server as Server; // serve() makes a node:http server unless told otherwise
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && /^\/(mcp|v1\/tasks\/[^/]+\/events)(\?|$)/.test(req.url ?? ''))
+      return;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
   });
   const { port } = server.address() as AddressInfo;
   const hosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
@@ -98,14 +146,43 @@ export async function serveHttpApi(options: {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    tasks,
   });
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   return {
     url: `http://${host}:${port}`,
     server,
     gateway: lazyGateway,
+    tasks,
+    get inFlight() {
+      return inFlight.size;
+    },
+    async drain(timeoutMs) {
+      draining = true;
+      // No new connections; idle keep-alive ones close, busy ones close after their response.
+      server.close();
+      http.closeIdleConnections();
+      const busy = inFlight.size;
+      const requests = waitUntil(() => inFlight.size === 0, timeoutMs);
+      const [taskOutcome] = await Promise.all([tasks.drain(timeoutMs), requests]);
+      const cut = inFlight.size;
+      for (const res of inFlight) res.destroy();
+      return { tasks: taskOutcome, requests: { finished: Math.max(0, busy - cut), cut } };
+    },
     async close() {
+      draining = true;
+      await tasks.close();
       await holder.gateway?.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.close();
+      http.closeAllConnections();
+      await closed;
     },
   };
+}
+
+// Resolves once `done()` is true (checked every 50 ms) or after `timeoutMs`.
+async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done() && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, timeoutMs)));
 }

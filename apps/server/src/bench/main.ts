@@ -1,44 +1,48 @@
 import { parseArgs } from 'node:util';
+import { runLoad05 } from './chaos.js';
+import { runLoad06 } from './noisy-neighbour.js';
+import { runLoad03, runScaleBenchmark } from './scale.js';
 import { runServedBenchmark } from './served.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
-// Entry point of `pnpm bench served [--results 4500] [--sessions 6000]` and
-// `pnpm bench ui [--tasks 1000] [--runs 5]`.
+// Entry point of `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
+// [--tasks 1000] [--runs 5]`, `pnpm bench scale
+// [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
+// `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
+// `pnpm bench load-06 [--phase-ms 30000]`. The scale benchmarks need PostgreSQL
+// (MCP_AGENT_BENCH_DATABASE_URL or MCP_AGENT_TEST_DATABASE_URL).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     results: { type: 'string' },
     sessions: { type: 'string' },
+    tenants: { type: 'string' },
+    calls: { type: 'string' },
+    'ramp-ms': { type: 'string' },
+    'duration-ms': { type: 'string' },
+    'kill-every-ms': { type: 'string' },
+    'phase-ms': { type: 'string' },
     tasks: { type: 'string' },
     runs: { type: 'string' },
   },
 });
-const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
-if (positionals[0] === 'served') {
-  const results = number(values.results);
-  const sessions = number(values.sessions);
-  console.log(
-    JSON.stringify(
-      await runServedBenchmark({
-        ...(results === undefined ? {} : { results }),
-        ...(sessions === undefined ? {} : { sessions }),
-      }),
-    ),
-  );
-} else if (positionals[0] === 'ui') {
-  const tasks = number(values.tasks);
-  const runs = number(values.runs);
-  console.log(
-    JSON.stringify(
-      await runUiLoadBenchmark({
-        ...(tasks === undefined ? {} : { tasks }),
-        ...(runs === undefined ? {} : { runs }),
-      }),
-    ),
-  );
-} else {
-  console.error(
-    'usage: pnpm bench served [--results 4500] [--sessions 6000] | pnpm bench ui [--tasks 1000] [--runs 5]',
-  );
+const number = (name: keyof typeof values) =>
+  values[name] === undefined
+    ? {}
+    : { [name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())]: Number(values[name]) };
+const benches: Record<string, () => Promise<unknown>> = {
+  served: () => runServedBenchmark({ ...number('results'), ...number('sessions') }),
+  ui: () => runUiLoadBenchmark({ ...number('tasks'), ...number('runs') }),
+  scale: () => runScaleBenchmark({ ...number('tenants'), ...number('calls') }),
+  'load-03': () => runLoad03({ ...number('tenants'), ...number('ramp-ms') }),
+  'load-05': () =>
+    runLoad05({ ...number('tenants'), ...number('duration-ms'), ...number('kill-every-ms') }),
+  'load-06': () => runLoad06({ ...number('phase-ms') }),
+};
+const run = benches[positionals[0] ?? ''];
+if (run === undefined) {
+  console.error(`usage: pnpm bench <${Object.keys(benches).join('|')}> [options]`);
   process.exit(2);
 }
+console.log(JSON.stringify(await run()));
+process.exit(0);

@@ -10,6 +10,7 @@ import {
   isModelConfigured,
   MetaToolSession,
   type AgentStack,
+  type DurableTasks,
 } from '@mcp-agent/agent';
 import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
 
@@ -21,6 +22,11 @@ export interface GatewayServerOptions {
   readonly logger?: Logger;
   /** Offer execute_task; default: when a model endpoint is configured. */
   readonly executeTask?: boolean;
+  /**
+   * Where execute_task runs its tasks: stored and counted with the HTTP API's (the running-task
+   * cap holds over both and over every process). Without it, on the agent directly.
+   */
+  readonly tasks?: DurableTasks;
 }
 
 const INSTRUCTIONS =
@@ -33,9 +39,9 @@ const INSTRUCTIONS =
  * receives the upstream server's progress.
  */
 export function createGatewayServer(options: GatewayServerOptions): Server {
-  const { stack, userId } = options;
+  const { stack, userId, tasks } = options;
   const server = new Server(
-    { name: 'mcp-agent-gateway', version: '0.0.0' },
+    { name: 'mcp-agent-gateway', version: '0.1.0' },
     { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
   );
   const offerTask = options.executeTask ?? isModelConfigured();
@@ -46,12 +52,12 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     ...(offerTask
       ? {
           extraTools: [
-            executeTaskTool((task, signal, context) =>
-              stack.agent.executeTask(task, userId, {
-                signal,
-                ...(context === undefined ? {} : { context }),
-              }),
-            ),
+            executeTaskTool((task, signal, context) => {
+              const options = { signal, ...(context === undefined ? {} : { context }) };
+              return tasks === undefined
+                ? stack.agent.executeTask(task, userId, options)
+                : tasks.run(userId, task, options);
+            }),
           ],
         }
       : {}),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
 import { authenticateBearer, isCaller, type Caller } from '../auth/bearer-auth.js';
 import {
   PROTECTED_RESOURCE_PATH,
@@ -45,6 +45,8 @@ export interface HttpGatewayOptions {
   readonly limits?: ServerLimits;
   /** The clock idle expiry is measured on; a manual one in tests. */
   readonly clock?: Clock;
+  /** Where execute_task runs tasks (see `GatewayServerOptions.tasks`). */
+  readonly tasks?: DurableTasks;
 }
 
 interface Session {
@@ -233,6 +235,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       stack: options.stack,
       userId,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
     });
     transport.onclose = () => {
       release();

@@ -2,14 +2,15 @@ import { Hono, type Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { HttpBindings } from '@hono/node-server';
 import {
+  createContext,
   InvalidArgumentsError,
   McpAgentError,
   RateLimitedError,
   type Logger,
 } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
+import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
+import type { TaskRecord } from '@mcp-agent/registry';
 import type { OperatorToken } from '../auth/operator-token.js';
-import type { TaskRecord, TaskStore } from '../api/task-store.js';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
@@ -53,7 +54,8 @@ const HEARTBEAT_MS = 15_000;
  */
 export function observabilityRoutes(options: {
   readonly stack: AgentStack;
-  readonly tasks: TaskStore;
+  /** The API's durable tasks (made on first use). */
+  readonly tasks: () => DurableTasks;
   readonly verifier: TokenVerifier;
   readonly gateway?: HttpGateway;
   readonly logger?: Logger;
@@ -173,28 +175,38 @@ export function observabilityRoutes(options: {
     return c.json({ query, results: await explainedSearch(stack, ctx, query, limitOf(c, 10, 50)) });
   });
 
-  const recordOf = (c: Context<Env>): TaskRecord => {
+  // A user's own task; the operator's (no user) any tenant's.
+  const recordOf = async (c: Context<Env>): Promise<TaskRecord> => {
     const caller = c.get('caller');
     const id = c.req.param('id') ?? '';
     const record =
       caller.userId === undefined
-        ? tasks.list(undefined, Number.MAX_SAFE_INTEGER).find((r) => r.id === id)
-        : tasks.get(caller.userId, id);
+        ? await stack.registry.taskLeases.find(id)
+        : await tasks().get(caller.userId, id);
     if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
     return record;
   };
 
-  app.get('/ui/api/tasks', (c) => {
+  app.get('/ui/api/tasks', async (c) => {
     const caller = c.get('caller');
-    const rows = tasks.list(caller.userId, limitOf(c, 1_000, 1_000));
+    const limit = limitOf(c, 1_000, 1_000);
+    const rows =
+      caller.userId === undefined
+        ? await stack.registry.taskLeases.recent(limit)
+        : await tasks().list(caller.userId, { limit });
     return c.json({ tasks: rows.map((record) => taskRow(record, caller.operator)) });
   });
 
-  app.get('/ui/api/tasks/:id', (c) => {
-    const record = recordOf(c);
+  app.get('/ui/api/tasks/:id', async (c) => {
+    const record = await recordOf(c);
+    const events = await stack.registry.tasks.events(
+      createContext({ userId: record.userId }),
+      record.id,
+      { limit: 1_000 },
+    );
     return c.json({
       ...taskRow(record, c.get('caller').operator),
-      events: record.events.map(timelineEvent),
+      events: events.map(({ event }) => timelineEvent(event)),
       end: record.status === 'running' ? null : taskEnd(record),
     });
   });
@@ -223,31 +235,25 @@ export function observabilityRoutes(options: {
   };
 
   // The timeline as it happens: every event so far, then each new one, then `done`.
-  app.get('/ui/api/tasks/:id/events', (c) => {
-    const record = recordOf(c);
+  app.get('/ui/api/tasks/:id/events', async (c) => {
+    const record = await recordOf(c);
     const close = openStream(c);
     return streamSSE(c, async (stream) => {
       const stopBeat = heartbeat(stream);
+      const stop = new AbortController();
+      stream.onAbort(() => stop.abort());
       let index = 0;
       const send = (data: unknown, event: string) =>
         stream.writeSSE({ id: String(index++), event, data: JSON.stringify(data) });
       try {
-        for (const event of [...record.events]) await send(timelineEvent(event), event.type);
-        if (record.status !== 'running') {
-          await send(taskEnd(record), 'done');
-          return;
+        // Wherever the task runs: from memory here, from the database elsewhere.
+        for await (const item of tasks().follow(record.userId, record.id, {
+          signal: stop.signal,
+        })) {
+          if ('done' in item)
+            await send(taskEnd({ ...record, status: item.done.status, result: item.done }), 'done');
+          else await send(timelineEvent(item.event), item.event.type);
         }
-        await new Promise<void>((resolve) => {
-          const listener = (event: (typeof record.events)[number] | 'done') => {
-            if (event === 'done') void send(taskEnd(record), 'done').then(resolve, resolve);
-            else void send(timelineEvent(event), event.type).catch(() => undefined);
-          };
-          record.listeners.add(listener);
-          stream.onAbort(() => {
-            record.listeners.delete(listener);
-            resolve();
-          });
-        });
       } finally {
         stopBeat();
         close();
@@ -313,7 +319,7 @@ export function observabilityRoutes(options: {
   });
 
   // The operator's figures of the process; a tenant gets 403.
-  app.get('/ui/api/process', (c) => {
+  app.get('/ui/api/process', async (c) => {
     if (!c.get('caller').operator)
       throw new McpAgentError('POLICY_DENIED', 'The process figures are for the operator token.');
     const memory = process.memoryUsage();
@@ -322,7 +328,7 @@ export function observabilityRoutes(options: {
       memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal },
       pool: { sessions: stack.pool.size },
       gateway: options.gateway?.stats() ?? null,
-      tasks: tasks.list(undefined, Number.MAX_SAFE_INTEGER).length,
+      tasks: { runningHere: tasks().running, running: await stack.registry.taskLeases.running() },
       traces: telemetry?.mcpTraces.size ?? 0,
       logs: logs?.stats ?? null,
       node: process.version,

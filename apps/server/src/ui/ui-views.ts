@@ -8,7 +8,7 @@ import {
 import type { AgentStack } from '@mcp-agent/agent';
 import { explainMatch, toDocument, type MatchExplanation } from '@mcp-agent/knowledge';
 import { toToolSpec, type ToolFinding } from '@mcp-agent/registry';
-import type { TaskRecord } from '../api/task-store.js';
+import type { TaskRecord } from '@mcp-agent/registry';
 
 // What one view sends of a text a server or a model wrote: enough to read, and says when cut.
 const MAX_TEXT = 4_000;
@@ -196,7 +196,7 @@ export interface TaskRow {
   readonly status: string;
   readonly createdAt: number;
   readonly durationMs: number | null;
-  readonly steps: number;
+  readonly steps: number | null;
   readonly inputTokens: number;
   readonly outputTokens: number;
 }
@@ -209,9 +209,9 @@ export function taskRow(record: TaskRecord, operator: boolean): TaskRow {
     ...(operator ? { userId: record.userId } : {}),
     task: cut(record.task, 200),
     status: record.status,
-    createdAt: record.createdAt,
+    createdAt: Date.parse(record.createdAt),
     durationMs: result?.durationMs ?? null,
-    steps: result?.steps.length ?? record.events.filter((e) => e.type === 'observation').length,
+    steps: result?.steps.length ?? null,
     inputTokens: result?.usage.inputTokens ?? 0,
     outputTokens: result?.usage.outputTokens ?? 0,
   };

@@ -101,6 +101,18 @@ describe('middleware links', () => {
     expect((await call()).ok).toBe(true);
   });
 
+  it('rate limit counted in the database: two dispatchers on one registry share the limit', async () => {
+    const limits = { providers: { github: { ratePerSecond: 1, burst: 2 } } };
+    const first = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimits)] });
+    const second = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimits)] });
+    expect((await first.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+    expect((await second.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+    expectError(await first.dispatchTool(alice, 'github.typed', {}), 'RATE_LIMITED');
+    expectError(await second.dispatchTool(alice, 'github.typed', {}), 'RATE_LIMITED');
+    clock.advance(1_000);
+    expect((await second.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+  });
+
   it('RDY-06 / POI-02 a tool changed since approval is held until approved again', async () => {
     const approvals = new MemoryToolApprovals();
     const d = dispatcher({ links: [changedToolLink(approvals)] });

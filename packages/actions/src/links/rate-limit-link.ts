@@ -1,11 +1,8 @@
 import { RateLimitedError, type AgentContext } from '@mcp-agent/core';
+import { MemoryRateLimitCounter, type RateLimit, type RateLimitCounter } from '@mcp-agent/registry';
 import type { DispatchLink } from '../tool-call.js';
 
-/** A token bucket: `ratePerSecond` refill, `burst` capacity. */
-export interface RateLimit {
-  readonly ratePerSecond: number;
-  readonly burst: number;
-}
+export type { RateLimit };
 
 /** Limits per provider, and a default for the others (none when absent). */
 export interface RateLimits {
@@ -13,36 +10,26 @@ export interface RateLimits {
   readonly default?: RateLimit;
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
-/** Per (tenant, provider) token buckets; a call over the limit fails with `retryAfterMs`. */
-export function rateLimitLink(limits: RateLimits): DispatchLink {
-  const buckets = new Map<string, Bucket>();
+/**
+ * Per (tenant, provider) token buckets; a call over the limit fails with `retryAfterMs`. The
+ * `counter` counts in this process by default; `registry.rateLimits` counts in the database, so
+ * that several processes on one database allow the limit once between them.
+ */
+export function rateLimitLink(
+  limits: RateLimits,
+  counter: RateLimitCounter = new MemoryRateLimitCounter(),
+): DispatchLink {
   return async (ctx: AgentContext, call, next) => {
     const limit = limits.providers?.[call.providerId] ?? limits.default;
     if (limit === undefined) return next(call);
-    const key = `${ctx.userId}\u0000${call.providerId}`;
-    const now = ctx.clock.now();
-    const bucket = buckets.get(key) ?? { tokens: limit.burst, updatedAt: now };
-    bucket.tokens = Math.min(
-      limit.burst,
-      bucket.tokens + ((now - bucket.updatedAt) / 1_000) * limit.ratePerSecond,
-    );
-    bucket.updatedAt = now;
-    buckets.set(key, bucket);
-    if (bucket.tokens < 1) {
-      const retryAfterMs = Math.ceil(((1 - bucket.tokens) / limit.ratePerSecond) * 1_000);
+    const verdict = await counter.take(ctx, call.providerId, limit);
+    if (!verdict.allowed) {
+      const { retryAfterMs } = verdict;
       throw new RateLimitedError(
         `Too many calls to ${call.providerId}; try again in ${retryAfterMs} ms.`,
-        {
-          details: { providerId: call.providerId, retryAfterMs },
-        },
+        { details: { providerId: call.providerId, retryAfterMs } },
       );
     }
-    bucket.tokens -= 1;
     return next(call);
   };
 }

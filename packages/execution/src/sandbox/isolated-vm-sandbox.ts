@@ -33,6 +33,12 @@ export interface IsolatedVmSandboxOptions {
   readonly killGraceMs?: number;
   /** A worker is replaced after this many runs, which bounds allocator growth; default 5,000. */
   readonly maxRunsPerWorker?: number;
+  /**
+   * How much nicer (lower CPU priority) than the host the workers run, 0 to 19; default 10, so
+   * a tenant's busy loop takes only the CPU the host (serving the other tenants) leaves over.
+   * 0 runs them at the host's priority.
+   */
+  readonly workerNiceness?: number;
 }
 
 interface ActiveRun {
@@ -77,6 +83,7 @@ export class IsolatedVmSandbox implements Sandbox {
       rssCapMb,
       killGraceMs: options.killGraceMs ?? 250,
       maxRunsPerWorker: Math.max(1, options.maxRunsPerWorker ?? 5_000),
+      niceness: Math.min(19, Math.max(0, Math.floor(options.workerNiceness ?? 10))),
       onMessage: (worker, message) => this.#onMessage(worker, message),
       onExit: (worker, reason) => {
         for (const run of this.#runsOn(worker))

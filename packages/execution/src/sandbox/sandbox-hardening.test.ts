@@ -71,6 +71,22 @@ describe('K. the server process is out of reach of sandbox code', () => {
     await stillWorks();
   });
 
+  it("LOAD-06 workers run below the host's CPU priority, so a busy loop takes only what the host leaves", async () => {
+    const niceness = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    expect(sbx.sandbox.workerPids.length).toBeGreaterThan(0);
+    const host = niceness(process.pid);
+    for (const pid of sbx.sandbox.workerPids) expect(niceness(pid)).toBe(Math.min(19, host + 10));
+    const level = new IsolatedVmSandbox({ workers: 1, workerNiceness: 0 });
+    try {
+      for (const pid of level.workerPids) expect(niceness(pid)).toBe(host);
+    } finally {
+      await level.dispose();
+    }
+  });
+
   it('SBX-33 workers start with a minimal environment: no model key, database URL, vault key or token', async () => {
     const secrets: Record<string, string> = {
       ANTHROPIC_API_KEY: 'sk-ant-sbx33-secret',

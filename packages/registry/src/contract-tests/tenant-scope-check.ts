@@ -32,6 +32,11 @@ export const TENANT_COLUMN: {
   quota_counters: 'user_id',
   quota_thread_servers: 'user_id',
   user_quotas: 'user_id',
+  tasks: 'user_id',
+  task_events: 'user_id',
+  task_admissions: 'user_id',
+  rate_limits: 'user_id',
+  registry_changes: 'user_id',
 };
 
 /** One statement as the check saw it: which tenants it is scoped to, and what is wrong. */

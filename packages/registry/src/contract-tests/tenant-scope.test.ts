@@ -34,6 +34,7 @@ interface RowIds {
   readonly field: string;
   readonly connectionId: string;
   readonly accountId: string;
+  readonly taskId: string;
 }
 
 type Call = (registry: Registry, ctx: AgentContext, ids: RowIds) => Promise<unknown>;
@@ -65,6 +66,9 @@ const reads: Record<string, Call> = {
   'registry.availability': async (r, ctx) => (await r.availability(ctx)).servers,
   'registry.isAuthorized': (r, ctx, ids) => r.isAuthorized(ctx, ids.providerId),
   'registry.tiers': (r, ctx, ids) => r.tiers(ctx, { threadId: ids.threadId }),
+  'tasks.get': (r, ctx, ids) => r.tasks.get(ctx, ids.taskId),
+  'tasks.list': (r, ctx) => r.tasks.list(ctx),
+  'tasks.events': (r, ctx, ids) => r.tasks.events(ctx, ids.taskId),
 };
 const writes: Record<string, Call> = {
   'connections.remove': (r, ctx, ids) => r.connections.remove(ctx, ids.providerId),
@@ -94,7 +98,38 @@ const writes: Record<string, Call> = {
   'secrets.put': (r, ctx, ids) =>
     r.secrets.put(ctx, { kind: 'connection', id: ids.connectionId }, ids.field, 'b-value'),
   'threads.activate': (r, ctx, ids) => r.threads.activate(ctx, ids.threadId, [ids.providerId]),
+  'tasks.appendEvents': (r, ctx, ids) =>
+    r.tasks.appendEvents(ctx, ids.taskId, [
+      { seq: 1, event: { type: 'answer', requestId: 'b', answer: 'b' } },
+    ]),
+  'tasks.finish': (r, ctx, ids) =>
+    r.tasks.finish(ctx, ids.taskId, 'proc_seed', {
+      status: 'completed',
+      answer: 'b',
+      steps: [],
+      toolsUsed: [],
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      durationMs: 0,
+      requestId: 'b',
+    }),
+  'tasks.requestCancel': (r, ctx, ids) => r.tasks.requestCancel(ctx, ids.taskId),
+  'tasks.remove': (r, ctx, ids) => r.tasks.remove(ctx, ids.taskId),
+  // Writes that create the caller's own rows.
+  'tasks.create': (r, ctx) =>
+    r.tasks.create(ctx, {
+      task: 'b',
+      owner: 'proc_b',
+      leaseMs: 60_000,
+      maxRunning: 100,
+      keepFinished: 100,
+    }),
+  'rateLimits.take': (r, ctx, ids) =>
+    r.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
 };
+
+// Methods that cross tenants by design, as key rotation does (housekeeping that deletes rows
+// whose time has passed); the rate-limit contract suite tests them.
+const MAINTENANCE = new Set(['rateLimits.prune']);
 
 // Tenant A's rows, every value carrying `marker` so that any leak of them can be found.
 async function seed(
@@ -133,7 +168,20 @@ async function seed(
   await registry.accounts.putSecret(ctx, ids.providerId, ids.field, `${marker}-oauth`);
   await registry.secrets.put(ctx, { kind: 'connection', id: connection.id }, ids.field, marker);
   await registry.threads.activate(ctx, ids.threadId, [ids.providerId, 'docs']);
-  return { ...ids, connectionId: connection.id, accountId: account.id };
+  const admission = await registry.tasks.create(ctx, {
+    task: `${marker} task`,
+    owner: 'proc_seed',
+    leaseMs: 60_000,
+    maxRunning: 100,
+    keepFinished: 100,
+  });
+  if (!admission.admitted) throw new Error('the seed task was not admitted');
+  const taskId = admission.record.id;
+  await registry.tasks.appendEvents(ctx, taskId, [
+    { seq: 0, event: { type: 'answer', requestId: marker, answer: marker } },
+  ]);
+  await registry.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 5 });
+  return { ...ids, connectionId: connection.id, accountId: account.id, taskId };
 }
 
 // Every row of a tenant, read around the repositories (no plugin, no tenant logic).
@@ -225,11 +273,13 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
       'connections',
       'catalog',
       'threads',
+      'tasks',
+      'rateLimits',
     ] as const) {
       const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(registry[name])).filter(
         (method) => method !== 'constructor',
       );
-      for (const method of methods)
+      for (const method of methods.filter((m) => !MAINTENANCE.has(`${name}.${m}`)))
         expect(covered, `${name}.${method}`).toContain(`${name}.${method}`);
     }
   });
@@ -256,6 +306,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
           field: `fresh-${randomBytes(4).toString('hex')}`,
           connectionId: `fresh-${randomBytes(4).toString('hex')}`,
           accountId: `fresh-${randomBytes(4).toString('hex')}`,
+          taskId: `fresh-${randomBytes(4).toString('hex')}`,
         };
         const seen: unknown[] = [];
         for (const [name, call] of Object.entries(reads)) {
@@ -270,7 +321,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
 
         expect(await rowsOf(base.db, alice.userId)).toBe(before);
         const revealed = JSON.stringify(seen);
-        for (const secret of [marker, ids.connectionId, ids.accountId])
+        for (const secret of [marker, ids.connectionId, ids.accountId, ids.taskId])
           expect(revealed).not.toContain(secret);
         expectScopedTo(recorder.statements.splice(0), bob.userId);
       }),

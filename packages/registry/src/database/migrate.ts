@@ -9,17 +9,9 @@ import { migrations as defaultMigrations } from './migrations.js';
  */
 export async function migrateToLatest(
   db: Kysely<unknown>,
-  options: { migrations?: Readonly<Record<string, Migration>>; schema?: string } = {},
+  options: MigrationOptions = {},
 ): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => ({ ...(options.migrations ?? defaultMigrations) }) },
-    migrationTableName: 'mcp_agent_migrations',
-    migrationLockTableName: 'mcp_agent_migrations_lock',
-    // kysely looks for its own tables across every schema unless told which one is ours.
-    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
-  });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await migrator(db, options).migrateToLatest();
   if (error !== undefined) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     throw new ConfigError(
@@ -28,4 +20,39 @@ export async function migrateToLatest(
     );
   }
   return results.filter((result) => result.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Which migrations and which schema (PostgreSQL) a migration call is about. */
+export interface MigrationOptions {
+  readonly migrations?: Readonly<Record<string, Migration>>;
+  readonly schema?: string;
+}
+
+/**
+ * Refuses a database whose schema is behind this version's migrations, saying what to run: for
+ * processes started with `migrate: false`, after the deployment migrated once.
+ */
+export async function assertMigrated(
+  db: Kysely<unknown>,
+  options: MigrationOptions = {},
+): Promise<void> {
+  const pending = (await migrator(db, options).getMigrations())
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+  if (pending.length > 0)
+    throw new ConfigError(
+      `The database schema is behind this version: migration${pending.length === 1 ? '' : 's'} ${pending.join(', ')} have not run. Run the migrations once (mcp-agent-server --migrate-only, or openRegistry with migrate: true), then start the processes.`,
+      { details: { pending } },
+    );
+}
+
+function migrator(db: Kysely<unknown>, options: MigrationOptions): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...(options.migrations ?? defaultMigrations) }) },
+    migrationTableName: 'mcp_agent_migrations',
+    migrationLockTableName: 'mcp_agent_migrations_lock',
+    // kysely looks for its own tables across every schema unless told which one is ours.
+    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
+  });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 // One migration set for SQLite and PostgreSQL: only types both understand (text, integer),
@@ -190,9 +190,96 @@ async function usageAndQuotas(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+// What several server processes on one database share (scale-out): durable tasks with their
+// step events and leases, the running-task admission lock per user, rate-limit buckets, and the
+// log of registry changes that other processes follow. Times are ISO text like every other
+// table; microseconds and sequence numbers are bigint (pg returns those as strings).
+async function scaleOut(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('tasks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('task', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('result', 'text')
+    .addColumn('owner', 'text', (c) => c.notNull())
+    .addColumn('lease_until', 'text', (c) => c.notNull())
+    .addColumn('cancel_requested_at', 'text')
+    .addColumn('event_count', 'integer', (c) => c.notNull())
+    .addColumn('events_dropped', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('finished_at', 'text')
+    .execute();
+  await db.schema
+    .createIndex('tasks_user_status')
+    .on('tasks')
+    .columns(['user_id', 'status'])
+    .execute();
+  await db.schema
+    .createIndex('tasks_status_lease')
+    .on('tasks')
+    .columns(['status', 'lease_until'])
+    .execute();
+  await db.schema.createIndex('tasks_owner').on('tasks').columns(['owner', 'status']).execute();
+  await db.schema.createIndex('tasks_finished').on('tasks').column('finished_at').execute();
+
+  await db.schema
+    .createTable('task_events')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('task_id', 'text', (c) => c.notNull().references('tasks.id').onDelete('cascade'))
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('task_events_pk', ['task_id', 'seq'])
+    .execute();
+
+  // One row per user, locked by an upsert while a task is admitted: two processes never both
+  // take the user's last running-task slot.
+  await db.schema
+    .createTable('task_admissions')
+    .addColumn('user_id', 'text', (c) => c.primaryKey())
+    .addColumn('admitted', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+
+  // GCRA: one "theoretical arrival time" per (user, key) stands for a whole token bucket.
+  await db.schema
+    .createTable('rate_limits')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('tat_us', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('rate_limits_pk', ['user_id', 'key'])
+    .execute();
+  await db.schema.createIndex('rate_limits_tat').on('rate_limits').column('tat_us').execute();
+
+  // The only column whose type differs by dialect: a sequence both number the same way.
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db.schema
+    .createTable('registry_changes')
+    .addColumn('seq', postgres ? sql`bigserial` : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('provider_id', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('detail', 'text', (c) => c.notNull())
+    .addColumn('origin', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('registry_changes_created')
+    .on('registry_changes')
+    .column('created_at')
+    .execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_embedding_cache': { up: embeddingCache },
   '0003_usage_and_quotas': { up: usageAndQuotas },
+  '0004_scale_out': { up: scaleOut },
 });

@@ -28,7 +28,10 @@ export interface OpenDatabaseOptions {
   readonly url?: string;
   /** Where the SQLite file lives when `url` is not given; default `~/.mcp-agent`. */
   readonly home?: string;
-  /** PostgreSQL only: the schema to use (created if missing); default `public`. */
+  /**
+   * PostgreSQL only: the schema to use (created if missing); default `MCP_AGENT_DATABASE_SCHEMA`,
+   * else `public`.
+   */
   readonly schema?: string;
   /** Run migrations on open; default true. */
   readonly migrate?: boolean;
@@ -50,6 +53,15 @@ export function databaseUrlFromEnv(): string | undefined {
   return url === undefined || url === '' ? undefined : url;
 }
 
+/**
+ * The PostgreSQL schema from `MCP_AGENT_DATABASE_SCHEMA`, or `undefined` for the connection's
+ * default (`public`): several deployments, or test runs, can share one database.
+ */
+export function databaseSchemaFromEnv(): string | undefined {
+  const schema = process.env.MCP_AGENT_DATABASE_SCHEMA;
+  return schema === undefined || schema === '' ? undefined : schema;
+}
+
 /** True when `url` selects PostgreSQL. */
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
@@ -59,8 +71,10 @@ export function isPostgresUrl(url: string | undefined): url is string {
  * Opens and migrates the database: PostgreSQL when the URL is `postgres://…`, otherwise SQLite
  * (WAL, foreign keys on) at the URL's path or `<home>/mcp-agent.db`.
  */
-export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
-  const url = options.url ?? databaseUrlFromEnv();
+export async function openDatabase(given: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
+  const url = given.url ?? databaseUrlFromEnv();
+  const schema = given.schema ?? databaseSchemaFromEnv();
+  const options = { ...given, ...(schema === undefined ? {} : { schema }) };
   const opened = isPostgresUrl(url)
     ? await openPostgres(url, options.schema)
     : openSqlite(url, options);

@@ -165,6 +165,72 @@ export interface UserQuotasTable {
   updated_at: string;
 }
 
+/** A task started through a served surface: durable, readable from any process. */
+export interface TasksTable {
+  id: string;
+  user_id: string;
+  task: string;
+  /** `running`, or how it ended (a `TaskStatus`). */
+  status: string;
+  /** The `MCPTaskResult` as JSON, once finished. */
+  result: string | null;
+  /** The process running it (`instanceId` of its `TaskLeases`). */
+  owner: string;
+  /** Past this, with no heartbeat from the owner, the task is failed as lost. */
+  lease_until: string;
+  /** Set by a cancel request from any process; the owner aborts the task when it sees it. */
+  cancel_requested_at: string | null;
+  /** Events stored, and events past the bound that were not. */
+  event_count: number;
+  events_dropped: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** One step event of a task, in order. */
+export interface TaskEventsTable {
+  user_id: string;
+  task_id: string;
+  seq: number;
+  type: string;
+  /** The `StepEvent` as JSON. */
+  data: string;
+  created_at: string;
+}
+
+/** The row locked while one of the user's tasks is admitted (the running-task cap). */
+export interface TaskAdmissionsTable {
+  user_id: string;
+  /** Tasks admitted so far (bigint: a string on PostgreSQL). */
+  admitted: number | string;
+  updated_at: string;
+}
+
+/** A rate-limit bucket as GCRA keeps it: its theoretical arrival time, in microseconds. */
+export interface RateLimitsTable {
+  user_id: string;
+  key: string;
+  /** bigint: a string on PostgreSQL. */
+  tat_us: number | string;
+}
+
+/** One registry change, for the processes that follow the log (`ChangeFeed`). */
+export interface RegistryChangesTable {
+  /** Assigned by the database (bigint: a string on PostgreSQL). */
+  seq: ColumnType<number | string, never, never>;
+  user_id: string;
+  provider_id: string;
+  /** The registry event's name. */
+  kind: string;
+  scope: string;
+  /** The rest of the event as JSON. */
+  detail: string;
+  /** The process that made the change. */
+  origin: string;
+  created_at: string;
+}
+
 /** The whole database, for kysely. */
 export interface Database {
   users: UsersTable;
@@ -180,4 +246,9 @@ export interface Database {
   quota_counters: QuotaCountersTable;
   quota_thread_servers: QuotaThreadServersTable;
   user_quotas: UserQuotasTable;
+  tasks: TasksTable;
+  task_events: TaskEventsTable;
+  task_admissions: TaskAdmissionsTable;
+  rate_limits: RateLimitsTable;
+  registry_changes: RegistryChangesTable;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '@mcp-agent/core';
-import { openRegistry } from '../open-registry.js';
+import { openRegistry, type OpenRegistryOptions } from '../open-registry.js';
 import type { Registry } from '../registry.js';
 import type { UserServerPolicy } from '../user-server-policy.js';
 import type { QuotaLimits } from '../quota-limits.js';
@@ -17,12 +17,25 @@ export interface TestDialect {
     env?: Record<string, string>;
   }): Promise<Registry>;
   /**
-   * Two registries on one fresh database, as two processes would have (SQLite: one file, two
-   * connections; PostgreSQL: one schema, two pools); `close` closes both and cleans up.
+   * `count` registries on one fresh database, each with its own connection, as separate
+   * processes would have (a SQLite file; a PostgreSQL schema, with change feeds); `close()`
+   * closes them all and removes what they made.
    */
+  openMany(count: number): Promise<SharedDatabase>;
+  /** Two registries on one fresh database with the same options (quotas), as two processes. */
   openPair(options?: {
     quotas?: QuotaLimits;
   }): Promise<{ registries: [Registry, Registry]; close(): Promise<void> }>;
+}
+
+/** Registries on one test database (see {@link TestDialect.openMany}). */
+export interface SharedDatabase {
+  readonly registries: Registry[];
+  /** The PostgreSQL schema, on PostgreSQL. */
+  readonly schema?: string;
+  /** One more registry on the same database, with options of its own; closed with the rest. */
+  another(options?: Pick<OpenRegistryOptions, 'changeFeed' | 'quotas'>): Promise<Registry>;
+  close(): Promise<void>;
 }
 
 /** A fresh key for a test: random, so no key is ever committed as a fixture. */
@@ -51,22 +64,33 @@ export async function createTestRegistry(
  * `MCP_AGENT_TEST_DATABASE_URL` is set. `skipped` says why PostgreSQL is missing, if it is.
  */
 export function testDialects(): { dialects: TestDialect[]; skipped: string | undefined } {
-  const dialects: TestDialect[] = [
+  const dialects: Omit<TestDialect, 'openPair'>[] = [
     {
       name: 'sqlite',
       open: createTestRegistry,
-      openPair: async (options = {}) => {
-        const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-pair-'));
+      async openMany(count) {
+        const home = mkdtempSync(join(tmpdir(), 'mcp-registry-many-'));
         const env = { MCP_AGENT_SECRET_KEY: randomKey() };
-        const open = () => openRegistry({ url: join(dir, 'shared.db'), env, ...options });
-        // One after the other: the first migrates the file, the second finds it migrated.
-        const first = await open();
-        const second = await open();
+        const registries: Registry[] = [];
+        const another = async (
+          options: Pick<OpenRegistryOptions, 'changeFeed' | 'quotas'> = {},
+        ) => {
+          const registry = await openRegistry({
+            url: join(home, 'registry.db'),
+            home,
+            env,
+            ...options,
+          });
+          registries.push(registry);
+          return registry;
+        };
+        for (let i = 0; i < count; i += 1) await another();
         return {
-          registries: [first, second],
-          close: async () => {
-            await Promise.all([first.close(), second.close()]);
-            rmSync(dir, { recursive: true, force: true });
+          registries: [...registries],
+          another,
+          async close() {
+            await Promise.all(registries.map((registry) => registry.close()));
+            rmSync(home, { recursive: true, force: true });
           },
         };
       },
@@ -75,31 +99,69 @@ export function testDialects(): { dialects: TestDialect[]; skipped: string | und
   const url = process.env.MCP_AGENT_TEST_DATABASE_URL;
   if (url === undefined || url === '') {
     return {
-      dialects,
+      dialects: dialects.map(withPair),
       skipped: 'PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run it',
     };
   }
   dialects.push({
     name: 'postgres',
-    open: (options = {}) =>
-      openRegistry({
+    open: async (options = {}) => {
+      const schema = `test_${randomBytes(6).toString('hex')}`;
+      const registry = await openRegistry({
         url,
-        schema: `test_${randomBytes(6).toString('hex')}`,
+        schema,
         env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
         ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
-      }),
-    openPair: async (options = {}) => {
+      });
+      // Dropped on close: kysely's migrator looks for its tables in every schema of the
+      // database, so each schema left behind slows every later migration.
+      const close = registry.close.bind(registry);
+      registry.close = async () => {
+        await close();
+        await dropSchema(url, schema);
+      };
+      return registry;
+    },
+    async openMany(count) {
       const schema = `test_${randomBytes(6).toString('hex')}`;
       const env = { MCP_AGENT_SECRET_KEY: randomKey() };
-      const first = await openRegistry({ url, schema, env, ...options });
-      const second = await openRegistry({ url, schema, env, ...options });
+      const registries: Registry[] = [];
+      const another = async (options: Pick<OpenRegistryOptions, 'changeFeed' | 'quotas'> = {}) => {
+        const registry = await openRegistry({ url, schema, env, ...options });
+        registries.push(registry);
+        return registry;
+      };
+      for (let i = 0; i < count; i += 1) await another();
       return {
-        registries: [first, second],
-        close: async () => {
-          await Promise.all([first.close(), second.close()]);
+        registries: [...registries],
+        schema,
+        another,
+        async close() {
+          await Promise.all(registries.map((registry) => registry.close()));
+          await dropSchema(url, schema);
         },
       };
     },
   });
-  return { dialects, skipped: undefined };
+  return { dialects: dialects.map(withPair), skipped: undefined };
+}
+
+// Two registries through openMany, each opened with the options.
+function withPair(dialect: Omit<TestDialect, 'openPair'>): TestDialect {
+  return {
+    ...dialect,
+    async openPair(options = {}) {
+      const shared = await dialect.openMany(0);
+      const first = await shared.another(options);
+      const second = await shared.another(options);
+      return { registries: [first, second], close: () => shared.close() };
+    },
+  };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
 }

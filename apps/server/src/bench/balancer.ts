@@ -1,0 +1,116 @@
+// The small load balancer of the scale benchmarks, on loopback: new sessions and plain API
+// requests go round-robin to the backends that answer /ready; a request carrying an
+// Mcp-Session-Id goes to the backend that created that session (learned from its response
+// header), as the README's sticky-routing recipe asks of a real balancer.
+import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A running balancer. */
+export interface Balancer {
+  readonly url: string;
+  /** Replaces the backends (base URLs); sessions of a removed one go elsewhere (and get 404). */
+  setBackends(urls: readonly string[]): void;
+  /** Requests forwarded per backend, and upstream failures answered 502. */
+  stats(): { forwarded: Record<string, number>; failed: number; sessions: number };
+  close(): Promise<void>;
+}
+
+// Sessions remembered at most (the oldest forgotten first), like a stick table's size.
+const MAX_SESSIONS = 100_000;
+
+/** Starts a balancer over `backends`, health-checking each every `healthMs` (default 250). */
+export async function startBalancer(
+  backends: readonly string[],
+  options: { healthMs?: number } = {},
+): Promise<Balancer> {
+  let all = [...backends];
+  const healthy = new Set(all);
+  const sessions = new Map<string, string>();
+  const forwarded: Record<string, number> = {};
+  let failed = 0;
+  let next = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+  const pick = (): string | undefined => {
+    const live = all.filter((url) => healthy.has(url));
+    if (live.length === 0) return undefined;
+    next = (next + 1) % live.length;
+    return live[next];
+  };
+  const route = (req: IncomingMessage): string | undefined => {
+    const session = req.headers['mcp-session-id'];
+    const stuck = typeof session === 'string' ? sessions.get(session) : undefined;
+    return stuck !== undefined && all.includes(stuck) ? stuck : pick();
+  };
+
+  const server: Server = createServer((req, res) => {
+    const target = route(req);
+    if (target === undefined) {
+      failed += 1;
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no backend"}');
+      return;
+    }
+    const to = new URL(req.url ?? '/', target);
+    const upstream = request(
+      to,
+      { method: req.method, headers: { ...req.headers, host: to.host }, agent },
+      (response) => {
+        const session = response.headers['mcp-session-id'];
+        if (typeof session === 'string' && !sessions.has(session)) {
+          sessions.set(session, target);
+          if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+        }
+        if (req.method === 'DELETE' && typeof req.headers['mcp-session-id'] === 'string')
+          sessions.delete(req.headers['mcp-session-id']);
+        forwarded[target] = (forwarded[target] ?? 0) + 1;
+        res.writeHead(response.statusCode ?? 502, {
+          ...response.headers,
+          'x-balancer-backend': target,
+        });
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      failed += 1;
+      if (!res.headersSent)
+        res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"bad gateway"}');
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  let checking = false;
+  const health = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void Promise.all(
+      all.map(async (url) => {
+        const ok = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1_000) })
+          .then((response) => response.status === 200)
+          .catch(() => false);
+        if (ok) healthy.add(url);
+        else healthy.delete(url);
+      }),
+    ).finally(() => (checking = false));
+  }, options.healthMs ?? 250);
+  health.unref();
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setBackends(urls) {
+      all = [...urls];
+      for (const url of all) healthy.add(url);
+      for (const url of [...healthy]) if (!all.includes(url)) healthy.delete(url);
+    },
+    stats: () => ({ forwarded: { ...forwarded }, failed, sessions: sessions.size }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(health);
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,425 @@
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  startScriptedAnthropicServer,
+  type ScriptedAnthropicServer,
+  type ScriptedMessage,
+  type ScriptStep,
+} from '@mcp-agent/agent/testing';
+import { alive, descendants } from '@mcp-agent/test-support';
+import { apiCall, readBody } from './api/api-test-helpers.js';
+import { startCluster, type Cluster, type ServerProcess } from './bench/server-cluster.js';
+
+// Several server processes on one PostgreSQL: what a deployment behind a load balancer runs.
+// CI starts PostgreSQL (.ci/run); there, a run without it fails instead of skipping.
+const databaseUrl = process.env.MCP_AGENT_TEST_DATABASE_URL;
+if ((databaseUrl === undefined || databaseUrl === '') && process.env.CI)
+  throw new Error(
+    'CI must run the multi-process scale-out tests on PostgreSQL: set MCP_AGENT_TEST_DATABASE_URL (.ci/run starts one).',
+  );
+
+const tokens = {
+  alice: `alice-${randomBytes(12).toString('hex')}`,
+  bob: `bob-${randomBytes(12).toString('hex')}`,
+  carol: `carol-${randomBytes(12).toString('hex')}`,
+  dave: `dave-${randomBytes(12).toString('hex')}`,
+};
+const LEASE_MS = 2_000;
+let model: ScriptedAnthropicServer;
+let cluster: Cluster;
+let a: ServerProcess;
+let b: ServerProcess;
+
+const say = (text: string, delayMs?: number): ScriptedMessage => ({
+  content: [{ type: 'text', text }],
+  ...(delayMs === undefined ? {} : { delayMs }),
+});
+const search: ScriptStep = {
+  content: [{ type: 'tool_use', name: 'search_tools', input: { query: 'list issues' } }],
+  delayMs: 300,
+};
+
+async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function startTask(server: ServerProcess, token: string, task: string): Promise<string> {
+  const started = await apiCall(server.url, token, 'POST', '/v1/tasks', { task });
+  expect(started.status).toBe(202);
+  return ((await started.json()) as { id: string }).id;
+}
+
+async function gateway(server: ServerProcess | string, token: string): Promise<Client> {
+  const client = new Client({ name: 'scale-test', version: '1' });
+  const base = typeof server === 'string' ? server : server.url;
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+async function metaCall(client: Client, name: string, args: object) {
+  const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+  const text = (result.content as { text: string }[])[0]?.text ?? 'null';
+  return { ok: result.isError !== true, value: JSON.parse(text) as Record<string, unknown> };
+}
+
+// The scripted MCP servers a server process runs (not its sandbox workers).
+const scriptedChildren = (server: ServerProcess) =>
+  descendants(server.pid).filter((pid) => {
+    try {
+      return alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripted-server');
+    } catch {
+      return false;
+    }
+  });
+
+if (databaseUrl === undefined || databaseUrl === '')
+  it.skip('PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run the multi-process tests', () =>
+    undefined);
+
+describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
+  'several server processes on one PostgreSQL',
+  () => {
+    beforeAll(async () => {
+      model = await startScriptedAnthropicServer();
+      cluster = await startCluster({
+        databaseUrl: databaseUrl as string,
+        tokens: Object.fromEntries(Object.entries(tokens).map(([user, token]) => [token, user])),
+        script: {
+          tools: [
+            {
+              name: 'list_issues',
+              description: 'List the issues of a repository',
+              inputSchema: { type: 'object' },
+            },
+          ],
+        },
+        flags: [
+          '--task-lease-ms',
+          String(LEASE_MS),
+          '--max-running-tasks',
+          '2',
+          '--tool-calls-per-second',
+          '1',
+          '--tool-call-burst',
+          '3',
+        ],
+        env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.url },
+      });
+      [a, b] = await Promise.all([cluster.start('A'), cluster.start('B')]);
+    }, 120_000);
+    afterAll(async () => {
+      await cluster?.close();
+      await model?.close();
+    }, 60_000);
+
+    it('SCALE-01 a task started on process A is read and streamed from process B, event by event, to its end', async () => {
+      model.push(search, say('There is a tool for that.', 300));
+      const id = await startTask(a, tokens.alice, 'Which tool lists issues?');
+      const read = await apiCall(b.url, tokens.alice, 'GET', `/v1/tasks/${id}`);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ id, task: 'Which tool lists issues?' });
+      const events = await (
+        await apiCall(b.url, tokens.alice, 'GET', `/v1/tasks/${id}/events`)
+      ).text();
+      expect(events).toMatch(/event: step-start\ndata: [^\n]*\nid: 0\n/);
+      expect(events).toMatch(/event: tool-call/);
+      expect(events).toMatch(/event: observation/);
+      expect(events).toMatch(
+        /event: done\ndata: \{"status":"completed","answer":"There is a tool for that\."/,
+      );
+      expect(
+        await readBody(await apiCall(b.url, tokens.alice, 'GET', `/v1/tasks/${id}`)),
+      ).toMatchObject({
+        status: 'completed',
+        result: { answer: 'There is a tool for that.' },
+      });
+      // A client that lost B's stream resumes it on A after the last event it saw.
+      const resumed = await (
+        await fetch(`${a.url}/v1/tasks/${id}/events`, {
+          headers: { authorization: `Bearer ${tokens.alice}`, 'last-event-id': '0' },
+        })
+      ).text();
+      expect(resumed).not.toMatch(/\nid: 0\n/);
+      expect(resumed).toMatch(/^event: tool-call\ndata: [^\n]*\nid: 1\n/);
+      // Another tenant gets nothing of it, on either process.
+      for (const server of [a, b])
+        expect((await apiCall(server.url, tokens.bob, 'GET', `/v1/tasks/${id}`)).status).toBe(404);
+    });
+
+    it("API-02 a task running on A is cancelled through B, and stops within the owner's poll", async () => {
+      const seen = model.requests.length;
+      model.push(say('Too late.', 60_000));
+      const id = await startTask(a, tokens.alice, 'Wait on the model.');
+      await waitFor(async () => (model.requests.length > seen ? true : undefined), 10_000);
+      const started = performance.now();
+      const cancelled = await apiCall(b.url, tokens.alice, 'DELETE', `/v1/tasks/${id}`);
+      const elapsed = performance.now() - started;
+      expect(cancelled.status).toBe(200);
+      expect(await cancelled.json()).toMatchObject({
+        id,
+        status: 'cancelled',
+        result: { status: 'cancelled', error: { code: 'CANCELLED' } },
+      });
+      // A polls for cancel requests every 250 ms; the margin is for a loaded machine.
+      expect(elapsed).toBeLessThan(2_000);
+    });
+
+    it('SCALE-02 a server added on A is callable on B within a second; removed on A, B stops its connection (LOAD-11)', async () => {
+      const onB = await gateway(b, tokens.bob);
+      // Before the add, B answers that bob has no such server (and may cache that answer).
+      expect(
+        (await metaCall(onB, 'describe_tools', { tool_ids: ['reports.list_issues'] })).ok,
+      ).toBe(false);
+      const added = await apiCall(
+        a.url,
+        tokens.bob,
+        'POST',
+        '/v1/servers',
+        cluster.scriptedServer('reports'),
+      );
+      expect(added.status).toBe(201);
+      // A connects it and records its tools, as the first use anywhere would.
+      await apiCall(a.url, tokens.bob, 'GET', '/v1/servers/reports/status');
+      const added_at = performance.now();
+      const described = await waitFor(async () => {
+        const view = await metaCall(onB, 'describe_tools', { tool_ids: ['reports.list_issues'] });
+        return view.ok ? view : undefined;
+      }, 5_000);
+      const knownAfter = performance.now() - added_at;
+      expect(described.value).toMatchObject({ tools: [{ tool_id: 'reports.list_issues' }] });
+      const called = await metaCall(onB, 'call_tool', {
+        tool_id: 'reports.list_issues',
+        arguments: {},
+      });
+      const callableAfter = performance.now() - added_at;
+      expect(called).toMatchObject({ ok: true });
+      expect(knownAfter).toBeLessThan(1_000);
+      // The call itself includes B's first connection (a child process): margin for a loaded machine.
+      expect(callableAfter).toBeLessThan(5_000);
+      expect(scriptedChildren(b).length).toBeGreaterThan(0);
+
+      const removedAt = performance.now();
+      expect((await apiCall(a.url, tokens.bob, 'DELETE', '/v1/servers/reports')).status).toBe(204);
+      await waitFor(async () => (scriptedChildren(b).length === 0 ? true : undefined), 2_000);
+      expect(performance.now() - removedAt).toBeLessThan(2_000);
+      const refused = await metaCall(onB, 'call_tool', {
+        tool_id: 'reports.list_issues',
+        arguments: {},
+      });
+      expect(refused.ok).toBe(false);
+      await onB.close();
+    });
+
+    it('SCALE-03 limits hold across A and B: tool calls per second, and running tasks per user', async () => {
+      await apiCall(a.url, tokens.carol, 'POST', '/v1/servers', cluster.scriptedServer('notes'));
+      await apiCall(a.url, tokens.carol, 'GET', '/v1/servers/notes/status');
+      const clients = [await gateway(a, tokens.carol), await gateway(b, tokens.carol)];
+      for (const client of clients)
+        expect(
+          (await metaCall(client, 'describe_tools', { tool_ids: ['notes.list_issues'] })).ok,
+        ).toBe(true);
+      // Burst 3, then 1 a second, for carol and this server, whichever process serves the call.
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          metaCall(clients[i % 2] as Client, 'call_tool', {
+            tool_id: 'notes.list_issues',
+            arguments: {},
+          }),
+        ),
+      );
+      const elapsed = performance.now() - started;
+      const ok = outcomes.filter((o) => o.ok).length;
+      expect(ok).toBeGreaterThanOrEqual(3);
+      // Counted per process, each would have let its own burst through (6 at least).
+      expect(ok).toBeLessThanOrEqual(3 + Math.floor(elapsed / 1_000));
+      expect(outcomes.filter((o) => !o.ok)[0]?.value).toMatchObject({
+        error: { code: 'RATE_LIMITED' },
+      });
+      for (const client of clients) await client.close();
+
+      // Two running tasks at most, counted in the database: the third is refused on either process.
+      const seen = model.requests.length;
+      model.push(say('One.', 60_000), say('Two.', 60_000));
+      const first = await startTask(a, tokens.carol, 'One.');
+      const second = await startTask(b, tokens.carol, 'Two.');
+      await waitFor(async () => (model.requests.length >= seen + 2 ? true : undefined), 10_000);
+      for (const server of [a, b]) {
+        const refused = await apiCall(server.url, tokens.carol, 'POST', '/v1/tasks', {
+          task: 'Three.',
+        });
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('5');
+        expect((await readBody(refused)).error.message).toMatch(/already runs 2 tasks/);
+      }
+      expect((await apiCall(b.url, tokens.carol, 'DELETE', `/v1/tasks/${first}`)).status).toBe(200);
+      expect((await apiCall(a.url, tokens.carol, 'DELETE', `/v1/tasks/${second}`)).status).toBe(
+        200,
+      );
+    });
+
+    it("GW-07 sticky sessions: a session of A used on B gets the spec's 404, and the SDK client re-initialises where it landed", async () => {
+      const onA = await gateway(a, tokens.alice);
+      const sessionId = (onA.transport as StreamableHTTPClientTransport).sessionId as string;
+      const wrong = await fetch(`${b.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.alice}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(wrong.status).toBe(404);
+      expect(await wrong.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Session not found' },
+        id: null,
+      });
+      // Through a balancer that moved the client from A to B (say, A was replaced): the SDK
+      // client's request fails with 404, and a new initialize on the same URL lands cleanly.
+      const proxy = await switchableProxy(a.url);
+      const client = await gateway(proxy.url, tokens.alice);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      proxy.target = b.url;
+      await expect(client.listTools()).rejects.toMatchObject({ code: 404 });
+      await client.close();
+      const again = await gateway(proxy.url, tokens.alice);
+      expect((await again.listTools()).tools.length).toBeGreaterThan(0);
+      await again.close();
+      // The session on A is untouched.
+      expect((await onA.listTools()).tools.length).toBeGreaterThan(0);
+      await onA.close();
+      await proxy.close();
+    });
+
+    it('SCALE-04 a process killed mid-task (kill -9) leaves its task failed with the reason, within the lease, as seen from another process', async () => {
+      const c = await cluster.start('C');
+      const seen = model.requests.length;
+      model.push(say('Never answered.', 60_000));
+      const id = await startTask(c, tokens.dave, 'Wait for ever.');
+      await waitFor(async () => (model.requests.length > seen ? true : undefined), 10_000);
+      const stream = fetch(`${b.url}/v1/tasks/${id}/events`, {
+        headers: { authorization: `Bearer ${tokens.dave}` },
+      }).then((response) => response.text());
+      c.kill('SIGKILL');
+      const killedAt = performance.now();
+      await c.exited;
+      const failed = await waitFor(async () => {
+        const task = await readBody(await apiCall(b.url, tokens.dave, 'GET', `/v1/tasks/${id}`));
+        return task.status === 'failed' ? task : undefined;
+      }, 15_000);
+      // The lease (2 s) plus half a lease between sweeps, and a margin for a loaded machine.
+      expect(performance.now() - killedAt).toBeLessThan(LEASE_MS * 1.5 + 3_000);
+      expect(failed).toMatchObject({
+        status: 'failed',
+        result: {
+          status: 'failed',
+          error: {
+            code: 'INTERNAL',
+            message: expect.stringMatching(/process running this task stopped before it finished/),
+          },
+        },
+      });
+      // The follower on B saw it end the same way.
+      expect(await stream).toMatch(/event: done\ndata: \{"status":"failed"/);
+      // Nothing half-written: the task is finished with a result, and no task of the dead
+      // process is left running.
+      expect(
+        (failed.result as { error: { details: { reason: string } } }).error.details.reason,
+      ).toBe('process_lost');
+    }, 60_000);
+
+    it('LIFE-01 SIGTERM drains: unready at once, a short task finishes, a long one is cancelled saying why, the process exits 0', async () => {
+      const d = await cluster.start('D', ['--drain-ms', '3000']);
+      const seen = model.requests.length;
+      model.push((request) =>
+        JSON.stringify(request.body.messages).includes('Short')
+          ? say('Done in time.', 800)
+          : say('Too slow.', 60_000),
+      );
+      model.push((request) =>
+        JSON.stringify(request.body.messages).includes('Short')
+          ? say('Done in time.', 800)
+          : say('Too slow.', 60_000),
+      );
+      const short = await startTask(d, tokens.dave, 'Short.');
+      const long = await startTask(d, tokens.dave, 'Long.');
+      await waitFor(async () => (model.requests.length >= seen + 2 ? true : undefined), 10_000);
+      d.kill('SIGTERM');
+      const ready = await waitFor(async () => {
+        const response = await fetch(`${d.url}/ready`).catch(() => undefined);
+        return response === undefined ? 'closed' : response.status === 503 ? 'unready' : undefined;
+      }, 5_000);
+      expect(['unready', 'closed']).toContain(ready);
+      expect(await d.exited, d.log()).toBe(0);
+      expect(
+        await readBody(await apiCall(b.url, tokens.dave, 'GET', `/v1/tasks/${short}`)),
+      ).toMatchObject({
+        status: 'completed',
+        result: { answer: 'Done in time.' },
+      });
+      expect(
+        await readBody(await apiCall(b.url, tokens.dave, 'GET', `/v1/tasks/${long}`)),
+      ).toMatchObject({
+        status: 'cancelled',
+        result: {
+          error: { code: 'CANCELLED', message: expect.stringMatching(/server shut down/) },
+        },
+      });
+    }, 60_000);
+  },
+);
+
+/** A one-target HTTP proxy whose target can be changed: a load balancer that moved a client. */
+async function switchableProxy(
+  target: string,
+): Promise<{ url: string; target: string; close(): Promise<void> }> {
+  const state = { target };
+  const server: Server = createServer((req, res) => {
+    const to = new URL(req.url ?? '/', state.target);
+    const upstream = httpRequest(
+      to,
+      { method: req.method, headers: { ...req.headers, host: to.host } },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get target() {
+      return state.target;
+    },
+    set target(value: string) {
+      state.target = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

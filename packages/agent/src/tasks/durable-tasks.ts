@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CancelledError,
+  ConfigError,
+  createContext,
+  NotReadyError,
+  silentLogger,
+  systemClock,
+  toMcpAgentError,
+  type Clock,
+  type ErrorCode,
+  type JsonObject,
+  type Logger,
+  type MCPTaskResult,
+  type StepEvent,
+} from '@mcp-agent/core';
+import { sleep, type Registry, type TaskRecord } from '@mcp-agent/registry';
+import { runningTasksRefusal } from '../agent-limits.js';
+import type { Agent, ExecuteTaskOptions } from '../agent.js';
+import { RunningTask } from './running-task.js';
+import { TaskLeasesKeeper } from './task-leases-keeper.js';
+
+/** How long finished tasks are kept. */
+export interface TaskRetention {
+  /** Finished tasks are deleted this long after they finished; default 7 days. */
+  readonly maxAgeMs?: number;
+  /** Finished tasks kept per user; the oldest go first; default 1,000. */
+  readonly maxPerUser?: number;
+}
+
+/** Options of {@link DurableTasks}. */
+export interface DurableTasksOptions {
+  readonly agent: Agent;
+  readonly registry: Registry;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /**
+   * Tasks one user may run at once, counted in the database over every process on it; default
+   * the agent's `maxRunningTasksPerUser`.
+   */
+  readonly maxRunningPerUser?: number;
+  /**
+   * A task is its process's for this long after the last heartbeat; a process that dies leaves
+   * its tasks to be failed, with the reason, within about 1.5 × this. Default 15 s.
+   */
+  readonly leaseMs?: number;
+  /** How often the owner looks for cancel requests made in other processes; default 250 ms. */
+  readonly cancelPollMs?: number;
+  /** How often a follower in a process that does not run the task reads it; default 250 ms. */
+  readonly followPollMs?: number;
+  readonly retention?: TaskRetention;
+  /** Step events stored per task; past it they are counted, not stored. Default 10,000. */
+  readonly maxEventsPerTask?: number;
+}
+
+/** What a follower of a task receives: each event in order, then the end. */
+export type TaskStreamItem =
+  | { readonly seq: number; readonly event: StepEvent }
+  | { readonly done: MCPTaskResult; readonly eventsDropped: number };
+
+/** What a task may be started with (its signal and events belong to the service). */
+export type StartTaskOptions = Omit<ExecuteTaskOptions, 'signal' | 'onEvent'>;
+
+// How long a cancel waits for the task to stop before answering with it still running.
+const CANCEL_WAIT_MS = 5_000;
+
+/**
+ * Tasks that outlive the request that started them and the process that runs them: stored in
+ * the registry's database with their step events and results, so any process on the database
+ * reads a task, follows its events (from memory where it runs, by polling the database
+ * elsewhere) and cancels it. The running-task cap per user is counted in the database, so it
+ * holds across processes. A process heartbeats the leases of its tasks; when it dies, another
+ * fails them with the reason within a bounded time. Finished tasks are kept for a bounded time
+ * and number. What the HTTP API and the gateway's `execute_task` run on.
+ */
+export class DurableTasks {
+  /** This process's id as the owner of its tasks (opaque; logged with the pid at start). */
+  readonly owner = `proc_${randomUUID()}`;
+  readonly #agent: Agent;
+  readonly #registry: Registry;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #maxRunning: number;
+  readonly #leaseMs: number;
+  readonly #followPollMs: number;
+  readonly #keepFinished: number;
+  readonly #maxEvents: number;
+  readonly #local = new Map<string, RunningTask>();
+  readonly #ends = new Map<string, Promise<void>>();
+  readonly #keeper: TaskLeasesKeeper;
+  #draining = false;
+
+  constructor(options: DurableTasksOptions) {
+    this.#agent = options.agent;
+    this.#registry = options.registry;
+    this.#logger = options.logger ?? silentLogger;
+    this.#clock = options.clock ?? systemClock;
+    this.#maxRunning = positive(
+      'maxRunningPerUser',
+      options.maxRunningPerUser ?? options.agent.limits.maxRunningTasksPerUser,
+    );
+    this.#leaseMs = positive('leaseMs', options.leaseMs ?? 15_000);
+    this.#followPollMs = positive('followPollMs', options.followPollMs ?? 250);
+    this.#keepFinished = positive('retention.maxPerUser', options.retention?.maxPerUser ?? 1_000);
+    this.#maxEvents = positive('maxEventsPerTask', options.maxEventsPerTask ?? 10_000);
+    const maxAgeMs = positive('retention.maxAgeMs', options.retention?.maxAgeMs ?? 7 * 86_400_000);
+    this.#keeper = new TaskLeasesKeeper(
+      this.owner,
+      this.#registry,
+      this.#local,
+      {
+        leaseMs: this.#leaseMs,
+        renewMs: Math.max(100, Math.floor(this.#leaseMs / 3)),
+        cancelPollMs: positive('cancelPollMs', options.cancelPollMs ?? 250),
+        sweepMs: Math.max(250, Math.floor(this.#leaseMs / 2)),
+        maxAgeMs,
+      },
+      this.#clock,
+      this.#logger,
+    );
+    this.#logger.info(
+      { owner: this.owner, pid: process.pid },
+      'durable tasks: this process owns its tasks as this id',
+    );
+  }
+
+  /** Tasks running in this process now. */
+  get running(): number {
+    return this.#local.size;
+  }
+
+  /**
+   * Admits and starts a task of `userId`; resolves with it (running) as soon as it is stored.
+   * Rejects with `RateLimitedError` past the user's running-task cap (over every process), and
+   * with `NotReadyError` while this process drains for shutdown.
+   */
+  async start(userId: string, task: string, options: StartTaskOptions = {}): Promise<TaskRecord> {
+    if (this.#draining)
+      throw new NotReadyError(
+        'This server is shutting down and takes no new tasks; send the task again (the load balancer routes it to another process).',
+      );
+    const ctx = createContext({ userId, clock: this.#clock, logger: this.#logger });
+    const admission = await this.#registry.tasks.create(ctx, {
+      task,
+      owner: this.owner,
+      leaseMs: this.#leaseMs,
+      maxRunning: this.#maxRunning,
+      keepFinished: this.#keepFinished,
+    });
+    if (!admission.admitted) throw runningTasksRefusal(admission.running, this.#maxRunning);
+    const { record } = admission;
+    const running = new RunningTask(record.id, ctx, this.#registry, this.#maxEvents, this.#logger);
+    this.#local.set(record.id, running);
+    let started: Promise<MCPTaskResult>;
+    try {
+      started = this.#agent.startTask(task, userId, {
+        ...options,
+        signal: running.controller.signal,
+        onEvent: (event) => running.record(event),
+      });
+    } catch (refused) {
+      // The agent's own cap of this process refused it: as if it had never been admitted.
+      this.#local.delete(record.id);
+      await this.#registry.tasks.remove(ctx, record.id).catch(() => undefined);
+      throw refused;
+    }
+    this.#keeper.wake();
+    const end = started.then((result) => this.#finish(running, result));
+    this.#ends.set(record.id, end);
+    return record;
+  }
+
+  /**
+   * Runs a task to its end and returns its result, as `Agent.executeTask` does (never throws;
+   * a refusal is a failed result), but stored and counted like every other: the gateway's
+   * `execute_task`. Aborting `signal` cancels it.
+   */
+  async run(
+    userId: string,
+    task: string,
+    options: StartTaskOptions & { signal?: AbortSignal } = {},
+  ): Promise<MCPTaskResult> {
+    const { signal, ...rest } = options;
+    let record: TaskRecord;
+    try {
+      record = await this.start(userId, task, rest);
+    } catch (thrown) {
+      const error = toMcpAgentError(thrown);
+      return refusedResult(error.code, error.message, error.details);
+    }
+    const running = this.#local.get(record.id);
+    const cancel = () =>
+      running?.controller.abort(signal?.reason ?? new CancelledError('The task was cancelled.'));
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      await this.#ends.get(record.id);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+    return (
+      running?.result ??
+      (await this.get(userId, record.id))?.result ??
+      refusedResult('INTERNAL', 'The task ended without a result.', {})
+    );
+  }
+
+  /** The task, or `undefined` when the user has none by that id. */
+  get(userId: string, id: string): Promise<TaskRecord | undefined> {
+    return this.#registry.tasks.get(createContext({ userId, clock: this.#clock }), id);
+  }
+
+  /** The user's tasks, newest first (see `TaskRepository.list`). */
+  list(userId: string, options: { limit?: number; before?: string } = {}): Promise<TaskRecord[]> {
+    return this.#registry.tasks.list(createContext({ userId, clock: this.#clock }), options);
+  }
+
+  /**
+   * The task's events after `after` (a seq, -1 for all) as they happen, then its end; whichever
+   * process runs it. Stops early when `signal` aborts. The caller checks the task exists.
+   */
+  async *follow(
+    userId: string,
+    id: string,
+    options: { after?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<TaskStreamItem> {
+    const ctx = createContext({ userId, clock: this.#clock });
+    const { signal } = options;
+    let after = options.after ?? -1;
+    const here = this.#local.get(id);
+    if (here !== undefined && here.ctx.userId === ctx.userId) {
+      for (;;) {
+        for (const stored of here.events.slice(after + 1)) {
+          yield stored;
+          after = stored.seq;
+        }
+        if (here.result !== undefined) {
+          yield { done: here.result, eventsDropped: here.dropped };
+          return;
+        }
+        if (signal?.aborted) return;
+        await here.next(signal);
+      }
+    }
+    // Run elsewhere (or already finished): read the database every followPollMs.
+    for (;;) {
+      const events = await this.#registry.tasks.events(ctx, id, { after });
+      for (const stored of events) {
+        yield stored;
+        after = stored.seq;
+      }
+      if (events.length > 0) continue;
+      const record = await this.#registry.tasks.get(ctx, id);
+      if (record === undefined) return;
+      if (record.status !== 'running' && record.result !== undefined) {
+        // Events are written before the end, so what is left is read now.
+        for (;;) {
+          const rest = await this.#registry.tasks.events(ctx, id, { after });
+          const last = rest.at(-1);
+          if (last === undefined) break;
+          yield* rest;
+          after = last.seq;
+        }
+        yield { done: record.result, eventsDropped: record.eventsDropped };
+        return;
+      }
+      if (signal?.aborted) return;
+      await sleep(this.#followPollMs, signal).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Cancels the task wherever it runs: here at once; elsewhere through the database, which its
+   * owner reads every `cancelPollMs`. Waits up to 5 s for it to stop, then answers with the task
+   * as it is; `undefined` when the user has none by that id.
+   */
+  async cancel(userId: string, id: string): Promise<TaskRecord | undefined> {
+    const ctx = createContext({ userId, clock: this.#clock });
+    const here = this.#local.get(id);
+    if (here !== undefined && here.ctx.userId === ctx.userId) {
+      here.controller.abort(new CancelledError('The task was cancelled through the API.'));
+      await withTimeout(this.#ends.get(id), CANCEL_WAIT_MS);
+      return this.#registry.tasks.get(ctx, id);
+    }
+    let record = await this.#registry.tasks.requestCancel(ctx, id);
+    const deadline = performance.now() + CANCEL_WAIT_MS;
+    while (record?.status === 'running' && performance.now() < deadline) {
+      await sleep(50);
+      record = await this.#registry.tasks.get(ctx, id);
+    }
+    return record;
+  }
+
+  /**
+   * For a graceful shutdown: takes no new task, waits up to `timeoutMs` for the running ones to
+   * finish, then cancels what is left (each ends `cancelled`, saying the server shut down) and
+   * waits for those ends to be written. Returns how many finished and how many were cancelled.
+   */
+  async drain(timeoutMs: number): Promise<{ finished: number; cancelled: number }> {
+    this.#draining = true;
+    const before = this.#local.size;
+    await withTimeout(Promise.all(this.#ends.values()), timeoutMs);
+    const left = [...this.#local.values()];
+    for (const running of left)
+      running.controller.abort(
+        new CancelledError('The server shut down before the task finished; start it again.'),
+      );
+    await withTimeout(Promise.all(this.#ends.values()), CANCEL_WAIT_MS);
+    return { finished: before - left.length, cancelled: left.length };
+  }
+
+  /** Stops the timers, after cancelling whatever still runs here (see {@link drain}). */
+  async close(): Promise<void> {
+    if (this.#local.size > 0) await this.drain(0);
+    this.#draining = true;
+    this.#keeper.stop();
+  }
+
+  /** Fails the tasks of processes that stopped renewing their leases, now (the timer does it too). */
+  sweep(): Promise<number> {
+    return this.#keeper.sweep();
+  }
+
+  async #finish(running: RunningTask, result: MCPTaskResult): Promise<void> {
+    try {
+      await running.flushed();
+      let recorded = false;
+      for (let attempt = 0; attempt < 3 && !recorded; attempt += 1) {
+        try {
+          const won = await this.#registry.tasks.finish(
+            running.ctx,
+            running.id,
+            this.owner,
+            result,
+            running.dropped,
+          );
+          recorded = true;
+          if (!won)
+            this.#logger.warn(
+              { taskId: running.id },
+              'task end not recorded: it was failed as lost (this process missed its heartbeats)',
+            );
+        } catch (error) {
+          if (attempt === 2)
+            this.#logger.error(
+              { taskId: running.id, error: toMcpAgentError(error).message },
+              'task end not recorded; another process will fail it when its lease ends',
+            );
+          else await sleep(200 * (attempt + 1));
+        }
+      }
+    } finally {
+      running.finished(result);
+      this.#local.delete(running.id);
+      this.#ends.delete(running.id);
+    }
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 1)
+    throw new ConfigError(
+      `Invalid durable task setting ${name}: ${String(value)}; a positive number.`,
+    );
+  return value;
+}
+
+async function withTimeout(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise,
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function refusedResult(code: ErrorCode, message: string, details: JsonObject): MCPTaskResult {
+  return {
+    status: 'failed',
+    answer: null,
+    steps: [],
+    toolsUsed: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    durationMs: 0,
+    requestId: 'none',
+    error: { code, message, details },
+  };
+}

@@ -1,0 +1,25 @@
+import type { RegistryEvents } from '../registry-events.js';
+
+/** One registry change as it travels between processes: the event's name and its payload. */
+export type RegistryChange = {
+  readonly [E in keyof RegistryEvents]: { readonly kind: E; readonly change: RegistryEvents[E][0] };
+}[keyof RegistryEvents];
+
+/**
+ * How registry changes made in one process reach the others on the same database, so that
+ * every process's caches (the pool's connections, the resolver's tools, knowledge's indexes)
+ * drop what changed. The database stays the source of truth: a feed delivers what the change
+ * log holds, in order, and a process that missed notices catches up from the log.
+ * `PostgresChangeFeed` is the PostgreSQL implementation (LISTEN/NOTIFY over the log); a SQLite
+ * one can poll `PRAGMA data_version` over the same log; `MemoryChangeHub` is the test double.
+ */
+export interface ChangeFeed {
+  /** Where other processes' changes go, in the order they were made; one receiver per feed. */
+  subscribe(receive: (change: RegistryChange) => void): void;
+  /** Starts following; resolves once a change published after this is sure to arrive. */
+  start(): Promise<void>;
+  /** Tells the other processes about a change made here. Never rejects: a failure is logged. */
+  publish(change: RegistryChange): Promise<void>;
+  /** Stops following and releases its connection. */
+  close(): Promise<void>;
+}

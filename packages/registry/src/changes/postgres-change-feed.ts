@@ -1,0 +1,232 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import type { Executor } from '../database/executor.js';
+import { backoffDelay } from '../pool/backoff.js';
+import type { ChangeFeed, RegistryChange } from './change-feed.js';
+import { ChangeLog } from './change-log.js';
+import { SequenceCursor } from './sequence-cursor.js';
+
+/** Options of {@link PostgresChangeFeed}. */
+export interface PostgresChangeFeedOptions {
+  /** The database URL; the feed holds one connection of its own for LISTEN. */
+  readonly url: string;
+  /** The registry's schema: each schema has its own channel. */
+  readonly schema?: string;
+  /** The registry's database handle, for the change log. */
+  readonly db: Executor;
+  /** This process's id in the log; its own changes are not delivered back to it. */
+  readonly origin?: string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Read the log this often even without a notice (a safety net); default 2 s. */
+  readonly pollMs?: number;
+  /** Changes are kept this long for processes catching up; default 24 h. */
+  readonly retentionMs?: number;
+}
+
+const PAGE = 500;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Registry changes across processes on PostgreSQL. A change is appended to the log and
+ * announced with `pg_notify` in the same statement; every process LISTENs on the schema's
+ * channel and, on a notice (or every `pollMs`), reads the log after its cursor and delivers
+ * what other processes wrote, in order. A lost connection is reopened with backoff and the log
+ * read from where the cursor stands, so notices missed meanwhile are caught up from the table.
+ */
+export class PostgresChangeFeed implements ChangeFeed {
+  readonly #options: PostgresChangeFeedOptions;
+  readonly #log: ChangeLog;
+  readonly #origin: string;
+  readonly #channel: string;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #retentionMs: number;
+  #receive: ((change: RegistryChange) => void) | undefined;
+  #client: pg.Client | undefined;
+  #cursor: SequenceCursor | undefined;
+  #reading: Promise<void> | undefined;
+  #again = false;
+  #poll: NodeJS.Timeout | undefined;
+  #reconnect: NodeJS.Timeout | undefined;
+  #attempt = 0;
+  #closed = false;
+  #lastReadAt = 0;
+  #lastPruneAt = 0;
+
+  constructor(options: PostgresChangeFeedOptions) {
+    this.#options = options;
+    this.#log = new ChangeLog(options.db);
+    this.#origin = options.origin ?? `proc_${randomUUID()}`;
+    this.#channel = channelFor(options.schema);
+    this.#logger = options.logger ?? silentLogger;
+    this.#clock = options.clock ?? systemClock;
+    this.#retentionMs = options.retentionMs ?? 24 * 3_600_000;
+  }
+
+  /** The channel this feed LISTENs on. */
+  get channel(): string {
+    return this.#channel;
+  }
+
+  subscribe(receive: (change: RegistryChange) => void): void {
+    this.#receive = receive;
+  }
+
+  async start(): Promise<void> {
+    this.#cursor = new SequenceCursor(await this.#log.latest());
+    this.#lastReadAt = this.#clock.now();
+    await this.#connect();
+    this.#poll = setInterval(() => this.#read(), this.#options.pollMs ?? 2_000);
+    this.#poll.unref();
+  }
+
+  async publish(change: RegistryChange): Promise<void> {
+    const row = ChangeLog.row(change, this.#origin, new Date(this.#clock.now()).toISOString());
+    try {
+      // One statement: the notice goes out when the row commits, never before and never alone.
+      await sql`
+        with inserted as (
+          insert into registry_changes (user_id, provider_id, kind, scope, detail, origin, created_at)
+          values (${row.user_id}, ${row.provider_id}, ${row.kind}, ${row.scope}, ${row.detail}, ${row.origin}, ${row.created_at})
+          returning seq
+        )
+        select pg_notify(${this.#channel}, cast(seq as text)) from inserted`.execute(
+        this.#options.db,
+      );
+    } catch (error) {
+      this.#logger.warn(
+        { kind: change.kind, error: (error as Error).message },
+        'registry change not announced to other processes; they see it when their caches expire',
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#poll);
+    clearTimeout(this.#reconnect);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
+    await this.#reading;
+  }
+
+  async #connect(): Promise<void> {
+    const { default: Pg } = await import('pg');
+    const client = new Pg.Client({ connectionString: this.#options.url, keepAlive: true });
+    client.on('notification', () => this.#read());
+    client.on('error', (error) => this.#lost(client, error));
+    client.on('end', () => this.#lost(client));
+    await client.connect();
+    await client.query(`listen "${this.#channel}"`);
+    if (this.#closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.#client = client;
+    this.#attempt = 0;
+  }
+
+  #lost(client: pg.Client, error?: Error): void {
+    if (this.#closed || this.#client !== client) return;
+    this.#client = undefined;
+    client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
+    this.#logger.warn(
+      { error: error?.message },
+      'registry change feed lost its connection; reconnecting',
+    );
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#closed) return;
+    const delay = 100 + backoffDelay(this.#attempt++, { baseMs: 250, capMs: 5_000 });
+    this.#reconnect = setTimeout(() => {
+      this.#connect()
+        // Back on the channel: whatever was announced meanwhile is in the log.
+        .then(() => this.#read())
+        .catch((error: unknown) => {
+          this.#logger.warn(
+            { error: (error as Error).message },
+            'registry change feed reconnect failed',
+          );
+          this.#scheduleReconnect();
+        });
+    }, delay);
+    this.#reconnect.unref();
+  }
+
+  // Single-flight: a notice that arrives during a read makes it read once more.
+  #read(): void {
+    if (this.#closed || this.#cursor === undefined) return;
+    this.#again = true;
+    if (this.#reading !== undefined) return;
+    this.#reading = (async () => {
+      try {
+        while (this.#again && !this.#closed) {
+          this.#again = false;
+          await this.#readOnce();
+        }
+      } catch (error) {
+        this.#logger.warn(
+          { error: (error as Error).message },
+          'reading the registry change log failed',
+        );
+      } finally {
+        this.#reading = undefined;
+      }
+    })();
+  }
+
+  async #readOnce(): Promise<void> {
+    const cursor = this.#cursor as SequenceCursor;
+    const now = this.#clock.now();
+    if (now - this.#lastReadAt > this.#retentionMs)
+      this.#logger.warn(
+        { sinceMs: now - this.#lastReadAt },
+        'registry changes may have been missed: the log was not read for longer than it is kept; restart this process to drop every cache',
+      );
+    let from = cursor.floor;
+    for (;;) {
+      const rows = await this.#log.after(from, PAGE);
+      const fresh = new Set(
+        cursor.accept(
+          rows.map((row) => row.seq),
+          this.#clock.now(),
+        ),
+      );
+      for (const row of rows) {
+        if (!fresh.has(row.seq) || row.origin === this.#origin) continue;
+        try {
+          this.#receive?.(row.change);
+        } catch (error) {
+          this.#logger.warn(
+            { error: (error as Error).message },
+            'a registry change listener failed',
+          );
+        }
+      }
+      if (rows.length < PAGE) break;
+      from = (rows.at(-1) as { seq: number }).seq;
+    }
+    this.#lastReadAt = now;
+    if (now - this.#lastPruneAt > PRUNE_EVERY_MS) {
+      this.#lastPruneAt = now;
+      await this.#log.prune(now - this.#retentionMs);
+    }
+  }
+}
+
+/** The notification channel of a schema: `mcp_agent_changes[_<schema>]`, at most 63 bytes. */
+export function channelFor(schema: string | undefined): string {
+  const base = 'mcp_agent_changes';
+  if (schema === undefined || schema === 'public') return base;
+  const name = `${base}_${schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+  return name.length <= 63
+    ? name
+    : `${base}_${createHash('sha256').update(schema).digest('hex').slice(0, 32)}`;
+}
