@@ -6,6 +6,9 @@ import { parse } from 'jsonc-parser';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliHome, cliPath, npmServers } from './cli-test-helpers.js';
+
+// What a client runs: the launcher, which refuses an older Node in one line, not cli.js itself.
+const launcher = cliPath.replace(/cli\.js$/, 'mcp-agent.js');
 import { serverFixtures } from '@mcp-agent/test-support';
 
 // The conventions users bring, on the built binary: strict flags, --version, help per
@@ -224,7 +227,7 @@ describe('mcp-agent conventions (the built binary)', { timeout: 90_000 }, () => 
     }
     const entry = {
       command: process.execPath,
-      args: [cliPath, '--user', 'alice', '--home', home, 'serve', '--stdio'],
+      args: [launcher, '--user', 'alice', '--home', home, 'serve', '--stdio'],
     };
     expect(snippets).toEqual({
       claude: { mcpServers: { 'mcp-agent': entry } },
@@ -296,7 +299,8 @@ describe('mcp-agent conventions (the built binary)', { timeout: 90_000 }, () => 
       run(['--json', '--home', home, 'client-config', 'vscode'], { cwd: folder }).stdout,
     ) as { snippet: { servers: Record<string, { command: string; args: string[] }> } };
     const gateway = vscode.snippet.servers['mcp-agent'] as { command: string; args: string[] };
-    expect(gateway.args).toEqual([cliPath, '--home', home, 'serve', '--stdio']);
+    // The launcher, which refuses an older Node in one line, not cli.js itself.
+    expect(gateway.args).toEqual([launcher, '--home', home, 'serve', '--stdio']);
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(
       new StdioClientTransport({

@@ -117,7 +117,7 @@ function gatewayEntry(cli: Invocation, client: Client): Record<string, unknown> 
     ...(typeof cli.values.user === 'string' ? ['--user', cli.values.user] : []),
     ...(typeof cli.values.home === 'string' ? ['--home', resolve(cli.values.home)] : []),
   ];
-  const script = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const script = fileURLToPath(new URL('../mcp-agent.js', import.meta.url));
   const packageName = (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       name: string;
