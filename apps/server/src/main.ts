@@ -47,7 +47,7 @@ Deployment:
                              default 30000)
 
 Limits:
-${LIMIT_FLAGS.map((limit) => `  --${limit.flag} <n>`.padEnd(29) + limit.env).join('\n')}
+${LIMIT_FLAGS.map((limit) => flagLine(`--${limit.flag} <n>`, limit.env)).join('\n')}
   --help, -h                 this text
 
 Logs are JSON lines on standard error (MCP_AGENT_LOG_LEVEL), one access line per request.`;
@@ -179,6 +179,11 @@ try {
 } catch (thrown) {
   process.stderr.write(`mcp-agent-server: ${toMcpAgentError(thrown).message}\n`);
   process.exit(2);
+}
+
+// A flag and its variable in the help's columns; a flag too long for its column gets its own line.
+function flagLine(flag: string, env: string): string {
+  return flag.length < 27 ? `  ${flag.padEnd(27)}${env}` : `  ${flag}\n${' '.repeat(29)}${env}`;
 }
 
 function parse() {
