@@ -11,7 +11,10 @@ export async function migrateToLatest(
   db: Kysely<unknown>,
   options: MigrationOptions = {},
 ): Promise<string[]> {
-  const { error, results = [] } = await migrator(db, options).migrateToLatest();
+  let outcome = await migrator(db, options).migrateToLatest();
+  for (let retry = 1; retry < INTROSPECTION_ATTEMPTS && lostRace(outcome); retry += 1)
+    outcome = await migrator(db, options).migrateToLatest();
+  const { error, results = [] } = outcome;
   if (error !== undefined) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     throw new ConfigError(
@@ -36,7 +39,17 @@ export async function assertMigrated(
   db: Kysely<unknown>,
   options: MigrationOptions = {},
 ): Promise<void> {
-  const pending = (await migrator(db, options).getMigrations())
+  const listed = async (
+    attempt: number,
+  ): Promise<readonly { name: string; executedAt?: Date }[]> => {
+    try {
+      return await migrator(db, options).getMigrations();
+    } catch (thrown) {
+      if (attempt >= INTROSPECTION_ATTEMPTS || !droppedMeanwhile(thrown)) throw thrown;
+      return listed(attempt + 1);
+    }
+  };
+  const pending = (await listed(1))
     .filter((migration) => migration.executedAt === undefined)
     .map((migration) => migration.name);
   if (pending.length > 0)
@@ -44,6 +57,24 @@ export async function assertMigrated(
       `The database schema is behind this version: migration${pending.length === 1 ? '' : 's'} ${pending.join(', ')} have not run. Run the migrations once (mcp-agent-server --migrate-only, or openRegistry with migrate: true), then start the processes.`,
       { details: { pending } },
     );
+}
+
+// kysely's migrator lists every table of every schema to find its own. A schema another process
+// drops during that listing fails it (PostgreSQL 3F000, 42P01) before anything is written, so the
+// listing is simply tried again.
+const INTROSPECTION_ATTEMPTS = 3;
+
+function droppedMeanwhile(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '3F000' || code === '42P01';
+}
+
+function lostRace(outcome: { error?: unknown; results?: readonly { status: string }[] }): boolean {
+  return (
+    outcome.error !== undefined &&
+    droppedMeanwhile(outcome.error) &&
+    !(outcome.results ?? []).some((result) => result.status !== 'NotExecuted')
+  );
 }
 
 function migrator(db: Kysely<unknown>, options: MigrationOptions): Migrator {
