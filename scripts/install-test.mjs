@@ -159,6 +159,13 @@ try {
     added.status === 0,
     (added.stdout + added.stderr).trim(),
   );
+  // Connecting stores the server's catalog, which search reads without starting anything.
+  const status = cli('servers', 'status');
+  check(
+    'mcp-agent servers status: the server is ready',
+    status.status === 0 && /memory\s+ready/.test(status.stdout),
+    (status.stdout + status.stderr).trim().slice(0, 200),
+  );
   const search = cli('tools', 'search', 'read the knowledge graph');
   check(
     'mcp-agent tools search',
