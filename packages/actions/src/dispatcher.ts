@@ -22,6 +22,7 @@ import {
   processObservation,
   selectJsonPath,
   type EnvelopeLimits,
+  type ImageLimits,
   type Observation,
   type ObservationReadOptions,
   type ObservationStore,
@@ -50,6 +51,8 @@ export interface DispatcherOptions {
   readonly observations?: ObservationStore;
   /** The budget of what reaches a model; default 8,000 tokens (see @mcp-agent/execution). */
   readonly envelope?: Partial<EnvelopeLimits>;
+  /** What images one observation may show a reader that sees them (see @mcp-agent/execution). */
+  readonly images?: Partial<ImageLimits>;
   /** Largest accepted arguments, as JSON; default 1 MB. */
   readonly maxArgumentBytes?: number;
   /**
@@ -60,7 +63,10 @@ export interface DispatcherOptions {
 }
 
 /** What `readResult` reads: the arguments of the `read_result` meta-tool besides the id. */
-export type ReadResultOptions = ObservationReadOptions;
+export type ReadResultOptions = Omit<ObservationReadOptions, 'images'> & {
+  /** The reader sees images: those read, within the image limits, come back in `images`. */
+  readonly images?: boolean;
+};
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
@@ -71,6 +77,8 @@ export interface DispatchOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Envelope limits for this call only (a model's call; code gets whole results). */
   readonly envelope?: Partial<EnvelopeLimits>;
+  /** The reader sees images: those within the image limits come back in `images`. */
+  readonly images?: boolean;
 }
 
 /** Which tool: a tool id, or provider and tool name. */
@@ -168,10 +176,12 @@ export class Dispatcher {
       const observation = this.observe(ctx, data, {
         source: toolId,
         ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
+        ...(options.images === undefined ? {} : { images: options.images }),
       });
       return {
         ok: true,
         data: observation.data,
+        ...(observation.images === undefined ? {} : { images: observation.images }),
         meta: {
           toolId,
           durationMs: elapsed(started),
@@ -199,12 +209,18 @@ export class Dispatcher {
   observe(
     ctx: AgentContext,
     value: unknown,
-    options: { readonly source: string; readonly envelope?: Partial<EnvelopeLimits> },
+    options: {
+      readonly source: string;
+      readonly envelope?: Partial<EnvelopeLimits>;
+      /** The reader sees images: those within the image limits come back in `images`. */
+      readonly images?: boolean;
+    },
   ): Observation {
     return processObservation(ctx, value, {
       limits: { ...this.#options.envelope, ...options.envelope },
       store: this.#observations,
       source: options.source,
+      ...(options.images === true ? { images: this.#options.images ?? {} } : {}),
     });
   }
 
@@ -224,14 +240,17 @@ export class Dispatcher {
       const id = checkObservationId(observationId);
       // The operator's budget is a ceiling: a reader may ask for smaller pages, never larger.
       const ceiling = this.#options.envelope?.maxTokens ?? DEFAULT_ENVELOPE_LIMITS.maxTokens;
+      const { images, ...where } = options;
       const read = this.#observations.read(ctx, id, {
-        ...options,
+        ...where,
         maxTokens: Math.min(options.maxTokens ?? ceiling, ceiling),
+        ...(images === true ? { images: this.#options.images ?? {} } : {}),
       });
       if (read === undefined) throw notKept(id);
       return {
         ok: true,
         data: read.value,
+        ...(read.images === undefined ? {} : { images: read.images }),
         meta: {
           toolId: read.source as ToolId,
           durationMs: elapsed(started),

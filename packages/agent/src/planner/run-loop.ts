@@ -119,6 +119,9 @@ export async function runLoop(
         tool_use_id: use.id,
         content: Trajectory.render(observation.value),
         ...(observation.ok ? {} : { is_error: true }),
+        ...(observation.images === undefined
+          ? {}
+          : { images: observation.images.map(({ mimeType, data }) => ({ mimeType, data })) }),
       });
     }
     messages.push({ role: 'user', content: results });

@@ -35,6 +35,11 @@ export interface MetaToolSessionOptions {
   readonly sandbox?: Sandbox;
   /** The task's budget; a gateway session has none. */
   readonly budget?: BudgetTracker;
+  /**
+   * Whether the reader sees images (a model that reads them; an MCP client): results then show
+   * images within the dispatcher's image limits beside their data; default true.
+   */
+  readonly images?: boolean;
   /** Meta-tools of one surface only: query_connector (agent), execute_task (gateway). */
   readonly extraTools?: readonly MetaTool<unknown>[];
 }
@@ -57,6 +62,7 @@ export class MetaToolSession {
       dispatcher: options.dispatcher,
       sandbox: options.sandbox,
       budget: options.budget,
+      images: options.images ?? true,
       described: new Set(),
       used: (toolId) => this.#used.add(toolId),
     };

@@ -42,6 +42,7 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
       const response = await state.dispatcher.dispatchTool(ctx, tool_id, args, {
         caller: 'model',
         signal: ctx.signal,
+        images: state.images,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
       if (!response.ok) {
@@ -60,7 +61,7 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         ...(response.meta.truncated
           ? { truncated: true, observation_id: response.meta.observationId ?? null }
           : {}),
-      });
+      }, response.images);
     },
   };
 }

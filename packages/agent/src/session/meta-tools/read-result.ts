@@ -43,6 +43,7 @@ export function readResult(state: SessionState): MetaTool<z.infer<typeof input>>
         ...(path === undefined ? {} : { path }),
         ...(offset === undefined ? {} : { offset }),
         ...(limit === undefined ? {} : { limit }),
+        images: state.images,
       });
       if (!response.ok) return failed(response.error);
       return observed({
@@ -50,7 +51,7 @@ export function readResult(state: SessionState): MetaTool<z.infer<typeof input>>
         ...(path === undefined ? {} : { path }),
         value: response.data as JsonValue,
         ...(response.meta.truncated ? { truncated: true } : {}),
-      });
+      }, response.images);
     },
   };
 }

@@ -67,7 +67,10 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         );
       // Code had whole results; only what it returns is shaped for the model, with the same
       // budget and read_result pointers as a tool's result.
-      const shaped = state.dispatcher.observe(ctx, result.value, { source: 'run_code' });
+      const shaped = state.dispatcher.observe(ctx, result.value, {
+        source: 'run_code',
+        images: state.images,
+      });
       return observed({
         result: shaped.data,
         logs: [...result.logs],
@@ -75,7 +78,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         ...(shaped.truncated
           ? { truncated: true, observation_id: shaped.observationId ?? null }
           : {}),
-      });
+      }, shaped.images);
     },
   };
 }
