@@ -105,21 +105,24 @@ Example:
                                       each quoted query gets its own top tools (at most 10
                                       queries); unquoted words are one query
   tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
-  tools call <toolId> --args '{"key": "value"}'   (or --args @args.json)
+  tools call <toolId> --args '{"key": "value"}'   (or --args @args.json) [--out <dir>]
 
 search and describe read the stored catalogs and start no server; call starts only the
 server it needs and prints the whole result (nothing is cut; --full is accepted and is the
-default).
+default). Images, audio and binary resources are written to files, in --out <dir> or a new
+folder under the system's temporary folder, and their paths printed in place of the data.
 
 Examples:
   mcp-agent tools search "create an issue"
   mcp-agent tools search "find the customer" "create an invoice" "email the invoice"
   mcp-agent tools describe github.create_issue
   mcp-agent tools call memory.read_graph --args '{}'`,
-  exec: `mcp-agent exec <file.js|file.ts> — run a script in the sandbox
+  exec: `mcp-agent exec <file.js|file.ts> [--out <dir>] — run a script in the sandbox
 
 The script is an async function body; "return" gives the result. It calls tools as
-await tools.<server>.<tool>(args); every tool of your servers is available.`,
+await tools.<server>.<tool>(args); every tool of your servers is available, and each returns
+its whole result (images and audio as {type, mimeType, data}). Media the script returns are
+written to files (in --out <dir> or a new temporary folder) and their paths printed.`,
   run: `mcp-agent run "<task>" — hand a task to the agent
 
 The model: MCP_AGENT_MODEL=anthropic:<model> with ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL), or

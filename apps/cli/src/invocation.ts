@@ -68,10 +68,10 @@ export const COMMANDS: Readonly<
     subs: {
       search: { limit: { type: 'string' } },
       describe: { full: { type: 'boolean' } },
-      call: { args: { type: 'string' }, full: { type: 'boolean' } },
+      call: { args: { type: 'string' }, full: { type: 'boolean' }, out: { type: 'string' } },
     },
   },
-  exec: { stack: true, flags: {} },
+  exec: { stack: true, flags: { out: { type: 'string' } } },
   run: { stack: true, flags: {} },
   serve: {
     stack: true,

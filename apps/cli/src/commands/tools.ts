@@ -9,6 +9,7 @@ import type { AgentStack } from '@mcp-agent/agent';
 import { DEFAULT_ENVELOPE_LIMITS } from '@mcp-agent/execution';
 import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { fileProblem } from '../cli-errors.js';
+import { writeMediaFiles } from '../media-files.js';
 import { table, usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /**
@@ -66,10 +67,16 @@ export async function tools(
         throw new McpAgentError(response.error.code, response.error.message, {
           details: response.error.details,
         });
-      out(
-        typeof response.data === 'string' ? response.data : JSON.stringify(response.data, null, 2),
-        response,
-      );
+      // Media are written to files: a terminal gets their paths, not pages of base64.
+      const { value, files } = writeMediaFiles(response.data, {
+        name: parseToolId(id).toolName,
+        ...(typeof values.out === 'string' ? { out: values.out } : {}),
+      });
+      out(typeof value === 'string' ? value : JSON.stringify(value, null, 2), {
+        ...response,
+        data: value,
+        ...(files.length === 0 ? {} : { files }),
+      });
       return;
     }
     default:

@@ -10,7 +10,9 @@ export interface Observation {
 
 /** A successful observation, with the images its reader is shown, if any. */
 export function observed(value: JsonValue, images?: readonly ActionImage[]): Observation {
-  return images === undefined || images.length === 0 ? { ok: true, value } : { ok: true, value, images };
+  return images === undefined || images.length === 0
+    ? { ok: true, value }
+    : { ok: true, value, images };
 }
 
 /**

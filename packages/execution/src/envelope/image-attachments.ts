@@ -35,7 +35,8 @@ export class ImageAttacher {
 
   /** The fields added to the description of `block` (an MCP media block) at `path`. */
   annotate(block: JsonObject, path: readonly PathSegment[]): JsonObject {
-    if (block.type === 'audio') return { shown: 'no: the model reads no audio' };
+    if (block.type === 'audio')
+      return { shown: 'no: the model reads no audio; code (run_code) receives its data' };
     if (block.type !== 'image') return {};
     const data = String(block.data);
     const bytes = approximateBytes(data.length);

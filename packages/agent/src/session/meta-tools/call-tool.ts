@@ -54,14 +54,17 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         return failed(response.error);
       }
       state.used(response.meta.toolId);
-      return observed({
-        // Provenance: the result is data from this tool, whatever it says (POI-06).
-        tool_id: response.meta.toolId,
-        result: response.data as JsonValue,
-        ...(response.meta.truncated
-          ? { truncated: true, observation_id: response.meta.observationId ?? null }
-          : {}),
-      }, response.images);
+      return observed(
+        {
+          // Provenance: the result is data from this tool, whatever it says (POI-06).
+          tool_id: response.meta.toolId,
+          result: response.data as JsonValue,
+          ...(response.meta.truncated
+            ? { truncated: true, observation_id: response.meta.observationId ?? null }
+            : {}),
+        },
+        response.images,
+      );
     },
   };
 }

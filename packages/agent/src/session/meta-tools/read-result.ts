@@ -46,12 +46,15 @@ export function readResult(state: SessionState): MetaTool<z.infer<typeof input>>
         images: state.images,
       });
       if (!response.ok) return failed(response.error);
-      return observed({
-        id,
-        ...(path === undefined ? {} : { path }),
-        value: response.data as JsonValue,
-        ...(response.meta.truncated ? { truncated: true } : {}),
-      }, response.images);
+      return observed(
+        {
+          id,
+          ...(path === undefined ? {} : { path }),
+          value: response.data as JsonValue,
+          ...(response.meta.truncated ? { truncated: true } : {}),
+        },
+        response.images,
+      );
     },
   };
 }

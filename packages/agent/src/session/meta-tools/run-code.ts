@@ -71,14 +71,17 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         source: 'run_code',
         images: state.images,
       });
-      return observed({
-        result: shaped.data,
-        logs: [...result.logs],
-        tool_calls: result.toolCalls,
-        ...(shaped.truncated
-          ? { truncated: true, observation_id: shaped.observationId ?? null }
-          : {}),
-      }, shaped.images);
+      return observed(
+        {
+          result: shaped.data,
+          logs: [...result.logs],
+          tool_calls: result.toolCalls,
+          ...(shaped.truncated
+            ? { truncated: true, observation_id: shaped.observationId ?? null }
+            : {}),
+        },
+        shaped.images,
+      );
     },
   };
 }
