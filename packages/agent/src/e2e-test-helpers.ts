@@ -17,6 +17,7 @@ import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
+import type { ModelClient } from './model/model-client.js';
 import type { PriceTable } from './model/model-prices.js';
 import {
   startModelEndpoint,
@@ -89,6 +90,7 @@ export function makeAgent(
     logger?: Logger;
     prices?: PriceTable;
     links?: DispatchLink[];
+    model?: ModelClient;
   } = {},
 ): Agent {
   const { links, ...agentOptions } = options;
