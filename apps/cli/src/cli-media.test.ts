@@ -1,0 +1,79 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome, npmServers } from './cli-test-helpers.js';
+
+// The built binary against server-everything over stdio, as a user runs it.
+const { home, run } = cliHome('mcp-cli-media-');
+const out = mkdtempSync(join(tmpdir(), 'mcp-cli-media-out-'));
+
+beforeAll(() => {
+  const added = run([
+    'servers',
+    'add',
+    'everything',
+    '--command',
+    process.execPath,
+    '--arg',
+    npmServers.everything,
+  ]);
+  expect(added.code, added.stderr).toBe(0);
+});
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('mcp-agent tools call and exec write media to files', () => {
+  it('OUT-05 tools call of an image tool writes the PNG to --out and prints its path, not its data', () => {
+    const called = run(['tools', 'call', 'everything.get-tiny-image', '--out', out]);
+    expect(called.code, called.stderr).toBe(0);
+    const file = join(out, 'get-tiny-image-1.png');
+    const png = readFileSync(file);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    const printed = JSON.parse(called.stdout) as { type: string; file?: string; bytes?: number }[];
+    expect(printed.find((block) => block.type === 'image')).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      bytes: png.length,
+      file,
+    });
+    expect(called.stdout).not.toContain(png.toString('base64').slice(0, 60));
+    // A second call never overwrites the first file.
+    expect(run(['tools', 'call', 'everything.get-tiny-image', '--out', out]).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['get-tiny-image-1.png', 'get-tiny-image-2.png']);
+  }, 90_000);
+
+  it('without --out the files go to a new temporary folder; --json lists them', () => {
+    const called = run(['--json', 'tools', 'call', 'everything.get-tiny-image']);
+    expect(called.code, called.stderr).toBe(0);
+    const { files } = JSON.parse(called.stdout) as { files: string[] };
+    expect(files).toHaveLength(1);
+    const file = files[0] as string;
+    expect(file.startsWith(join(tmpdir(), 'mcp-agent-media-'))).toBe(true);
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+    rmSync(join(file, '..'), { recursive: true, force: true });
+    // A result without media writes nothing.
+    const echo = run(['--json', 'tools', 'call', 'everything.echo', '--args', '{"message":"hi"}']);
+    expect(echo.code, echo.stderr).toBe(0);
+    expect(JSON.parse(echo.stdout)).not.toHaveProperty('files');
+  }, 90_000);
+
+  it('exec: a script gets the image whole, and what it returns is written to a file', () => {
+    const script = join(out, 'snap.js');
+    writeFileSync(
+      script,
+      `const blocks = await tools.everything['get-tiny-image']({});
+       const image = blocks.find((b) => b.type === 'image');
+       return { size: image.data.length, image };`,
+    );
+    const dir = join(out, 'exec');
+    const ran = run(['exec', script, '--out', dir]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const printed = JSON.parse(ran.stdout) as { size: number; image: { file: string } };
+    expect(printed.size).toBeGreaterThan(1_000);
+    expect(printed.image.file).toBe(join(dir, 'snap-1.png'));
+    expect(existsSync(printed.image.file)).toBe(true);
+  }, 90_000);
+});
