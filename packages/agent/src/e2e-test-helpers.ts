@@ -30,7 +30,7 @@ import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';
-export const META = ['search_tools', 'describe_tools', 'call_tool', 'run_code', 'read_result'];
+export const META = ['search_tools', 'describe_tools', 'call_tool', 'run_code', 'read_result', 'read_resource'];
 
 const issuesScript = {
   tools: [

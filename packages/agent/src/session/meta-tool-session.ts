@@ -21,6 +21,7 @@ import {
 } from './meta-tool.js';
 import { callTool } from './meta-tools/call-tool.js';
 import { describeTools } from './meta-tools/describe-tools.js';
+import { readResource } from './meta-tools/read-resource.js';
 import { readResult } from './meta-tools/read-result.js';
 import { runCode } from './meta-tools/run-code.js';
 import { searchTools } from './meta-tools/search-tools.js';
@@ -46,7 +47,7 @@ export interface MetaToolSessionOptions {
 
 /**
  * The discovery-first meta-tools for one task or one gateway session: search_tools,
- * describe_tools, call_tool, run_code, read_result (and the extras a surface adds). It owns what was
+ * describe_tools, call_tool, run_code, read_result, read_resource (and the extras a surface adds). It owns what was
  * described — a tool is called, directly or from code, only after its deep view was loaded here —
  * and the one error payload. The agent loop and the gateway both drive it; each call runs in
  * its request's context.
@@ -64,6 +65,7 @@ export class MetaToolSession {
       budget: options.budget,
       images: options.images ?? true,
       described: new Set(),
+      links: new Map(),
       used: (toolId) => this.#used.add(toolId),
     };
     const tools = [
@@ -72,6 +74,7 @@ export class MetaToolSession {
       callTool(this.#state),
       runCode(this.#state),
       readResult(this.#state),
+      readResource(this.#state),
       ...(options.extraTools ?? []),
     ] as MetaTool<unknown>[];
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));

@@ -15,6 +15,8 @@ export interface SessionState {
   readonly images: boolean;
   /** Tools whose deep view was loaded in this session: the only ones that may be called. */
   readonly described: Set<string>;
+  /** The server of each `resource_link` URI a result of this session gave (oldest first). */
+  readonly links: Map<string, string>;
   /** Notes a tool that was called successfully. */
   used(toolId: ToolId): void;
 }

@@ -33,14 +33,20 @@ export class ImageAttacher {
 
   constructor(readonly limits: ImageLimits) {}
 
-  /** The fields added to the description of `block` (an MCP media block) at `path`. */
+  /**
+   * The fields added to the description of `block` (an MCP media block: image, audio, binary
+   * resource) at `path`. A binary resource of an `image/` type counts as an image.
+   */
   annotate(block: JsonObject, path: readonly PathSegment[]): JsonObject {
     if (block.type === 'audio')
       return { shown: 'no: the model reads no audio; code (run_code) receives its data' };
-    if (block.type !== 'image') return {};
-    const data = String(block.data);
+    // A binary resource (a read resource, an embedded one) is shown when it is an image.
+    const resource = block.type === 'resource' ? (block.resource as JsonObject) : undefined;
+    const declared = String((resource ?? block).mimeType ?? 'unknown');
+    if (block.type !== 'image' && !(resource !== undefined && declared.startsWith('image/')))
+      return {};
+    const data = String(resource === undefined ? block.data : resource.blob);
     const bytes = approximateBytes(data.length);
-    const declared = String(block.mimeType ?? 'unknown');
     const mimeType = sniffImageType(data);
     if (mimeType === undefined)
       return {
