@@ -77,3 +77,62 @@ describe('mcp-agent tools call and exec write media to files', () => {
     expect(existsSync(printed.image.file)).toBe(true);
   }, 90_000);
 });
+
+describe('mcp-agent resources', () => {
+  it("lists a server's resources and templates, and reads text whole and binary to a file", () => {
+    const listed = run(['--json', 'resources', 'list', 'everything']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const { servers } = JSON.parse(listed.stdout) as {
+      servers: {
+        server: string;
+        resources: { uri: string }[];
+        templates: { uriTemplate: string }[];
+      }[];
+    };
+    expect(servers[0]?.server).toBe('everything');
+    expect(servers[0]?.resources.map((r) => r.uri)).toContain(
+      'demo://resource/static/document/architecture.md',
+    );
+    expect(servers[0]?.templates.map((t) => t.uriTemplate)).toContain(
+      'demo://resource/dynamic/blob/{resourceId}',
+    );
+    const text = run(['resources', 'read', 'everything', 'demo://resource/dynamic/text/4']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Resource 4: This is a plaintext resource created at /);
+    const dir = join(out, 'resources');
+    const blob = run([
+      'resources',
+      'read',
+      'everything',
+      'demo://resource/dynamic/blob/3',
+      '--out',
+      dir,
+    ]);
+    expect(blob.code, blob.stderr).toBe(0);
+    const printed = JSON.parse(blob.stdout) as { resource: { file: string; bytes: number } }[];
+    const file = printed[0]?.resource.file as string;
+    expect(file).toBe(join(dir, '3-1.txt')); // everything's blobs are base64 text/plain
+    expect(readFileSync(file).length).toBe(printed[0]?.resource.bytes);
+    expect(blob.stdout).not.toContain('"blob"');
+  }, 90_000);
+
+  it('TEN-01 a server the user does not have is refused, exit 3, naming the server', () => {
+    const other = cliHome('mcp-cli-media-other-');
+    try {
+      const refused = other.run([
+        'resources',
+        'read',
+        'everything',
+        'demo://resource/dynamic/text/1',
+      ]);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/server "everything" is (not )?connected for this user/i);
+      // Nor through the first user's home under another user's name.
+      const asBob = run(['--user', 'bob', 'resources', 'list', 'everything']);
+      expect(asBob.code).toBe(3);
+      expect(asBob.stderr).toMatch(/server "everything" is (not )?connected for this user/i);
+    } finally {
+      rmSync(other.home, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

@@ -10,6 +10,7 @@ Commands:
   registry search <words>                          find servers in the MCP Registry
   auth login <server> | logout <server>            OAuth for remote servers
   tools search "<query>"… | describe <id…> | call <id> --args <json|@file>
+  resources list [<server>…] | read <server> <uri>  your servers' resources
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
@@ -117,6 +118,19 @@ Examples:
   mcp-agent tools search "find the customer" "create an invoice" "email the invoice"
   mcp-agent tools describe github.create_issue
   mcp-agent tools call memory.read_graph --args '{}'`,
+  resources: `mcp-agent resources — read your servers' resources
+
+  resources list [<server>…]             each server's resources and templates (all your
+                                         servers when none is named)
+  resources read <server> <uri> [--out <dir>]
+                                         the resource's contents: text printed whole, binary
+                                         contents written to files (in --out <dir> or a new
+                                         temporary folder) and their paths printed
+
+A resource_link in a tool result names the uri; only your own servers are reached.
+
+Example:
+  mcp-agent resources read everything demo://resource/static/document/architecture.md`,
   exec: `mcp-agent exec <file.js|file.ts> [--out <dir>] — run a script in the sandbox
 
 The script is an async function body; "return" gives the result. It calls tools as

@@ -71,6 +71,7 @@ export const COMMANDS: Readonly<
       call: { args: { type: 'string' }, full: { type: 'boolean' }, out: { type: 'string' } },
     },
   },
+  resources: { stack: true, subs: { list: {}, read: { out: { type: 'string' } } } },
   exec: { stack: true, flags: { out: { type: 'string' } } },
   run: { stack: true, flags: {} },
   serve: {
