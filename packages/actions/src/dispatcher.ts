@@ -107,6 +107,8 @@ export class Dispatcher {
         signal: call.signal,
         ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+        // A tool that runs only as an MCP task is called as one (the SDK's task support).
+        ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
       }),
     );
   }

@@ -3,6 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Progress,
@@ -14,6 +15,7 @@ import {
 import {
   instruments,
   NotReadyError,
+  ToolExecutionError,
   type AgentContext,
   type Logger,
   type ServerConfig,
@@ -51,9 +53,17 @@ export interface ConnectionOptions {
 /** Options of one tool call. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * How long the request may go without an answer or progress; default the server's
+   * `timeoutMs`, else the pool's `requestTimeoutMs`. Progress resets it.
+   */
   readonly timeoutMs?: number;
   readonly onProgress?: (progress: Progress) => void;
+  /** Run the call as an MCP task (for tools whose `execution.taskSupport` is `required`). */
+  readonly task?: boolean;
 }
+
+const ignoreProgress = (): void => undefined;
 
 /** What a server offers to read: its resources and resource templates. */
 export interface ResourceListing {
@@ -228,11 +238,67 @@ export class PooledConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    return this.#request(
-      options,
-      (client, request) =>
-        client.callTool({ name, arguments: args }, undefined, request) as Promise<CallToolResult>,
+    return this.#request(options, (client, request) =>
+      options.task === true
+        ? this.#callAsTask(client, name, args, request, options.onProgress)
+        : (client.callTool(
+            { name, arguments: args },
+            undefined,
+            request,
+          ) as Promise<CallToolResult>),
     );
+  }
+
+  // A tool that runs only as an MCP task: the SDK creates the task and polls it to the end; each
+  // status is reported as progress, and the pool's ceiling on a request bounds the whole.
+  async #callAsTask(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    request: RequestOptions,
+    onProgress: ((progress: Progress) => void) | undefined,
+  ): Promise<CallToolResult> {
+    if (client.getServerCapabilities()?.tasks?.requests?.tools?.call === undefined)
+      throw new ToolExecutionError(
+        `${this.serverId}.${name} runs only as an MCP task, but the server does not declare task support for tools/call: it cannot be called.`,
+        { details: { toolId: `${this.serverId}.${name}`, reason: 'tasks_unsupported' } },
+      );
+    const ceiling = this.#options.maxTotalTimeoutMs;
+    const deadline = AbortSignal.timeout(ceiling);
+    const signal =
+      request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+    let updates = 0;
+    const stream = client.experimental.tasks.callToolStream(
+      { name, arguments: args },
+      CallToolResultSchema,
+      { ...request, signal, task: {} },
+    );
+    for await (const message of stream) {
+      switch (message.type) {
+        case 'taskCreated':
+        case 'taskStatus': {
+          const { status, statusMessage } = message.task;
+          onProgress?.({
+            progress: ++updates,
+            message: statusMessage === undefined ? status : `${status}: ${statusMessage}`,
+          });
+          break;
+        }
+        case 'result':
+          return message.result as CallToolResult;
+        case 'error':
+          if (deadline.aborted)
+            throw Object.assign(
+              new Error(
+                `The task of ${this.serverId}.${name} did not finish within ${ceiling} ms.`,
+              ),
+              { name: 'TimeoutError' },
+            );
+          request.signal?.throwIfAborted();
+          throw message.error;
+      }
+    }
+    throw new ToolExecutionError(`The task of ${this.serverId}.${name} ended without a result.`);
   }
 
   /**
@@ -347,12 +413,13 @@ export class PooledConnection {
     outer?.addEventListener('abort', forward, { once: true });
     try {
       return await run(client, {
-        timeout: options.timeoutMs ?? this.#options.requestTimeoutMs,
+        timeout: options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs,
         maxTotalTimeout: this.#options.maxTotalTimeoutMs,
         ...(linked === undefined ? {} : { signal: linked.signal }),
-        ...(options.onProgress === undefined
-          ? {}
-          : { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
+        // Always a listener: without one the SDK sends no progress token, and the server's
+        // progress could not reset the timeout (HTTP-04).
+        onprogress: options.onProgress ?? ignoreProgress,
+        resetTimeoutOnProgress: true,
       });
     } finally {
       outer?.removeEventListener('abort', forward);
