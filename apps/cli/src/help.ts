@@ -59,7 +59,8 @@ An id that exists is refused unless --replace is given. Env and header values ar
 encrypted. --from-registry takes the server's latest version from the MCP Registry
 (MCP_AGENT_MCP_REGISTRY_URL or --registry-url; default https://registry.modelcontextprotocol.io):
 its npm, PyPI or OCI package over stdio, or with --remote its remote URL; values it requires
-come from --env / --header.
+come from --env / --header. --timeout <seconds> is how long one request to the server may go
+without an answer or progress (default 60; progress resets it).
 
 Examples:
   mcp-agent servers add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory
@@ -107,11 +108,14 @@ Example:
                                       queries); unquoted words are one query
   tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
   tools call <toolId> --args '{"key": "value"}'   (or --args @args.json) [--out <dir>]
+                                      [--timeout <seconds>]
 
 search and describe read the stored catalogs and start no server; call starts only the
 server it needs and prints the whole result (nothing is cut; --full is accepted and is the
 default). Images, audio and binary resources are written to files, in --out <dir> or a new
 folder under the system's temporary folder, and their paths printed in place of the data.
+A long call shows its progress on standard error; --timeout is how long it may go without an
+answer or progress (default the server's timeout, else 60 s), and progress resets it.
 
 Examples:
   mcp-agent tools search "create an issue"

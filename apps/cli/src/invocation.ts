@@ -47,6 +47,7 @@ export const COMMANDS: Readonly<
         'from-registry': { type: 'string' },
         'registry-url': registryUrl,
         remote: { type: 'boolean' },
+        timeout: { type: 'string' },
       },
       import: {
         partial: { type: 'boolean' },
@@ -68,7 +69,12 @@ export const COMMANDS: Readonly<
     subs: {
       search: { limit: { type: 'string' } },
       describe: { full: { type: 'boolean' } },
-      call: { args: { type: 'string' }, full: { type: 'boolean' }, out: { type: 'string' } },
+      call: {
+        args: { type: 'string' },
+        full: { type: 'boolean' },
+        out: { type: 'string' },
+        timeout: { type: 'string' },
+      },
     },
   },
   resources: { stack: true, subs: { list: {}, read: { out: { type: 'string' } } } },

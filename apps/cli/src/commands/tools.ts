@@ -10,6 +10,7 @@ import { DEFAULT_ENVELOPE_LIMITS } from '@mcp-agent/execution';
 import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { fileProblem } from '../cli-errors.js';
 import { writeMediaFiles } from '../media-files.js';
+import { progressLine } from '../progress-line.js';
 import { table, usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /**
@@ -57,12 +58,23 @@ export async function tools(
       const args = readArgs(values.args);
       // Only the server this tool is on is started (or reconnected, if it failed before).
       await stack.pool.ready(ctx, parseToolId(id).providerId);
-      // A person at a terminal reads the whole result, as code does: nothing is cut.
-      const response = await stack.dispatcher.dispatchTool(ctx, id, args, {
-        signal: ctx.signal,
-        caller: 'code',
-        envelope: WHOLE,
-      });
+      // A person at a terminal reads the whole result, as code does: nothing is cut. Progress
+      // shows on standard error, and resets the timeout (--timeout, else the server's).
+      const progress = progressLine(id);
+      const response = await stack.dispatcher
+        .dispatchTool(ctx, id, args, {
+          signal: ctx.signal,
+          caller: 'code',
+          envelope: WHOLE,
+          onProgress: progress.onProgress,
+          ...(values.timeout === undefined
+            ? {}
+            : {
+                timeoutMs:
+                  wholeNumber(values, 'timeout', { min: 1, max: 3_600, fallback: 60 }) * 1000,
+              }),
+        })
+        .finally(progress.done);
       if (!response.ok)
         throw new McpAgentError(response.error.code, response.error.message, {
           details: response.error.details,
