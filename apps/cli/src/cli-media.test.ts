@@ -136,3 +136,49 @@ describe('mcp-agent resources', () => {
     }
   }, 90_000);
 });
+
+describe('mcp-agent tools call of a long call', () => {
+  it('shows progress on standard error, one line per notification off a terminal', () => {
+    const called = run([
+      'tools',
+      'call',
+      'everything.trigger-long-running-operation',
+      '--args',
+      '{"duration": 1, "steps": 3}',
+    ]);
+    expect(called.code, called.stderr).toBe(0);
+    const lines = called.stderr.split('\n').filter((line) => line.startsWith('progress '));
+    expect(lines).toEqual([
+      'progress everything.trigger-long-running-operation: 1/3 (33%)',
+      'progress everything.trigger-long-running-operation: 2/3 (67%)',
+      'progress everything.trigger-long-running-operation: 3/3 (100%)',
+    ]);
+    expect(called.stdout).toMatch(/Long running operation completed/);
+  }, 90_000);
+
+  it('--timeout and a server added with --timeout: progress resets the timeout, silence past it fails', () => {
+    const long = (server: string, args: string, extra: string[] = []) =>
+      run(['tools', 'call', `${server}.trigger-long-running-operation`, '--args', args, ...extra]);
+    // 4 s without a word, past a 2 s timeout; the same 4 s in steps of half a second pass.
+    const silent = long('everything', '{"duration": 4, "steps": 1}', ['--timeout', '2']);
+    expect(silent.code).toBe(1);
+    expect(silent.stderr).toMatch(/timed out/i);
+    const added = run([
+      'servers',
+      'add',
+      'slow',
+      '--command',
+      process.execPath,
+      '--arg',
+      npmServers.everything,
+      '--timeout',
+      '2',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const serverSilent = long('slow', '{"duration": 4, "steps": 1}');
+    expect(serverSilent.code).toBe(1);
+    expect(serverSilent.stderr).toMatch(/timed out/i);
+    const steady = long('slow', '{"duration": 4, "steps": 8}');
+    expect(steady.code, steady.stderr).toBe(0);
+  }, 120_000);
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StepEvent } from '@mcp-agent/core';
 import {
   ADAPTERS,
   addScripted,
@@ -92,5 +93,65 @@ describe.each(ADAPTERS)('images reach the model on %s (real SDK on the wire)', (
     expect(wire).not.toContain('image_url');
     expect(e2e.model.requests[2]?.lastTurn).toContain('image/png');
     expect(e2e.model.requests[2]?.lastTurn).toContain('read_result');
+  }, 60_000);
+});
+
+describe('progress events in the task stream', () => {
+  useE2eStack('anthropic');
+
+  it("a tool's progress reaches onEvent as progress events of its command, from call_tool and from run_code", async () => {
+    await addScripted('ci', {
+      tools: [
+        {
+          name: 'build',
+          description: 'Build the project',
+          inputSchema: { type: 'object', properties: {} },
+        },
+      ],
+      results: { build: { content: [{ type: 'text', text: 'built' }] } },
+      progress: {
+        build: [
+          { progress: 1, total: 2, message: 'compiling' },
+          { progress: 2, total: 2, message: 'linking' },
+        ],
+      },
+    });
+    e2e.model.push(
+      use('describe_tools', { tool_ids: ['ci.build'] }),
+      use('call_tool', { tool_id: 'ci.build', arguments: {} }),
+      use('run_code', { code: 'return await tools.ci.build({})' }),
+      say('Built twice.'),
+    );
+    const events: StepEvent[] = [];
+    const result = await e2e.agent.executeTask('Build it', USER, {
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.status).toBe('completed');
+    const progress = events.filter((event) => event.type === 'progress');
+    expect(progress).toEqual(
+      [1, 2].flatMap((step) => [
+        {
+          type: 'progress',
+          requestId: result.requestId,
+          step,
+          command: step === 1 ? 'call_tool' : 'run_code',
+          progress: 1,
+          total: 2,
+          message: 'compiling',
+        },
+        {
+          type: 'progress',
+          requestId: result.requestId,
+          step,
+          command: step === 1 ? 'call_tool' : 'run_code',
+          progress: 2,
+          total: 2,
+          message: 'linking',
+        },
+      ]),
+    );
+    // Each command's progress comes after its call and before its observation.
+    const order = events.map((event) => event.type).join(',');
+    expect(order).toContain('tool-call,progress,progress,observation');
   }, 60_000);
 });
