@@ -30,7 +30,14 @@ import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';
-export const META = ['search_tools', 'describe_tools', 'call_tool', 'run_code', 'read_result', 'read_resource'];
+export const META = [
+  'search_tools',
+  'describe_tools',
+  'call_tool',
+  'run_code',
+  'read_result',
+  'read_resource',
+];
 
 const issuesScript = {
   tools: [
