@@ -5,15 +5,8 @@ import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
 
 const input = z.strictObject({
-  uri: z.string().min(1).max(2_000).describe('The resource URI, as a resource_link gives it.'),
-  server: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(
-      'The server the resource is on; may be left out for a URI a result of this session linked.',
-    ),
+  uri: z.string().min(1).max(2_000).describe("e.g. a resource_link's uri"),
+  server: z.string().min(1).max(64).optional().describe('Server id; optional for a linked uri.'),
 });
 
 // Links remembered per session: enough for any task, bounded for a long gateway session.
@@ -51,7 +44,7 @@ export function readResource(state: SessionState): MetaTool<z.infer<typeof input
   return {
     name: 'read_resource',
     description:
-      'Read a resource of a connected server, e.g. to follow a {"type": "resource_link", "uri"} in a tool result: pass its uri (and server, unless a result of this session linked it). Returns its contents; a long one is shortened, and says how to read the rest with read_result.',
+      'Read a resource of a connected server, e.g. the uri of a resource_link in a tool result. Long contents are shortened as tool results are.',
     input,
     async run({ uri, server }, { ctx }) {
       const linked = state.links.get(uri);
