@@ -90,6 +90,11 @@ async function dispatch(cli: Invocation, session: CliSession): Promise<'done' | 
       await tools(cli, await session.stack(), session.ctx, sub, rest);
       return 'done';
     }
+    case 'resources': {
+      const { resources } = await import('./commands/resources.js');
+      await resources(cli, await session.stack(), session.ctx, sub, rest);
+      return 'done';
+    }
     case 'exec': {
       const { exec } = await import('./commands/exec.js');
       await exec(cli, await session.stack({ sandbox: true }), session.ctx, rest[0]);

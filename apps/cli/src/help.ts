@@ -10,6 +10,7 @@ Commands:
   registry search <words>                          find servers in the MCP Registry
   auth login <server> | logout <server>            OAuth for remote servers
   tools search "<query>"… | describe <id…> | call <id> --args <json|@file>
+  resources list [<server>…] | read <server> <uri>  your servers' resources
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
   serve --stdio | --http <port>                    the MCP gateway
@@ -58,7 +59,8 @@ An id that exists is refused unless --replace is given. Env and header values ar
 encrypted. --from-registry takes the server's latest version from the MCP Registry
 (MCP_AGENT_MCP_REGISTRY_URL or --registry-url; default https://registry.modelcontextprotocol.io):
 its npm, PyPI or OCI package over stdio, or with --remote its remote URL; values it requires
-come from --env / --header.
+come from --env / --header. --timeout <seconds> is how long one request to the server may go
+without an answer or progress (default 60; progress resets it).
 
 Examples:
   mcp-agent servers add memory --command npx --arg -y --arg @modelcontextprotocol/server-memory
@@ -105,21 +107,40 @@ Example:
                                       each quoted query gets its own top tools (at most 10
                                       queries); unquoted words are one query
   tools describe <toolId>… [--full]   every field at every depth; --full lifts the cuts
-  tools call <toolId> --args '{"key": "value"}'   (or --args @args.json)
+  tools call <toolId> --args '{"key": "value"}'   (or --args @args.json) [--out <dir>]
+                                      [--timeout <seconds>]
 
 search and describe read the stored catalogs and start no server; call starts only the
 server it needs and prints the whole result (nothing is cut; --full is accepted and is the
-default).
+default). Images, audio and binary resources are written to files, in --out <dir> or a new
+folder under the system's temporary folder, and their paths printed in place of the data.
+A long call shows its progress on standard error; --timeout is how long it may go without an
+answer or progress (default the server's timeout, else 60 s), and progress resets it.
 
 Examples:
   mcp-agent tools search "create an issue"
   mcp-agent tools search "find the customer" "create an invoice" "email the invoice"
   mcp-agent tools describe github.create_issue
   mcp-agent tools call memory.read_graph --args '{}'`,
-  exec: `mcp-agent exec <file.js|file.ts> — run a script in the sandbox
+  resources: `mcp-agent resources — read your servers' resources
+
+  resources list [<server>…]             each server's resources and templates (all your
+                                         servers when none is named)
+  resources read <server> <uri> [--out <dir>]
+                                         the resource's contents: text printed whole, binary
+                                         contents written to files (in --out <dir> or a new
+                                         temporary folder) and their paths printed
+
+A resource_link in a tool result names the uri; only your own servers are reached.
+
+Example:
+  mcp-agent resources read everything demo://resource/static/document/architecture.md`,
+  exec: `mcp-agent exec <file.js|file.ts> [--out <dir>] — run a script in the sandbox
 
 The script is an async function body; "return" gives the result. It calls tools as
-await tools.<server>.<tool>(args); every tool of your servers is available.`,
+await tools.<server>.<tool>(args); every tool of your servers is available, and each returns
+its whole result (images and audio as {type, mimeType, data}). Media the script returns are
+written to files (in --out <dir> or a new temporary folder) and their paths printed.`,
   run: `mcp-agent run "<task>" — hand a task to the agent
 
 The model: MCP_AGENT_MODEL=anthropic:<model> with ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL), or

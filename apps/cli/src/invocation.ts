@@ -47,6 +47,7 @@ export const COMMANDS: Readonly<
         'from-registry': { type: 'string' },
         'registry-url': registryUrl,
         remote: { type: 'boolean' },
+        timeout: { type: 'string' },
       },
       import: {
         partial: { type: 'boolean' },
@@ -68,10 +69,16 @@ export const COMMANDS: Readonly<
     subs: {
       search: { limit: { type: 'string' } },
       describe: { full: { type: 'boolean' } },
-      call: { args: { type: 'string' }, full: { type: 'boolean' } },
+      call: {
+        args: { type: 'string' },
+        full: { type: 'boolean' },
+        out: { type: 'string' },
+        timeout: { type: 'string' },
+      },
     },
   },
-  exec: { stack: true, flags: {} },
+  resources: { stack: true, subs: { list: {}, read: { out: { type: 'string' } } } },
+  exec: { stack: true, flags: { out: { type: 'string' } } },
   run: { stack: true, flags: {} },
   serve: {
     stack: true,

@@ -1,17 +1,19 @@
 import type { ActionError, AgentContext } from '@mcp-agent/core';
 import type { SandboxRunOptions, SandboxToolReply } from '@mcp-agent/execution';
-import type { Dispatcher } from './dispatcher.js';
+import type { DispatchOptions, Dispatcher } from './dispatcher.js';
 
 /**
  * The sandbox's `callTool` for one request: every call from code goes through `dispatchTool`
  * with the caller's context and `caller: 'code'`, so validation, policy (including rules that
  * bar a tool from code), rate limits and tenant scoping apply exactly as to the model's calls.
- * `onFailure` sees each failure whole (the code gets its code and message only).
+ * `onFailure` sees each failure whole (the code gets its code and message only); `onProgress`
+ * the progress of every call.
  */
 export function codeToolCaller(
   dispatcher: Dispatcher,
   ctx: AgentContext,
   onFailure?: (error: ActionError) => void,
+  onProgress?: DispatchOptions['onProgress'],
 ): NonNullable<SandboxRunOptions['callTool']> {
   return async (tool, args, signal): Promise<SandboxToolReply> => {
     const response = await dispatcher.dispatchTool(
@@ -21,6 +23,7 @@ export function codeToolCaller(
       {
         caller: 'code',
         signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
       },
     );
     if (response.ok) return { ok: true, value: response.data };

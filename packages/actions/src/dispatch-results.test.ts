@@ -256,6 +256,39 @@ describe('past the budget: structural cuts, and read_result returns the rest', (
     });
   }, 60_000);
 
+  it('OUT-05 for a reader that sees images, the PNG comes back beside the result, and again through read_result', async () => {
+    await addNpmServer(alice, 'everything', 'server-everything');
+    const d = dispatcher();
+    const direct = await stack.pool.callTool(alice, 'everything', 'get-tiny-image', {});
+    const image = direct.content.find((block) => block.type === 'image') as { data: string };
+    const response = await d.dispatchTool(alice, 'everything.get-tiny-image', {}, { images: true });
+    expect(response.ok && response.images).toEqual([
+      { mimeType: 'image/png', data: image.data, path: expect.stringMatching(/^\[\d\]$/) },
+    ]);
+    const blocks = (response.ok ? response.data : []) as { type: string; shown?: string }[];
+    expect(blocks.find((block) => block.type === 'image')?.shown).toBe(
+      'yes: image 1, attached after this result',
+    );
+    const path = response.ok ? (response.images?.[0]?.path ?? '') : '';
+    const id = response.meta.observationId as string;
+    const again = await d.readResult(alice, id, { path, images: true });
+    expect(again.ok && again.images?.[0]?.data).toBe(image.data);
+    // Past the operator's limit the image is described, saying why.
+    const strict = dispatcher({ images: { maxImageBytes: 100 } });
+    const described = await strict.dispatchTool(
+      alice,
+      'everything.get-tiny-image',
+      {},
+      {
+        images: true,
+      },
+    );
+    expect(described.ok && described.images).toBeUndefined();
+    expect(JSON.stringify(described.ok ? described.data : null)).toMatch(
+      /"shown":"no: \d+ bytes is more than the 100 bytes an image may have to be shown"/,
+    );
+  }, 60_000);
+
   it("TEN-01 another tenant's result id gets the same not-found error as an unknown one", async () => {
     await addScripted(alice, 'db', resultsScript);
     const observations = new MemoryObservationStore();

@@ -1,14 +1,9 @@
 import {
   BudgetExceededError,
   InvalidArgumentsError,
-  NotReadyError,
   parseToolId,
-  PolicyDeniedError,
-  ProviderNotFoundError,
   ToolExecutionError,
-  ToolNotFoundError,
   toMcpAgentError,
-  UnauthorizedError,
   type ActionResponse,
   type AgentContext,
   type JsonValue,
@@ -22,22 +17,26 @@ import {
   processObservation,
   selectJsonPath,
   type EnvelopeLimits,
+  type ImageLimits,
   type Observation,
   type ObservationReadOptions,
   type ObservationStore,
 } from '@mcp-agent/execution';
 import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
+import { fromMcp, unavailable } from './dispatch-errors.js';
+import { listServerResources, readServerResource, type ServerResources } from './resource-reads.js';
 import { normalizeResult } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
 import { chain, type Caller, type DispatchLink, type ToolCall } from './tool-call.js';
-import { ToolResolver, type ToolVerdict } from './tool-resolver.js';
+import { ToolResolver } from './tool-resolver.js';
 
 /**
  * What the dispatcher needs of the connection pool: calls, and word of changed tool lists. A
  * `ConnectionPool` is one; a unit test passes a double that answers in memory.
  */
-export type ToolCallPool = Pick<ConnectionPool, 'callTool'> & Partial<Pick<ConnectionPool, 'on'>>;
+export type ToolCallPool = Pick<ConnectionPool, 'callTool'> &
+  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource'>>;
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
@@ -50,6 +49,8 @@ export interface DispatcherOptions {
   readonly observations?: ObservationStore;
   /** The budget of what reaches a model; default 8,000 tokens (see @mcp-agent/execution). */
   readonly envelope?: Partial<EnvelopeLimits>;
+  /** What images one observation may show a reader that sees them (see @mcp-agent/execution). */
+  readonly images?: Partial<ImageLimits>;
   /** Largest accepted arguments, as JSON; default 1 MB. */
   readonly maxArgumentBytes?: number;
   /**
@@ -60,7 +61,10 @@ export interface DispatcherOptions {
 }
 
 /** What `readResult` reads: the arguments of the `read_result` meta-tool besides the id. */
-export type ReadResultOptions = ObservationReadOptions;
+export type ReadResultOptions = Omit<ObservationReadOptions, 'images'> & {
+  /** The reader sees images: those read, within the image limits, come back in `images`. */
+  readonly images?: boolean;
+};
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
@@ -71,6 +75,8 @@ export interface DispatchOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Envelope limits for this call only (a model's call; code gets whole results). */
   readonly envelope?: Partial<EnvelopeLimits>;
+  /** The reader sees images: those within the image limits come back in `images`. */
+  readonly images?: boolean;
 }
 
 /** Which tool: a tool id, or provider and tool name. */
@@ -101,6 +107,8 @@ export class Dispatcher {
         signal: call.signal,
         ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+        // A tool that runs only as an MCP task is called as one (the SDK's task support).
+        ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
       }),
     );
   }
@@ -168,10 +176,12 @@ export class Dispatcher {
       const observation = this.observe(ctx, data, {
         source: toolId,
         ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
+        ...(options.images === undefined ? {} : { images: options.images }),
       });
       return {
         ok: true,
         data: observation.data,
+        ...(observation.images === undefined ? {} : { images: observation.images }),
         meta: {
           toolId,
           durationMs: elapsed(started),
@@ -192,6 +202,93 @@ export class Dispatcher {
   }
 
   /**
+   * The resources and resource templates of one of the tenant's servers. Another tenant's or an
+   * unknown server gets the same `PROVIDER_NOT_FOUND`. Never throws.
+   */
+  async listResources(
+    ctx: AgentContext,
+    serverId: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<ActionResponse> {
+    const started = performance.now();
+    const meta = () => ({
+      toolId: serverId as ToolId,
+      durationMs: elapsed(started),
+      truncated: false,
+    });
+    try {
+      const listing: ServerResources = await listServerResources(
+        this.#options.registry,
+        this.#options.pool,
+        ctx,
+        serverId,
+        options.signal,
+      );
+      return { ok: true, data: listing as unknown as JsonValue, meta: meta() };
+    } catch (thrown) {
+      const error = fromMcp(thrown, serverId);
+      return {
+        ok: false,
+        error: { code: error.code, message: error.message, details: error.details },
+        meta: meta(),
+      };
+    }
+  }
+
+  /**
+   * Reads one resource of one of the tenant's servers: whole for code (`caller: 'code'`),
+   * through the envelope for a model (cut with `read_result` pointers, images shown when asked),
+   * with the same per-call size cap as a tool result. Never throws.
+   */
+  async readResource(
+    ctx: AgentContext,
+    serverId: string,
+    uri: string,
+    options: Pick<DispatchOptions, 'signal' | 'caller' | 'envelope' | 'images'> = {},
+  ): Promise<ActionResponse> {
+    const started = performance.now();
+    const toolId = serverId as ToolId;
+    try {
+      const data = await readServerResource(
+        this.#options.registry,
+        this.#options.pool,
+        ctx,
+        serverId,
+        uri,
+        options.signal ?? ctx.signal,
+      );
+      this.#checkResultSize(toolId, data);
+      if ((options.caller ?? 'model') === 'code')
+        return { ok: true, data, meta: { toolId, durationMs: elapsed(started), truncated: false } };
+      const observation = this.observe(ctx, data, {
+        source: serverId,
+        ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
+        ...(options.images === undefined ? {} : { images: options.images }),
+      });
+      return {
+        ok: true,
+        data: observation.data,
+        ...(observation.images === undefined ? {} : { images: observation.images }),
+        meta: {
+          toolId,
+          durationMs: elapsed(started),
+          truncated: observation.truncated,
+          ...(observation.observationId === undefined
+            ? {}
+            : { observationId: observation.observationId }),
+        },
+      };
+    } catch (thrown) {
+      const error = fromMcp(thrown, `${serverId} resource ${uri.slice(0, 200)}`);
+      return {
+        ok: false,
+        error: { code: error.code, message: error.message, details: error.details },
+        meta: { toolId, durationMs: elapsed(started), truncated: false },
+      };
+    }
+  }
+
+  /**
    * Shapes any value for a model through the envelope, with this dispatcher's budget and store:
    * unchanged within the budget, else cut with `read_result` pointers that {@link readResult}
    * follows. What a script returns goes through here; tool results for the model already do.
@@ -199,12 +296,18 @@ export class Dispatcher {
   observe(
     ctx: AgentContext,
     value: unknown,
-    options: { readonly source: string; readonly envelope?: Partial<EnvelopeLimits> },
+    options: {
+      readonly source: string;
+      readonly envelope?: Partial<EnvelopeLimits>;
+      /** The reader sees images: those within the image limits come back in `images`. */
+      readonly images?: boolean;
+    },
   ): Observation {
     return processObservation(ctx, value, {
       limits: { ...this.#options.envelope, ...options.envelope },
       store: this.#observations,
       source: options.source,
+      ...(options.images === true ? { images: this.#options.images ?? {} } : {}),
     });
   }
 
@@ -224,14 +327,17 @@ export class Dispatcher {
       const id = checkObservationId(observationId);
       // The operator's budget is a ceiling: a reader may ask for smaller pages, never larger.
       const ceiling = this.#options.envelope?.maxTokens ?? DEFAULT_ENVELOPE_LIMITS.maxTokens;
+      const { images, ...where } = options;
       const read = this.#observations.read(ctx, id, {
-        ...options,
+        ...where,
         maxTokens: Math.min(options.maxTokens ?? ceiling, ceiling),
+        ...(images === true ? { images: this.#options.images ?? {} } : {}),
       });
       if (read === undefined) throw notKept(id);
       return {
         ok: true,
         data: read.value,
+        ...(read.images === undefined ? {} : { images: read.images }),
         meta: {
           toolId: read.source as ToolId,
           durationMs: elapsed(started),
@@ -316,46 +422,6 @@ export class Dispatcher {
       );
     return value as Record<string, unknown>;
   }
-}
-
-function unavailable(toolId: string, availability: ToolVerdict): McpAgentError {
-  if (availability.available) {
-    return new ToolNotFoundError(`Unknown tool ${toolId}. Use search_tools to find tool ids.`, {
-      details: { toolId },
-    });
-  }
-  const details = { toolId, reason: availability.code };
-  switch (availability.code) {
-    case 'not_connected':
-      return new ProviderNotFoundError(availability.reason, { details });
-    case 'tool_unknown':
-      return new ToolNotFoundError(`${availability.reason} Use search_tools to find tool ids.`, {
-        details,
-      });
-    case 'needs_auth':
-      return new UnauthorizedError(availability.reason, { details });
-    case 'disabled':
-    case 'disabled_in_thread':
-    case 'not_allowed':
-      return new PolicyDeniedError(availability.reason, { details });
-    default:
-      return new NotReadyError(availability.reason, { details });
-  }
-}
-
-// MCP protocol errors (timeouts, closed connections, server JSON-RPC errors) get our codes.
-function fromMcp(thrown: unknown, toolId: string): McpAgentError {
-  const code = (thrown as { code?: unknown } | null)?.code;
-  if (typeof code === 'number') {
-    const message = (thrown as Error).message ?? 'MCP error';
-    if (code === -32001)
-      return toMcpAgentError(Object.assign(new Error(message), { name: 'TimeoutError' }));
-    return new ToolExecutionError(`${toolId} failed: ${message}`, {
-      cause: thrown,
-      details: { toolId, mcpCode: code },
-    });
-  }
-  return toMcpAgentError(thrown);
 }
 
 function depthOf(value: unknown): number {

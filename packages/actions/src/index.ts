@@ -25,6 +25,7 @@ export { rateLimitLink, type RateLimit, type RateLimits } from './links/rate-lim
 export { usageLink } from './links/usage-link.js';
 export { telemetryLink } from './links/telemetry-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
+export type { ResourcePool, ServerResources } from './resource-reads.js';
 export { normalizeResult } from './normalize-result.js';
 export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
 export { SchemaValidator, type ValidationIssue } from './schema-validator.js';

@@ -258,6 +258,7 @@ export class Agent {
       knowledge,
       dispatcher,
       budget,
+      images: model.images !== false,
       ...(sandbox === undefined ? {} : { sandbox }),
       ...(connectors
         ? {

@@ -17,6 +17,7 @@ import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Agent } from './agent.js';
+import type { ModelClient } from './model/model-client.js';
 import type { PriceTable } from './model/model-prices.js';
 import {
   startModelEndpoint,
@@ -29,7 +30,14 @@ import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 export const USER = 'alice';
-export const META = ['search_tools', 'describe_tools', 'call_tool', 'run_code', 'read_result'];
+export const META = [
+  'search_tools',
+  'describe_tools',
+  'call_tool',
+  'run_code',
+  'read_result',
+  'read_resource',
+];
 
 const issuesScript = {
   tools: [
@@ -89,6 +97,7 @@ export function makeAgent(
     logger?: Logger;
     prices?: PriceTable;
     links?: DispatchLink[];
+    model?: ModelClient;
   } = {},
 ): Agent {
   const { links, ...agentOptions } = options;

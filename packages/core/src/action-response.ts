@@ -12,6 +12,16 @@ export interface ActionMeta {
   readonly observationId?: string;
 }
 
+/** An image shown to the reader of a result beside its data (see the envelope's image limits). */
+export interface ActionImage {
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  readonly mimeType: string;
+  /** Base64. */
+  readonly data: string;
+  /** Where its block is in the kept result; empty for the root. */
+  readonly path: string;
+}
+
 /** The error half of an {@link ActionResponse}. */
 export interface ActionError {
   readonly code: ErrorCode;
@@ -21,5 +31,11 @@ export interface ActionError {
 
 /** The outcome of one dispatched tool call; dispatch never throws past its boundary. */
 export type ActionResponse<T extends JsonValue = JsonValue> =
-  | { readonly ok: true; readonly data: T; readonly meta: ActionMeta }
+  | {
+      readonly ok: true;
+      readonly data: T;
+      readonly meta: ActionMeta;
+      /** Images for a reader that sees them, when the call asked for them. */
+      readonly images?: readonly ActionImage[];
+    }
   | { readonly ok: false; readonly error: ActionError; readonly meta: ActionMeta };

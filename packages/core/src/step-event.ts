@@ -17,6 +17,16 @@ export type StepEvent =
       readonly arguments: JsonValue;
     }
   | {
+      /** A tool's progress while a command runs (its server's notifications, a task's status). */
+      readonly type: 'progress';
+      readonly requestId: string;
+      readonly step: number;
+      readonly command: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | {
       readonly type: 'observation';
       readonly requestId: string;
       readonly step: number;

@@ -24,4 +24,9 @@ export interface ToolSpec {
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
+  /**
+   * The tool's `execution.taskSupport` when it is not `forbidden`: `required` tools run only as
+   * MCP tasks (the pool calls them so), `optional` ones either way.
+   */
+  readonly taskSupport?: 'optional' | 'required';
 }

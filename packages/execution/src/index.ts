@@ -2,10 +2,17 @@ export { describeBlob } from './envelope/describe-blob.js';
 export {
   BYTES_PER_TOKEN,
   DEFAULT_ENVELOPE_LIMITS,
+  DEFAULT_IMAGE_LIMITS,
   estimateTokens,
   MIN_ENVELOPE_TOKENS,
   type EnvelopeLimits,
+  type ImageLimits,
 } from './envelope/envelope-limits.js';
+export {
+  MODEL_IMAGE_TYPES,
+  sniffImageType,
+  type ObservationImage,
+} from './envelope/image-attachments.js';
 export {
   formatJsonPath,
   parseJsonPath,

@@ -137,6 +137,7 @@ export {
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
+  type ResourceListing,
 } from './pool/pooled-connection.js';
 export { guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
 export {

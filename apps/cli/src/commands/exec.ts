@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
 import { fileProblem } from '../cli-errors.js';
 import { usage, type Invocation } from '../invocation.js';
+import { writeMediaFiles } from '../media-files.js';
 
 /** exec <file>: the script runs in the sandbox with every available tool of the user. */
 export async function exec(
@@ -35,5 +36,14 @@ export async function exec(
   for (const line of result.logs) process.stderr.write(`${line}\n`);
   if (!result.ok)
     throw new McpAgentError('SANDBOX_ERROR', `${result.error.kind}: ${result.error.message}`);
-  out(JSON.stringify(result.value, null, 2), result);
+  // Media the script returns are written to files, as `tools call` writes them.
+  const { value, files } = writeMediaFiles(result.value, {
+    name: basename(path, extname(path)),
+    ...(typeof cli.values.out === 'string' ? { out: cli.values.out } : {}),
+  });
+  out(JSON.stringify(value, null, 2), {
+    ...result,
+    value,
+    ...(files.length === 0 ? {} : { files }),
+  });
 }

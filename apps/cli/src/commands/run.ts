@@ -1,6 +1,7 @@
 import { McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { usage, type Invocation } from '../invocation.js';
+import { progressText } from '../progress-line.js';
 
 /** run "<task>": executeTask, streaming each step. */
 export async function run(
@@ -16,6 +17,7 @@ export async function run(
       if (asJson) process.stdout.write(`${JSON.stringify(event)}\n`);
       else if (event.type === 'tool-call')
         process.stderr.write(`→ ${event.command} ${cut(JSON.stringify(event.arguments), 120)}\n`);
+      else if (event.type === 'progress') process.stderr.write(`  … ${progressText(event)}\n`);
       else if (event.type === 'observation' && !event.ok)
         process.stderr.write(`  ✗ ${cut(JSON.stringify(event.observation), 160)}\n`);
     },

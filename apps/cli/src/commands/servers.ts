@@ -12,7 +12,7 @@ import {
 import type { AgentStack } from '@mcp-agent/agent';
 import type { ConnectionRecord } from '@mcp-agent/registry';
 import { fileProblem } from '../cli-errors.js';
-import { pairs, table, usage, type Invocation } from '../invocation.js';
+import { pairs, table, usage, wholeNumber, type Invocation } from '../invocation.js';
 import { askInputs } from '../prompt.js';
 import { configFromRegistry } from './registry.js';
 
@@ -115,7 +115,15 @@ async function add(
             ...(values.cwd === undefined ? {} : { cwd: resolve(String(values.cwd)) }),
           };
   }
-  const parsed = parseServerConfig(config);
+  // --timeout: how long one request may go without an answer or progress, in seconds.
+  const parsed = parseServerConfig(
+    values.timeout === undefined
+      ? config
+      : {
+          ...(config as object),
+          timeoutMs: wholeNumber(values, 'timeout', { min: 1, max: 3_600, fallback: 60 }) * 1000,
+        },
+  );
   // Replacing a server loses its definition and secrets: only when asked.
   const existing = await stack.registry.connections.find(ctx, parsed.id);
   if (

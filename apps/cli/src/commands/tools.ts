@@ -9,6 +9,8 @@ import type { AgentStack } from '@mcp-agent/agent';
 import { DEFAULT_ENVELOPE_LIMITS } from '@mcp-agent/execution';
 import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { fileProblem } from '../cli-errors.js';
+import { writeMediaFiles } from '../media-files.js';
+import { progressLine } from '../progress-line.js';
 import { table, usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /**
@@ -56,20 +58,37 @@ export async function tools(
       const args = readArgs(values.args);
       // Only the server this tool is on is started (or reconnected, if it failed before).
       await stack.pool.ready(ctx, parseToolId(id).providerId);
-      // A person at a terminal reads the whole result, as code does: nothing is cut.
-      const response = await stack.dispatcher.dispatchTool(ctx, id, args, {
-        signal: ctx.signal,
-        caller: 'code',
-        envelope: WHOLE,
-      });
+      // A person at a terminal reads the whole result, as code does: nothing is cut. Progress
+      // shows on standard error, and resets the timeout (--timeout, else the server's).
+      const progress = progressLine(id);
+      const response = await stack.dispatcher
+        .dispatchTool(ctx, id, args, {
+          signal: ctx.signal,
+          caller: 'code',
+          envelope: WHOLE,
+          onProgress: progress.onProgress,
+          ...(values.timeout === undefined
+            ? {}
+            : {
+                timeoutMs:
+                  wholeNumber(values, 'timeout', { min: 1, max: 3_600, fallback: 60 }) * 1000,
+              }),
+        })
+        .finally(progress.done);
       if (!response.ok)
         throw new McpAgentError(response.error.code, response.error.message, {
           details: response.error.details,
         });
-      out(
-        typeof response.data === 'string' ? response.data : JSON.stringify(response.data, null, 2),
-        response,
-      );
+      // Media are written to files: a terminal gets their paths, not pages of base64.
+      const { value, files } = writeMediaFiles(response.data, {
+        name: parseToolId(id).toolName,
+        ...(typeof values.out === 'string' ? { out: values.out } : {}),
+      });
+      out(typeof value === 'string' ? value : JSON.stringify(value, null, 2), {
+        ...response,
+        data: value,
+        ...(files.length === 0 ? {} : { files }),
+      });
       return;
     }
     default:

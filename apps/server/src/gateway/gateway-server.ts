@@ -101,7 +101,15 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       });
       await forwarded;
       return {
-        content: [{ type: 'text', text: JSON.stringify(observation.value) }],
+        content: [
+          { type: 'text', text: JSON.stringify(observation.value) },
+          // The images the text describes as shown, within the dispatcher's image limits.
+          ...(observation.images ?? []).map(({ mimeType, data }) => ({
+            type: 'image' as const,
+            mimeType,
+            data,
+          })),
+        ],
         ...(observation.ok ? {} : { isError: true }),
       };
     }),

@@ -10,6 +10,7 @@ const META_TOOLS = new Set([
   'run_code',
   'execute_task',
   'read_result',
+  'read_resource',
 ]);
 
 /** What one gateway request was: its MCP method, the meta-tool, its arguments and `_meta`. */

@@ -84,6 +84,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       'call_tool',
       'run_code',
       'read_result',
+      'read_resource',
     ]);
     expect(client.getInstructions()).toMatch(/search_tools .* describe_tools .* call_tool/);
     expect(

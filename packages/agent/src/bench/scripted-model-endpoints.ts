@@ -94,8 +94,16 @@ async function anthropicEndpoint(): Promise<ModelEndpoint> {
   const view = (body: AnthropicRequestBody): RequestView => {
     const last = body.messages.at(-1);
     const blocks = Array.isArray(last?.content)
-      ? (last.content as { type: string; content?: string; is_error?: boolean }[])
+      ? (last.content as { type: string; content?: unknown; is_error?: boolean }[])
       : [];
+    // A tool result with images has blocks; its text is what a test reads.
+    const text = (content: unknown): string =>
+      Array.isArray(content)
+        ? (content as { type: string; text?: string }[])
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('\n')
+        : String(content ?? '');
     const system = body.system;
     return {
       system: Array.isArray(system)
@@ -105,7 +113,7 @@ async function anthropicEndpoint(): Promise<ModelEndpoint> {
       toolsJson: JSON.stringify(body.tools ?? []),
       results: blocks
         .filter((b) => b.type === 'tool_result')
-        .map((b) => ({ content: String(b.content ?? ''), isError: b.is_error === true })),
+        .map((b) => ({ content: text(b.content), isError: b.is_error === true })),
       lastTurn: JSON.stringify(last),
       messages: JSON.stringify(body.messages),
       toolChoice: undefined,

@@ -44,6 +44,7 @@ export function createAnthropicModelClient(options: AnthropicModelClientOptions 
   return {
     specificationVersion: 'v1',
     modelId,
+    images: true,
     async generate(request: ModelRequest): Promise<ModelResponse> {
       const message = await client.messages.create(
         {
@@ -93,7 +94,17 @@ function toParam(block: ContentBlock): Record<string, unknown> {
       return {
         type: 'tool_result',
         tool_use_id: block.tool_use_id,
-        content: block.content,
+        // A tool result may carry image blocks after its text; without images it stays a string.
+        content:
+          block.images === undefined || block.images.length === 0
+            ? block.content
+            : [
+                { type: 'text', text: block.content },
+                ...block.images.map((image) => ({
+                  type: 'image',
+                  source: { type: 'base64', media_type: image.mimeType, data: image.data },
+                })),
+              ],
         ...(block.is_error ? { is_error: true } : {}),
       };
   }

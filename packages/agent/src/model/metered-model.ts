@@ -23,6 +23,7 @@ export function meterModel(model: ModelClient, metering: ModelMetering): ModelCl
   return {
     specificationVersion: model.specificationVersion,
     modelId: model.modelId,
+    ...(model.images === undefined ? {} : { images: model.images }),
     async generate(request: ModelRequest): Promise<ModelResponse> {
       await quotas.beforeModelRequest(ctx);
       const response = await model.generate(request);

@@ -1,5 +1,11 @@
 import type { JsonObject, Usage } from '@mcp-agent/core';
 
+/** An image in a tool result: base64 data of a type both APIs read (png, jpeg, gif, webp). */
+export interface ModelImage {
+  readonly mimeType: string;
+  readonly data: string;
+}
+
 /** A block of a message, in the shape the Messages API uses. */
 export type ContentBlock =
   | { readonly type: 'text'; readonly text: string }
@@ -15,6 +21,8 @@ export type ContentBlock =
       readonly tool_use_id: string;
       readonly content: string;
       readonly is_error?: boolean;
+      /** Images the result shows after its text (the text describes each where it was). */
+      readonly images?: readonly ModelImage[];
     };
 
 /**
@@ -75,5 +83,7 @@ export interface ModelResponse {
 export interface ModelClient {
   readonly specificationVersion: 'v1';
   readonly modelId: string;
+  /** Whether the model reads images in tool results; default true. Audio is never sent. */
+  readonly images?: boolean;
   generate(request: ModelRequest): Promise<ModelResponse>;
 }

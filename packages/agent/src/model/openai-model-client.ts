@@ -39,6 +39,11 @@ export interface OpenAIModelClientOptions {
    * to use them; default true. See the package README.
    */
   readonly verifyToolSupport?: boolean;
+  /**
+   * Whether the model reads images (`image_url` parts); default true. Set false for a text-only
+   * local model, which many endpoints fail on an image part: images are then only described.
+   */
+  readonly images?: boolean;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -110,6 +115,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}):
   return {
     specificationVersion: 'v1',
     modelId,
+    images: options.images ?? true,
     async generate(request: ModelRequest): Promise<ModelResponse> {
       const first = fromWire(await create(request, undefined));
       const opening = !request.messages.some((message) => message.role === 'assistant');
@@ -164,11 +170,31 @@ function toWire(messages: readonly ModelMessage[]): WireMessage[] {
       });
       continue;
     }
+    // A tool message carries text only: the images of a turn's results follow all its tool
+    // messages (the API wants those right after the tool calls) in one user message.
+    const images: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
     for (const block of message.content) {
-      if (block.type === 'tool_result')
-        wire.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
+      if (block.type !== 'tool_result') continue;
+      wire.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content });
+      block.images?.forEach((image, index) => {
+        images.push(
+          {
+            type: 'text',
+            text: `Image ${index + 1} of the result of tool call ${block.tool_use_id}:`,
+          },
+          {
+            type: 'image_url',
+            image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+          },
+        );
+      });
     }
-    if (text !== '') wire.push({ role: 'user', content: text });
+    if (images.length > 0)
+      wire.push({
+        role: 'user',
+        content: text === '' ? images : [...images, { type: 'text', text }],
+      });
+    else if (text !== '') wire.push({ role: 'user', content: text });
   }
   return wire;
 }

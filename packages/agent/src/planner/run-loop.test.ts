@@ -80,6 +80,7 @@ describe('runLoop on MockModelClient', () => {
       'call_tool',
       'run_code',
       'read_result',
+      'read_resource',
     ]);
     expect(model.requests[0]?.system).toBe('system prompt');
     expect(trajectory.steps).toEqual([]);

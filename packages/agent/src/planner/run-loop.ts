@@ -21,6 +21,8 @@ export interface LoopDependencies {
 }
 
 const MAX_RESPONSE_TOKENS = 4_096;
+/** Progress events of one command at most; later ones are not emitted (its observation follows). */
+const MAX_PROGRESS_EVENTS = 100;
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 
@@ -92,7 +94,23 @@ export async function runLoop(
         command: use.name,
         arguments: args,
       });
-      const observation = await session.run(use.name, use.input, { ctx });
+      let reported = 0;
+      const observation = await session.run(use.name, use.input, {
+        ctx,
+        // A chatty server must not flood the task's events: the first ones of a command show.
+        onProgress: ({ progress, total, message }) => {
+          if (++reported > MAX_PROGRESS_EVENTS) return;
+          emit({
+            type: 'progress',
+            requestId: ctx.requestId,
+            step,
+            command: use.name,
+            progress,
+            ...(total === undefined ? {} : { total }),
+            ...(message === undefined ? {} : { message: message.slice(0, 500) }),
+          });
+        },
+      });
       const spent = {
         inputTokens: charged ? 0 : response.usage.inputTokens,
         outputTokens: charged ? 0 : response.usage.outputTokens,
@@ -119,6 +137,9 @@ export async function runLoop(
         tool_use_id: use.id,
         content: Trajectory.render(observation.value),
         ...(observation.ok ? {} : { is_error: true }),
+        ...(observation.images === undefined
+          ? {}
+          : { images: observation.images.map(({ mimeType, data }) => ({ mimeType, data })) }),
       });
     }
     messages.push({ role: 'user', content: results });

@@ -21,6 +21,7 @@ import {
 } from './meta-tool.js';
 import { callTool } from './meta-tools/call-tool.js';
 import { describeTools } from './meta-tools/describe-tools.js';
+import { readResource } from './meta-tools/read-resource.js';
 import { readResult } from './meta-tools/read-result.js';
 import { runCode } from './meta-tools/run-code.js';
 import { searchTools } from './meta-tools/search-tools.js';
@@ -35,13 +36,18 @@ export interface MetaToolSessionOptions {
   readonly sandbox?: Sandbox;
   /** The task's budget; a gateway session has none. */
   readonly budget?: BudgetTracker;
+  /**
+   * Whether the reader sees images (a model that reads them; an MCP client): results then show
+   * images within the dispatcher's image limits beside their data; default true.
+   */
+  readonly images?: boolean;
   /** Meta-tools of one surface only: query_connector (agent), execute_task (gateway). */
   readonly extraTools?: readonly MetaTool<unknown>[];
 }
 
 /**
  * The discovery-first meta-tools for one task or one gateway session: search_tools,
- * describe_tools, call_tool, run_code, read_result (and the extras a surface adds). It owns what was
+ * describe_tools, call_tool, run_code, read_result, read_resource (and the extras a surface adds). It owns what was
  * described — a tool is called, directly or from code, only after its deep view was loaded here —
  * and the one error payload. The agent loop and the gateway both drive it; each call runs in
  * its request's context.
@@ -57,7 +63,9 @@ export class MetaToolSession {
       dispatcher: options.dispatcher,
       sandbox: options.sandbox,
       budget: options.budget,
+      images: options.images ?? true,
       described: new Set(),
+      links: new Map(),
       used: (toolId) => this.#used.add(toolId),
     };
     const tools = [
@@ -66,6 +74,7 @@ export class MetaToolSession {
       callTool(this.#state),
       runCode(this.#state),
       readResult(this.#state),
+      readResource(this.#state),
       ...(options.extraTools ?? []),
     ] as MetaTool<unknown>[];
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));

@@ -1,14 +1,18 @@
-import { toMcpAgentError, type ErrorCode, type JsonValue } from '@mcp-agent/core';
+import { toMcpAgentError, type ActionImage, type ErrorCode, type JsonValue } from '@mcp-agent/core';
 
 /** What one meta-tool call gives back to its caller (the model, or a gateway client). */
 export interface Observation {
   readonly ok: boolean;
   readonly value: JsonValue;
+  /** Images shown beside `value`, in order; `value` describes each where its block was. */
+  readonly images?: readonly ActionImage[];
 }
 
-/** A successful observation. */
-export function observed(value: JsonValue): Observation {
-  return { ok: true, value };
+/** A successful observation, with the images its reader is shown, if any. */
+export function observed(value: JsonValue, images?: readonly ActionImage[]): Observation {
+  return images === undefined || images.length === 0
+    ? { ok: true, value }
+    : { ok: true, value, images };
 }
 
 /**

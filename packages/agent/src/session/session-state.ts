@@ -11,8 +11,12 @@ export interface SessionState {
   readonly sandbox: Sandbox | undefined;
   /** The task's budget; absent in a gateway session, where every call is the client's own. */
   readonly budget: BudgetTracker | undefined;
+  /** The reader sees images: results show those within the image limits (see the README). */
+  readonly images: boolean;
   /** Tools whose deep view was loaded in this session: the only ones that may be called. */
   readonly described: Set<string>;
+  /** The server of each `resource_link` URI a result of this session gave (oldest first). */
+  readonly links: Map<string, string>;
   /** Notes a tool that was called successfully. */
   used(toolId: ToolId): void;
 }

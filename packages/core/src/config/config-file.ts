@@ -190,6 +190,7 @@ const KNOWN_KEYS = new Set([
   'headers',
   'name',
   'description',
+  'timeoutMs',
 ]);
 
 // Maps one file entry onto our canonical server shape, expanding placeholders on the way.

@@ -24,6 +24,11 @@ const common = {
   name: z.string().min(1).max(200).optional(),
   description: z.string().max(2_000).optional(),
   enabled: z.boolean().default(true),
+  /**
+   * How long one request may go without an answer or a progress notification, in ms; default the
+   * pool's (60 s). Progress resets it; the pool's ceiling on a whole request still holds.
+   */
+  timeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
 };
 
 /** A server launched as a child process speaking MCP over stdin/stdout. */

@@ -7,8 +7,28 @@ export interface EnvelopeLimits {
   readonly maxTokens: number;
 }
 
+/**
+ * What images one observation may show a model (see the package README for why): decoded bytes
+ * of one image, how many images, and their bytes in all. Images past these are described.
+ */
+export interface ImageLimits {
+  /** Decoded bytes of one image; default 1,000,000. */
+  readonly maxImageBytes: number;
+  /** Images of one observation; default 4. */
+  readonly maxImages: number;
+  /** Decoded bytes of the images of one observation; default 2,000,000. */
+  readonly maxImagesBytes: number;
+}
+
 /** The defaults of {@link EnvelopeLimits}. */
 export const DEFAULT_ENVELOPE_LIMITS: EnvelopeLimits = Object.freeze({ maxTokens: 8_000 });
+
+/** The defaults of {@link ImageLimits}. */
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = Object.freeze({
+  maxImageBytes: 1_000_000,
+  maxImages: 4,
+  maxImagesBytes: 2_000_000,
+});
 
 /** The smallest budget honoured: room for a marker that says where the whole result is. */
 export const MIN_ENVELOPE_TOKENS = 100;

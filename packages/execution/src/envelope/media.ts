@@ -39,12 +39,13 @@ export function containsMedia(value: unknown): boolean {
 /**
  * `value` (which sits at `path` in a kept result) with every media block replaced by its kind,
  * MIME type, decoded size and a `read_result` pointer to the whole block. Subtrees without media
- * are shared, not copied.
+ * are shared, not copied. `annotate` adds fields to each description (whether an image is shown).
  */
 export function describeMedia(
   value: JsonValue,
   markers: Markers,
   path: readonly PathSegment[] = [],
+  annotate?: (block: JsonObject, path: readonly PathSegment[]) => JsonObject,
 ): { value: JsonValue; replaced: boolean } {
   let replaced = false;
   const at = [...path]; // one path, pushed and popped: a large result makes no copy per node
@@ -52,7 +53,10 @@ export function describeMedia(
     if (node === null || typeof node !== 'object') return node;
     if (isMedia(node)) {
       replaced = true;
-      return summary(node as JsonObject, markers, at);
+      const described = summary(node as JsonObject, markers, at);
+      return annotate === undefined
+        ? described
+        : { ...described, ...annotate(node as JsonObject, at) };
     }
     if (Array.isArray(node)) {
       let copy: JsonValue[] | undefined;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type AgentContext, type Clock, type JsonValue } from '@mcp-agent/core';
+import type { ObservationImage } from './image-attachments.js';
 import { containsMedia } from './media.js';
 import { readObservation, type ObservationReadOptions } from './read-observation.js';
 
@@ -32,6 +33,8 @@ export interface ObservationRead {
   readonly value: JsonValue;
   /** True when `value` is not the whole of what was asked: its markers say where the rest is. */
   readonly truncated: boolean;
+  /** Images within the reader's limits, when `options.images` asked for them. */
+  readonly images?: readonly ObservationImage[];
 }
 
 /** Keeps whole results by id, per tenant, so that a cut can be read later. */

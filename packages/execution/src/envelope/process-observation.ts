@@ -1,7 +1,13 @@
 import type { AgentContext, JsonValue } from '@mcp-agent/core';
 import { cutToBudget } from './cut-to-budget.js';
 import { JsonSizes } from './json-size.js';
-import { budgetBytes, type EnvelopeLimits } from './envelope-limits.js';
+import {
+  budgetBytes,
+  DEFAULT_IMAGE_LIMITS,
+  type EnvelopeLimits,
+  type ImageLimits,
+} from './envelope-limits.js';
+import { ImageAttacher, type ObservationImage } from './image-attachments.js';
 import { Markers } from './markers.js';
 import { containsMedia, describeMedia } from './media.js';
 import { toObservationDocument } from './observation-document.js';
@@ -17,6 +23,8 @@ export interface Observation {
   readonly observationId?: string;
   /** UTF-8 bytes of the raw result as JSON (or -1 when it could not be serialised). */
   readonly originalBytes: number;
+  /** Images shown to the reader beside `data` (when asked for), in the order of their blocks. */
+  readonly images?: readonly ObservationImage[];
 }
 
 /** Options of {@link processObservation}. */
@@ -26,6 +34,12 @@ export interface ProcessObservationOptions {
   readonly store?: ObservationStore;
   /** What produced the result (a tool id), kept with it. */
   readonly source?: string;
+  /**
+   * Set when the reader is shown images (a model that reads them, an MCP client): images within
+   * these limits (defaults {@link DEFAULT_IMAGE_LIMITS}) come back in `images`, and every media
+   * block's description says whether it was shown and, when not, why.
+   */
+  readonly images?: Partial<ImageLimits>;
 }
 
 /**
@@ -34,7 +48,8 @@ export interface ProcessObservationOptions {
  * store, then cut structurally (see {@link cutToBudget}): array tails, the largest values first,
  * string tails, each cut replaced by a marker with the `read_result` id, path and offset of what
  * it stands for. Images, audio and binary resources are always described (type, MIME type,
- * size, pointer) and kept whole. The output always parses and fits; cycles, BigInts and
+ * size, pointer) and kept whole; with `images`, the images within its limits are also returned
+ * for the reader to see. The output always parses and fits; cycles, BigInts and
  * `undefined` never throw.
  */
 export function processObservation(
@@ -68,7 +83,14 @@ export function processObservation(
     ...(document.json === undefined ? {} : { json: document.json }),
   });
   const markers = new Markers(observationId);
-  const view = media ? describeMedia(document.value, markers).value : document.value;
+  const attacher =
+    options.images === undefined
+      ? undefined
+      : new ImageAttacher({ ...DEFAULT_IMAGE_LIMITS, ...options.images });
+  const view = media
+    ? describeMedia(document.value, markers, [], attacher && ((b, p) => attacher.annotate(b, p)))
+        .value
+    : document.value;
   const { value } = cutToBudget(view, budget, {
     sizes,
     ...(observationId === undefined ? {} : { observationId }),
@@ -78,6 +100,7 @@ export function processObservation(
     truncated: true,
     originalBytes,
     ...(observationId === undefined ? {} : { observationId }),
+    ...(attacher === undefined || attacher.images.length === 0 ? {} : { images: attacher.images }),
   };
 }
 

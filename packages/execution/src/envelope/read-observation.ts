@@ -1,6 +1,7 @@
 import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
 import { cutToBudget } from './cut-to-budget.js';
-import { budgetBytes } from './envelope-limits.js';
+import { budgetBytes, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './envelope-limits.js';
+import { ImageAttacher, type ObservationImage } from './image-attachments.js';
 import { parseJsonPath, selectJsonPath } from './json-path.js';
 import { Markers } from './markers.js';
 import { describeMedia } from './media.js';
@@ -15,19 +16,21 @@ export interface ObservationReadOptions {
   readonly limit?: number;
   /** The budget of the answer; default the envelope's. */
   readonly maxTokens?: number;
+  /** Set when the reader is shown images: those read, within these limits, come back too. */
+  readonly images?: Partial<ImageLimits>;
 }
 
 /**
  * The part of `value` (a kept result) that `options` ask for, cut to the budget with markers
  * that point into the same observation, so that reading on from each marker returns the rest.
- * Media are described, never sent as text. Throws `InvalidArgumentsError` for a path that is not
+ * Media are described, never sent as text (with `images`, images are also returned). Throws `InvalidArgumentsError` for a path that is not
  * there, or an offset or limit that is not a whole number in range.
  */
 export function readObservation(
   value: JsonValue,
   observationId: string,
   options: ObservationReadOptions & { readonly media?: boolean } = {},
-): { value: JsonValue; truncated: boolean } {
+): { value: JsonValue; truncated: boolean; images?: readonly ObservationImage[] } {
   const path = parseJsonPath(options.path ?? '');
   const target = selectJsonPath(value, path);
   const offset = options.offset ?? 0;
@@ -52,11 +55,15 @@ export function readObservation(
     }
   }
   const markers = new Markers(observationId);
+  const attacher =
+    options.images === undefined
+      ? undefined
+      : new ImageAttacher({ ...DEFAULT_IMAGE_LIMITS, ...options.images });
   // `media: false` says the kept value has none, which spares a walk through all of it.
   const media =
     options.media === false
       ? { value: target, replaced: false }
-      : describeMedia(target, markers, path);
+      : describeMedia(target, markers, path, attacher && ((b, p) => attacher.annotate(b, p)));
   const cut = cutToBudget(media.value, budgetBytes({ maxTokens: options.maxTokens }), {
     observationId,
     path,
@@ -72,7 +79,11 @@ export function readObservation(
     );
   }
   const partial = offset > 0 || (limit !== undefined && limit < units);
-  return { value: cut.value, truncated: cut.cut || media.replaced || partial };
+  return {
+    value: cut.value,
+    truncated: cut.cut || media.replaced || partial,
+    ...(attacher === undefined || attacher.images.length === 0 ? {} : { images: attacher.images }),
+  };
 }
 
 function lengthOf(value: JsonValue): number | undefined {

@@ -15,6 +15,7 @@ export function toToolSpec(providerId: string, raw: JsonObject): ToolSpec {
   const title = typeof raw.title === 'string' ? raw.title : undefined;
   const outputSchema = object(raw.outputSchema);
   const annotations = object(raw.annotations) as ToolAnnotations | undefined;
+  const taskSupport = object(raw.execution)?.taskSupport;
   return {
     id: formatToolId(providerId, name),
     providerId,
@@ -24,5 +25,6 @@ export function toToolSpec(providerId: string, raw: JsonObject): ToolSpec {
     ...(title === undefined ? {} : { title }),
     ...(outputSchema === undefined ? {} : { outputSchema }),
     ...(annotations === undefined ? {} : { annotations }),
+    ...(taskSupport === 'required' || taskSupport === 'optional' ? { taskSupport } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   createContext,
   NotReadyError,
@@ -15,7 +15,12 @@ import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import type { PoolStore } from './pool-store.js';
-import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
+import {
+  PooledConnection,
+  type CallOptions,
+  type ConnectionOptions,
+  type ResourceListing,
+} from './pooled-connection.js';
 import {
   connectionReport,
   settle,
@@ -295,6 +300,30 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       const signal = options.signal ?? ctx.signal;
       return connection.callTool(toolName, args, { ...options, signal });
     });
+  }
+
+  /**
+   * The resources and resource templates of the tenant's server, through its pooled session
+   * (see `PooledConnection.listResources`). Only the tenant's own servers are reached.
+   */
+  async listResources(
+    ctx: AgentContext,
+    serverId: string,
+    options: CallOptions & { readonly maxItems?: number } = {},
+  ): Promise<ResourceListing> {
+    const connection = await this.ready(ctx, serverId);
+    return connection.listResources({ ...options, signal: options.signal ?? ctx.signal });
+  }
+
+  /** Reads one resource of the tenant's server through its pooled session. */
+  async readResource(
+    ctx: AgentContext,
+    serverId: string,
+    uri: string,
+    options: CallOptions = {},
+  ): Promise<ReadResourceResult> {
+    const connection = await this.ready(ctx, serverId);
+    return connection.readResource(uri, { ...options, signal: options.signal ?? ctx.signal });
   }
 
   /** The readiness and metrics of the tenant's open connections. */

@@ -1,15 +1,21 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Progress,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   instruments,
   NotReadyError,
+  ToolExecutionError,
   type AgentContext,
   type Logger,
   type ServerConfig,
@@ -47,8 +53,26 @@ export interface ConnectionOptions {
 /** Options of one tool call. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * How long the request may go without an answer or progress; default the server's
+   * `timeoutMs`, else the pool's `requestTimeoutMs`. Progress resets it.
+   */
   readonly timeoutMs?: number;
   readonly onProgress?: (progress: Progress) => void;
+  /** Run the call as an MCP task (for tools whose `execution.taskSupport` is `required`). */
+  readonly task?: boolean;
+}
+
+const ignoreProgress = (): void => undefined;
+
+/** What a server offers to read: its resources and resource templates. */
+export interface ResourceListing {
+  /** False when the server declares no resources capability. */
+  readonly supported: boolean;
+  readonly resources: readonly Resource[];
+  readonly templates: readonly ResourceTemplate[];
+  /** True when there were more than the listing's cap. */
+  readonly truncated: boolean;
 }
 
 /** Hooks the pool gives each connection. */
@@ -209,25 +233,140 @@ export class PooledConnection {
   }
 
   /** Calls a tool with timeout, maximum total timeout and cancellation. */
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    return this.#request(options, (client, request) =>
+      options.task === true
+        ? this.#callAsTask(client, name, args, request, options.onProgress)
+        : (client.callTool(
+            { name, arguments: args },
+            undefined,
+            request,
+          ) as Promise<CallToolResult>),
+    );
+  }
+
+  // A tool that runs only as an MCP task: the SDK creates the task and polls it to the end; each
+  // status is reported as progress, and the pool's ceiling on a request bounds the whole.
+  async #callAsTask(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    request: RequestOptions,
+    onProgress: ((progress: Progress) => void) | undefined,
+  ): Promise<CallToolResult> {
+    if (client.getServerCapabilities()?.tasks?.requests?.tools?.call === undefined)
+      throw new ToolExecutionError(
+        `${this.serverId}.${name} runs only as an MCP task, but the server does not declare task support for tools/call: it cannot be called.`,
+        { details: { toolId: `${this.serverId}.${name}`, reason: 'tasks_unsupported' } },
+      );
+    const ceiling = this.#options.maxTotalTimeoutMs;
+    const deadline = AbortSignal.timeout(ceiling);
+    const signal =
+      request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+    let updates = 0;
+    const stream = client.experimental.tasks.callToolStream(
+      { name, arguments: args },
+      CallToolResultSchema,
+      { ...request, signal, task: {} },
+    );
+    for await (const message of stream) {
+      switch (message.type) {
+        case 'taskCreated':
+        case 'taskStatus': {
+          const { status, statusMessage } = message.task;
+          onProgress?.({
+            progress: ++updates,
+            message: statusMessage === undefined ? status : `${status}: ${statusMessage}`,
+          });
+          break;
+        }
+        case 'result':
+          return message.result as CallToolResult;
+        case 'error':
+          if (deadline.aborted)
+            throw Object.assign(
+              new Error(
+                `The task of ${this.serverId}.${name} did not finish within ${ceiling} ms.`,
+              ),
+              { name: 'TimeoutError' },
+            );
+          request.signal?.throwIfAborted();
+          throw message.error;
+      }
+    }
+    throw new ToolExecutionError(`The task of ${this.serverId}.${name} ended without a result.`);
+  }
+
+  /**
+   * The server's resources and resource templates, every page up to `maxItems` of each (default
+   * 1,000; `truncated` says when there were more). A server that declares no resources
+   * capability answers with empty lists and `supported: false`, without a request.
+   */
+  async listResources(
+    options: CallOptions & { readonly maxItems?: number } = {},
+  ): Promise<ResourceListing> {
+    const max = options.maxItems ?? 1_000;
+    return this.#request(options, async (client, request) => {
+      if (client.getServerCapabilities()?.resources === undefined)
+        return { supported: false, resources: [], templates: [], truncated: false };
+      const resources: Resource[] = [];
+      const templates: ResourceTemplate[] = [];
+      let truncated = false;
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor }, request);
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && resources.length < max);
+      truncated ||= cursor !== undefined || resources.length > max;
+      cursor = undefined;
+      do {
+        const page = await client.listResourceTemplates(
+          cursor === undefined ? {} : { cursor },
+          request,
+        );
+        templates.push(...page.resourceTemplates);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && templates.length < max);
+      truncated ||= cursor !== undefined || templates.length > max;
+      return {
+        supported: true,
+        resources: resources.slice(0, max),
+        templates: templates.slice(0, max),
+        truncated,
+      };
+    });
+  }
+
+  /** Reads one resource by URI, with the same timeout and cancellation as a tool call. */
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.#request(options, (client, request) => client.readResource({ uri }, request));
+  }
+
+  // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
+  // once when a streamable-HTTP server forgot the session.
+  async #request<T>(
+    options: CallOptions,
+    run: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
     this.#inFlight += 1;
     this.#touch();
     const started = performance.now();
     try {
       await this.ensureReady();
       try {
-        return await this.#call(name, args, options);
+        return await this.#send(options, run);
       } catch (error) {
         // A streamable-HTTP session the server forgot: initialise once, retry once.
         if (!isSessionExpired(error)) throw error;
         this.#logger.warn({}, 'session not found; re-initialising once');
         await this.#drop('session expired');
         await this.ensureReady();
-        return await this.#call(name, args, options);
+        return await this.#send(options, run);
       }
     } catch (error) {
       this.#errors += 1;
@@ -258,11 +397,10 @@ export class PooledConnection {
     ]);
   }
 
-  async #call(
-    name: string,
-    args: Record<string, unknown>,
+  async #send<T>(
     options: CallOptions,
-  ): Promise<CallToolResult> {
+    run: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
     const client = this.#client;
     if (client === undefined)
       throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
@@ -274,14 +412,15 @@ export class PooledConnection {
     const forward = () => linked?.abort(outer?.reason);
     outer?.addEventListener('abort', forward, { once: true });
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs ?? this.#options.requestTimeoutMs,
+      return await run(client, {
+        timeout: options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs,
         maxTotalTimeout: this.#options.maxTotalTimeoutMs,
         ...(linked === undefined ? {} : { signal: linked.signal }),
-        ...(options.onProgress === undefined
-          ? {}
-          : { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
-      })) as CallToolResult;
+        // Always a listener: without one the SDK sends no progress token, and the server's
+        // progress could not reset the timeout (HTTP-04).
+        onprogress: options.onProgress ?? ignoreProgress,
+        resetTimeoutOnProgress: true,
+      });
     } finally {
       outer?.removeEventListener('abort', forward);
     }

@@ -8,6 +8,7 @@ import {
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
+import { noteResourceLinks } from './read-resource.js';
 
 const input = z.strictObject({
   tool_id: z.string().min(1).max(300).describe('A described tool id, "<server>.<tool>".'),
@@ -42,6 +43,7 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
       const response = await state.dispatcher.dispatchTool(ctx, tool_id, args, {
         caller: 'model',
         signal: ctx.signal,
+        images: state.images,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
       if (!response.ok) {
@@ -53,14 +55,18 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         return failed(response.error);
       }
       state.used(response.meta.toolId);
-      return observed({
-        // Provenance: the result is data from this tool, whatever it says (POI-06).
-        tool_id: response.meta.toolId,
-        result: response.data as JsonValue,
-        ...(response.meta.truncated
-          ? { truncated: true, observation_id: response.meta.observationId ?? null }
-          : {}),
-      });
+      noteResourceLinks(state, response.meta.toolId, response.data as JsonValue);
+      return observed(
+        {
+          // Provenance: the result is data from this tool, whatever it says (POI-06).
+          tool_id: response.meta.toolId,
+          result: response.data as JsonValue,
+          ...(response.meta.truncated
+            ? { truncated: true, observation_id: response.meta.observationId ?? null }
+            : {}),
+        },
+        response.images,
+      );
     },
   };
 }

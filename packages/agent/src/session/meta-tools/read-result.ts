@@ -43,14 +43,18 @@ export function readResult(state: SessionState): MetaTool<z.infer<typeof input>>
         ...(path === undefined ? {} : { path }),
         ...(offset === undefined ? {} : { offset }),
         ...(limit === undefined ? {} : { limit }),
+        images: state.images,
       });
       if (!response.ok) return failed(response.error);
-      return observed({
-        id,
-        ...(path === undefined ? {} : { path }),
-        value: response.data as JsonValue,
-        ...(response.meta.truncated ? { truncated: true } : {}),
-      });
+      return observed(
+        {
+          id,
+          ...(path === undefined ? {} : { path }),
+          value: response.data as JsonValue,
+          ...(response.meta.truncated ? { truncated: true } : {}),
+        },
+        response.images,
+      );
     },
   };
 }

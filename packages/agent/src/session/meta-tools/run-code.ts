@@ -27,7 +27,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
     description:
       'Step 3b. Run JavaScript (or TypeScript) that calls several described tools and returns only what matters: an async function body, "return" gives the result. Call tools as `await tools.<server>.<tool>(args)`; a name with characters other than letters, digits, _ and $ is reachable both as written in brackets (tools["my-server"]["get-item"]) and with those characters as _. Each tool returns its whole result. No network, timers or modules; console.log is captured.',
     input,
-    async run({ code, language }, { ctx }) {
+    async run({ code, language }, { ctx, onProgress }) {
       const { sandbox, budget } = state;
       if (sandbox === undefined)
         return failed(new SandboxError('run_code is not available: no sandbox is configured.'));
@@ -36,10 +36,15 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         return { provider: parsed.providerId, name: parsed.toolName };
       });
       let quota: QuotaExceededError | undefined;
-      const callTool = codeToolCaller(state.dispatcher, ctx, (error) => {
-        if (error.code === ErrorCode.QuotaExceeded)
-          quota ??= new QuotaExceededError(error.message, { details: error.details });
-      });
+      const callTool = codeToolCaller(
+        state.dispatcher,
+        ctx,
+        (error) => {
+          if (error.code === ErrorCode.QuotaExceeded)
+            quota ??= new QuotaExceededError(error.message, { details: error.details });
+        },
+        onProgress,
+      );
       const used: ToolId[] = [];
       const result = await sandbox.run(code, {
         tools,
@@ -67,15 +72,21 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         );
       // Code had whole results; only what it returns is shaped for the model, with the same
       // budget and read_result pointers as a tool's result.
-      const shaped = state.dispatcher.observe(ctx, result.value, { source: 'run_code' });
-      return observed({
-        result: shaped.data,
-        logs: [...result.logs],
-        tool_calls: result.toolCalls,
-        ...(shaped.truncated
-          ? { truncated: true, observation_id: shaped.observationId ?? null }
-          : {}),
+      const shaped = state.dispatcher.observe(ctx, result.value, {
+        source: 'run_code',
+        images: state.images,
       });
+      return observed(
+        {
+          result: shaped.data,
+          logs: [...result.logs],
+          tool_calls: result.toolCalls,
+          ...(shaped.truncated
+            ? { truncated: true, observation_id: shaped.observationId ?? null }
+            : {}),
+        },
+        shaped.images,
+      );
     },
   };
 }
