@@ -10,8 +10,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '@mcp-agent/core';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '@mcp-agent/core';
 import { cliPath } from '../cli-test-helpers.js';
 
 /** One real server of the suite, as `servers add` takes it. */
@@ -118,7 +118,7 @@ export function compatWorld(prefix: string): CompatWorld {
 }
 
 /** The suite's servers over `world`'s data. */
-export function compatServers(world: CompatWorld): Record<string, CompatServer> {
+export function compatServers(world: CompatWorld) {
   const server = (
     id: string,
     packageName: string,
@@ -164,16 +164,8 @@ export function addArgs(server: CompatServer): string[] {
 }
 
 /** The server's own tool list, read over its own stdio with the MCP SDK (not through mcp-agent). */
-export async function ownTools(server: CompatServer): Promise<Tool[]> {
-  const client = new Client({ name: 'compat-suite', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [server.entry, ...server.args],
-    env: { PATH: process.env.PATH ?? '', ...server.env },
-    stderr: 'ignore',
-  });
-  await client.connect(transport);
-  try {
+export function ownTools(server: CompatServer): Promise<Tool[]> {
+  return direct(server, async (client) => {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
@@ -182,6 +174,33 @@ export async function ownTools(server: CompatServer): Promise<Tool[]> {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return tools;
+  });
+}
+
+/** What the server itself answers to one tool call, over its own stdio (not through mcp-agent). */
+export function ownCall(
+  server: CompatServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return direct(
+    server,
+    async (client) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+  );
+}
+
+async function direct<T>(server: CompatServer, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'compat-suite', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [server.entry, ...server.args],
+      env: { PATH: process.env.PATH ?? '', ...server.env },
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    return await use(client);
   } finally {
     await client.close();
   }
@@ -311,9 +330,9 @@ export function observation(result: unknown): JsonObject {
   return JSON.parse(block.text) as JsonObject;
 }
 
-/** A value as JSON, for deep comparison with what was printed. */
-export function json(value: unknown): JsonValue {
-  return JSON.parse(JSON.stringify(value)) as JsonValue;
+/** The text blocks of a tool result, joined as the envelope joins them for a model. */
+export function joinedText(result: CallToolResult): string {
+  return result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
