@@ -159,6 +159,13 @@ try {
     added.status === 0,
     (added.stdout + added.stderr).trim(),
   );
+  // Search reads stored catalogs and starts no server: status connects it first, as a user does.
+  const status = cli('servers', 'status');
+  check(
+    'mcp-agent servers status',
+    status.status === 0 && /memory\s+ready/.test(status.stdout),
+    (status.stdout + status.stderr).trim(),
+  );
   const search = cli('tools', 'search', 'read the knowledge graph');
   check(
     'mcp-agent tools search',
