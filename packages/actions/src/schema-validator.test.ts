@@ -70,6 +70,23 @@ describe('SchemaValidator', () => {
     ]);
   });
 
+  it('a tuple `items` under no $schema is read as draft-07, keeping the keywords draft-04 lacks', () => {
+    const validator = new SchemaValidator();
+    const validate = validator.compile({
+      type: 'object',
+      properties: {
+        point: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] },
+        unit: { const: 'px' },
+      },
+    });
+    expect(validator.issues(validate, { point: [1, 2], unit: 'px' })).toEqual([]);
+    // draft-04 would ignore `const`; draft-07 checks it.
+    expect(validator.issues(validate, { point: [1, 'two'], unit: 'em' })).toEqual([
+      { path: '/point/1', expected: 'must be number', got: 'string (3 chars)' },
+      { path: '/unit', expected: 'must be equal to constant', got: 'string (2 chars)' },
+    ]);
+  });
+
   it('the same ids in two servers\u2019 draft-04 schemas do not collide', () => {
     const validator = new SchemaValidator();
     const text = validator.compile({

@@ -28,9 +28,10 @@ const DRAFT_06_07 = /draft-0[67]\/schema/;
 
 /**
  * Compiles JSON Schemas once per content (by canonical hash): draft 2020-12 by default and for
- * `$schema` 2020-12/2019-09, draft-07 when a schema says draft-06/07, draft-04 when it says so or
- * when it compiles only as draft-04 (its boolean `exclusiveMinimum` and `id` are refused by the
- * later drafts); formats on; strict mode off, since servers write schemas with unknown keywords.
+ * `$schema` 2020-12/2019-09, draft-07 when a schema says draft-06/07, draft-04 when it says so;
+ * a schema the draft it names (or 2020-12) refuses is read by the newest older draft that
+ * compiles it (draft-04's boolean `exclusiveMinimum` and `id` are refused by the later drafts);
+ * formats on; strict mode off, since servers write schemas with unknown keywords.
  */
 export class SchemaValidator {
   readonly #ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
@@ -61,16 +62,21 @@ export class SchemaValidator {
     // another's in ajv's registry.
     const { $id: _id, $schema: _schema, ...rest } = schema;
     if (DRAFT_04.test(draft)) return this.#ajv04.compile(withoutRootId(rest));
+    // Generators write older drafts' keywords under no $schema or a later one (draft-07's tuple
+    // `items`, draft-04's boolean exclusiveMinimum and `id`): the first draft, newest first, that
+    // compiles the schema reads it; when none does, the named (or 2020-12) draft's error stands.
+    const older = DRAFT_06_07.test(draft) ? [] : [() => this.#ajv07.compile(rest)];
     try {
       return (DRAFT_06_07.test(draft) ? this.#ajv07 : this.#ajv2020).compile(rest);
     } catch (error) {
-      // Generators write draft-04 keywords (boolean exclusiveMinimum, `id`) under no $schema or
-      // under a later one: a schema that compiles only as draft-04 is read so; else the error stands.
-      try {
-        return this.#ajv04.compile(withoutRootId(rest));
-      } catch {
-        throw error;
+      for (const compile of [...older, () => this.#ajv04.compile(withoutRootId(rest))]) {
+        try {
+          return compile();
+        } catch {
+          // the next older draft
+        }
       }
+      throw error;
     }
   }
 

@@ -16,8 +16,8 @@ const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).de
   (formatsModule as unknown as FormatsPlugin)) as FormatsPlugin;
 
 // Validated as the dispatcher validates (packages/actions SchemaValidator): draft-04 or draft-07
-// when the schema says so, else 2020-12, and draft-04 for a schema that compiles only as
-// draft-04; formats on; strict off; $schema/$id dropped.
+// when the schema says so, else 2020-12, and the newest older draft that compiles a schema its
+// own draft refuses; formats on; strict off; $schema/$id dropped.
 const ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
 const ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
 const ajv04 = new ajvDraft04Module.default({
@@ -35,16 +35,20 @@ function compile(schema: JsonObject): ValidateFunction {
   if (validate === undefined) {
     const { $id: _id, $schema, ...rest } = schema;
     const draft = typeof $schema === 'string' ? $schema : '';
+    const named07 = /draft-0[67]\/schema/.test(draft);
     if (/draft-0[34]\/schema/.test(draft)) validate = ajv04.compile(rest);
     else
       try {
-        validate = (/draft-0[67]\/schema/.test(draft) ? ajv07 : ajv2020).compile(rest);
+        validate = (named07 ? ajv07 : ajv2020).compile(rest);
       } catch (error) {
-        try {
-          validate = ajv04.compile(rest);
-        } catch {
-          throw error;
-        }
+        for (const older of named07 ? [ajv04] : [ajv07, ajv04])
+          try {
+            validate = older.compile(rest);
+            break;
+          } catch {
+            // the next older draft
+          }
+        if (validate === undefined) throw error;
       }
     compiled.set(key, validate);
   }
