@@ -74,7 +74,7 @@ beforeAll(async () => {
   for (const id of ['memory', 'files', 'sqlite', 'pdf'] as const)
     expect(run(addArgs(servers[id])).code).toBe(0);
   client = await gatewayClient(home, env);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await client?.close();
@@ -84,7 +84,7 @@ afterAll(async () => {
 
 describe(
   'what reaches the model from real servers: whole within the budget, else cut and readable',
-  { timeout: 120_000 },
+  { timeout: 180_000 },
   () => {
     it('SQLite: the three-row result reaches the model unchanged', async () => {
       const args = { sql: 'SELECT * FROM people ORDER BY id' };
