@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvDraft04Module from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import type { JsonObject } from '@mcp-agent/core';
 import { canonicalHash } from '@mcp-agent/registry';
@@ -13,26 +14,35 @@ export interface ValidationIssue {
   readonly got: string;
 }
 
-type FormatsPlugin = (ajv: Ajv | Ajv2020) => unknown;
+type AnyAjv = Ajv | Ajv2020 | AjvDraft04;
+type FormatsPlugin = (ajv: AnyAjv) => unknown;
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   (formatsModule as unknown as FormatsPlugin)) as FormatsPlugin;
+// ajv-draft-04 sets module.exports.default to the class as well, so `.default` works in both.
+const AjvDraft04 = ajvDraft04Module.default;
+type AjvDraft04 = InstanceType<typeof AjvDraft04>;
 
-const DRAFT_07 = /draft-0[467]\/schema/;
+const DRAFT_04 = /draft-0[34]\/schema/;
+const DRAFT_06_07 = /draft-0[67]\/schema/;
 
 /**
  * Compiles JSON Schemas once per content (by canonical hash): draft 2020-12 by default and for
- * `$schema` 2020-12/2019-09, draft-07 when a schema says so; formats on; strict mode off, since
- * servers write schemas with unknown keywords.
+ * `$schema` 2020-12/2019-09, draft-07 when a schema says draft-06/07, draft-04 when it says so;
+ * a schema the draft it names (or 2020-12) refuses is read by the newest older draft that
+ * compiles it (draft-04's boolean `exclusiveMinimum` and `id` are refused by the later drafts);
+ * formats on; strict mode off, since servers write schemas with unknown keywords.
  */
 export class SchemaValidator {
   readonly #ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
   readonly #ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  readonly #ajv04 = new AjvDraft04({ allErrors: true, strict: false, validateFormats: true });
   readonly #compiled = new Map<string, ValidateFunction>();
 
   constructor() {
     addFormats(this.#ajv2020);
     addFormats(this.#ajv07);
+    addFormats(this.#ajv04);
   }
 
   /** The compiled validator of `schema`; throws a plain Error when the schema itself is broken. */
@@ -40,16 +50,34 @@ export class SchemaValidator {
     const key = canonicalHash(schema);
     let validate = this.#compiled.get(key);
     if (validate === undefined) {
-      const ajv =
-        typeof schema.$schema === 'string' && DRAFT_07.test(schema.$schema)
-          ? this.#ajv07
-          : this.#ajv2020;
-      // $schema/$id are dropped: one server's ids must not collide with another's in ajv's registry.
-      const { $id: _id, $schema: _schema, ...rest } = schema;
-      validate = ajv.compile(rest);
+      validate = this.#compileOnce(schema);
       this.#compiled.set(key, validate);
     }
     return validate;
+  }
+
+  #compileOnce(schema: JsonObject): ValidateFunction {
+    const draft = typeof schema.$schema === 'string' ? schema.$schema : '';
+    // $schema/$id (and draft-04's id) are dropped: one server's ids must not collide with
+    // another's in ajv's registry.
+    const { $id: _id, $schema: _schema, ...rest } = schema;
+    if (DRAFT_04.test(draft)) return this.#ajv04.compile(withoutRootId(rest));
+    // Generators write older drafts' keywords under no $schema or a later one (draft-07's tuple
+    // `items`, draft-04's boolean exclusiveMinimum and `id`): the first draft, newest first, that
+    // compiles the schema reads it; when none does, the named (or 2020-12) draft's error stands.
+    const older = DRAFT_06_07.test(draft) ? [] : [() => this.#ajv07.compile(rest)];
+    try {
+      return (DRAFT_06_07.test(draft) ? this.#ajv07 : this.#ajv2020).compile(rest);
+    } catch (error) {
+      for (const compile of [...older, () => this.#ajv04.compile(withoutRootId(rest))]) {
+        try {
+          return compile();
+        } catch {
+          // the next older draft
+        }
+      }
+      throw error;
+    }
   }
 
   /** The issues of `value` against `validate`, empty when it is valid. */
@@ -57,6 +85,14 @@ export class SchemaValidator {
     if (validate(value)) return [];
     return (validate.errors ?? []).slice(0, 20).map((error) => describe(error, value));
   }
+}
+
+// Draft-04 names the schema's own id `id`: a root one is dropped like `$id`. A property called
+// "id" lives under `properties` and is left alone.
+function withoutRootId(schema: JsonObject): JsonObject {
+  if (typeof schema.id !== 'string') return schema;
+  const { id: _id, ...rest } = schema;
+  return rest;
 }
 
 function describe(error: ErrorObject, root: unknown): ValidationIssue {

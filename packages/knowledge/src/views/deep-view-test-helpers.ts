@@ -225,11 +225,16 @@ function text(constraints: Readonly<Record<string, JsonValue>>): string {
 
 function numeric(constraints: Readonly<Record<string, JsonValue>>, integer: boolean): number {
   const step = number(constraints.multipleOf) ?? (integer ? 1 : 0.5);
+  // Draft-04 writes an exclusive bound as `minimum` with `exclusiveMinimum: true`.
+  const draft04Low =
+    constraints.exclusiveMinimum === true ? number(constraints.minimum) : undefined;
+  const draft04High =
+    constraints.exclusiveMaximum === true ? number(constraints.maximum) : undefined;
   let low = number(constraints.minimum) ?? -Infinity;
-  const exclusiveLow = number(constraints.exclusiveMinimum);
+  const exclusiveLow = number(constraints.exclusiveMinimum) ?? draft04Low;
   if (exclusiveLow !== undefined) low = Math.max(low, exclusiveLow + Number.EPSILON);
   let high = number(constraints.maximum) ?? Infinity;
-  const exclusiveHigh = number(constraints.exclusiveMaximum);
+  const exclusiveHigh = number(constraints.exclusiveMaximum) ?? draft04High;
   if (exclusiveHigh !== undefined) high = Math.min(high, exclusiveHigh - Number.EPSILON);
   const start = Number.isFinite(low) ? Math.ceil(low / step) * step : Math.min(1, high);
   return Number.isFinite(high) && start > high ? Math.floor(high / step) * step : start;

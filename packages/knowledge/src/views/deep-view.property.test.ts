@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvDraft04Module from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '@mcp-agent/core';
@@ -14,20 +15,41 @@ type FormatsPlugin = (ajv: Ajv | Ajv2020) => unknown;
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   (formatsModule as unknown as FormatsPlugin)) as FormatsPlugin;
 
-// Validated as the dispatcher validates (packages/actions SchemaValidator): draft-07 when the
-// schema says so, else 2020-12; formats on; strict off; $schema/$id dropped.
+// Validated as the dispatcher validates (packages/actions SchemaValidator): draft-04 or draft-07
+// when the schema says so, else 2020-12, and the newest older draft that compiles a schema its
+// own draft refuses; formats on; strict off; $schema/$id dropped.
 const ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
 const ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+const ajv04 = new ajvDraft04Module.default({
+  allErrors: true,
+  strict: false,
+  validateFormats: true,
+});
 addFormats(ajv2020);
 addFormats(ajv07);
+addFormats(ajv04);
 const compiled = new Map<string, ValidateFunction>();
 function compile(schema: JsonObject): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (validate === undefined) {
     const { $id: _id, $schema, ...rest } = schema;
-    const draft07 = typeof $schema === 'string' && /draft-0[467]\/schema/.test($schema);
-    validate = (draft07 ? ajv07 : ajv2020).compile(rest);
+    const draft = typeof $schema === 'string' ? $schema : '';
+    const named07 = /draft-0[67]\/schema/.test(draft);
+    if (/draft-0[34]\/schema/.test(draft)) validate = ajv04.compile(rest);
+    else
+      try {
+        validate = (named07 ? ajv07 : ajv2020).compile(rest);
+      } catch (error) {
+        for (const older of named07 ? [ajv04] : [ajv07, ajv04])
+          try {
+            validate = older.compile(rest);
+            break;
+          } catch {
+            // the next older draft
+          }
+        if (validate === undefined) throw error;
+      }
     compiled.set(key, validate);
   }
   return validate;
@@ -96,6 +118,7 @@ describe('deep view over every tool of the bench catalogs', () => {
       );
       expect(missing).toEqual([]);
       expect(invalid).toEqual([]);
+      expect(uncompilable).toEqual([]);
       expect(validated).toBe(specs.length - uncompilable.length);
     },
   );
