@@ -51,6 +51,7 @@ export {
   CredentialError,
   InvalidArgumentsError,
   McpAgentError,
+  NotFoundError,
   NotReadyError,
   PayloadTooLargeError,
   PolicyDeniedError,
