@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
+import { ConfigError, SandboxError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
 import { fileProblem } from '../cli-errors.js';
@@ -33,7 +33,6 @@ export async function exec(
   });
   if (result === undefined) throw new ConfigError('The sandbox is not available.');
   for (const line of result.logs) process.stderr.write(`${line}\n`);
-  if (!result.ok)
-    throw new McpAgentError('SANDBOX_ERROR', `${result.error.kind}: ${result.error.message}`);
+  if (!result.ok) throw new SandboxError(`${result.error.kind}: ${result.error.message}`);
   out(JSON.stringify(result.value, null, 2), result);
 }
