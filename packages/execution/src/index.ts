@@ -3,16 +3,10 @@ export {
   BYTES_PER_TOKEN,
   DEFAULT_ENVELOPE_LIMITS,
   estimateTokens,
-  MIN_ENVELOPE_TOKENS,
   type EnvelopeLimits,
 } from './envelope/envelope-limits.js';
-export {
-  formatJsonPath,
-  parseJsonPath,
-  selectJsonPath,
-  type PathSegment,
-} from './envelope/json-path.js';
-export { MARKER_KEY, type CutMarker, type ReadResultPointer } from './envelope/markers.js';
+export { parseJsonPath, selectJsonPath, type PathSegment } from './envelope/json-path.js';
+export { type CutMarker, type ReadResultPointer } from './envelope/markers.js';
 export { isMedia } from './envelope/media.js';
 export { parseJsonText } from './envelope/observation-document.js';
 export {
@@ -27,9 +21,8 @@ export {
   type Observation,
   type ProcessObservationOptions,
 } from './envelope/process-observation.js';
-export { readObservation, type ObservationReadOptions } from './envelope/read-observation.js';
+export { type ObservationReadOptions } from './envelope/read-observation.js';
 export { IsolatedVmSandbox, type IsolatedVmSandboxOptions } from './sandbox/isolated-vm-sandbox.js';
-export { parseUntrusted } from './sandbox/parse-untrusted.js';
 export {
   DEFAULT_SANDBOX_LIMITS,
   type Sandbox,
