@@ -1,21 +1,27 @@
-import {
-  InvalidArgumentsError,
-  McpAgentError,
-  toMcpAgentError,
-  type ErrorCode,
-} from '@mcp-agent/core';
+import { ErrorCode, InvalidArgumentsError, McpAgentError, toMcpAgentError } from '@mcp-agent/core';
 
 // Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 not found, 4 not ready or unauthorised,
-// 5 a quota or rate limit reached (try again later).
-const EXIT: Partial<Record<ErrorCode, number>> = {
+// 5 a quota or rate limit reached (try again later). Every code, not a Partial with a default:
+// a new code does not compile until someone decides its exit code here.
+const EXIT: Record<ErrorCode, number> = {
   INVALID_ARGUMENTS: 2,
   CONFIG_INVALID: 2,
   PROVIDER_NOT_FOUND: 3,
   TOOL_NOT_FOUND: 3,
+  NOT_FOUND: 3,
   NOT_READY: 4,
   UNAUTHORIZED: 4,
   RATE_LIMITED: 5,
   QUOTA_EXCEEDED: 5,
+  INTERNAL: 1,
+  TOOL_EXECUTION_FAILED: 1,
+  BUDGET_EXCEEDED: 1,
+  SANDBOX_ERROR: 1,
+  CANCELLED: 1,
+  TIMEOUT: 1,
+  CREDENTIAL_UNREADABLE: 1,
+  POLICY_DENIED: 1,
+  PAYLOAD_TOO_LARGE: 1,
 };
 
 // What the model's meta-tools are called at a terminal.
@@ -28,7 +34,7 @@ const CLI_WORDS: readonly [RegExp, string][] = [
 
 /** The process's exit code for an error. */
 export function exitCode(error: McpAgentError): number {
-  return EXIT[error.code] ?? 1;
+  return EXIT[error.code];
 }
 
 /**
@@ -46,10 +52,11 @@ export function cliError(thrown: unknown): McpAgentError {
 
 /** A hint after the message, where a command fixes it. */
 export function hint(error: McpAgentError): string {
-  if (error.code === 'NOT_READY' && !/servers status|MCP Registry/.test(error.message))
+  if (error.code === ErrorCode.NotReady && !/servers status|MCP Registry/.test(error.message))
     return ' (see "mcp-agent servers status")';
-  if (error.code === 'UNAUTHORIZED') return ' (sign in with "mcp-agent auth login <server>")';
-  if (error.code === 'QUOTA_EXCEEDED') return ' (see "mcp-agent usage")';
+  if (error.code === ErrorCode.Unauthorized)
+    return ' (sign in with "mcp-agent auth login <server>")';
+  if (error.code === ErrorCode.QuotaExceeded) return ' (see "mcp-agent usage")';
   return '';
 }
 

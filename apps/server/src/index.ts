@@ -1,9 +1,4 @@
-export {
-  DEFAULT_EVENT_STORE_LIMITS,
-  MemoryEventStore,
-  SessionEventStore,
-  type EventStoreLimits,
-} from './gateway/event-store.js';
+export { MemoryEventStore, type EventStoreLimits } from './gateway/event-store.js';
 export { createGatewayServer, type GatewayServerOptions } from './gateway/gateway-server.js';
 export {
   createHttpGateway,
@@ -21,18 +16,14 @@ export {
   type TokenVerifier,
   type VerifiedToken,
 } from './gateway/token-verifier.js';
-export { AUTH_FLAGS, readAuthConfig, type AuthConfig } from './auth/auth-config.js';
+export { type AuthConfig } from './auth/auth-config.js';
 export {
   JwtVerifier,
   protectedResourceAudiences,
   type JwtAlgorithm,
   type JwtVerifierOptions,
 } from './auth/jwt-verifier.js';
-export {
-  PROTECTED_RESOURCE_PATH,
-  protectedResourceMetadata,
-  type ProtectedResource,
-} from './auth/protected-resource.js';
+export { type ProtectedResource } from './auth/protected-resource.js';
 export { tokenDigest } from './auth/token-digest.js';
 export {
   addToken,
@@ -45,8 +36,8 @@ export { TokenFileVerifier, type TokenFileVerifierOptions } from './auth/token-f
 export { createHttpApi, type HttpApiOptions } from './api/http-api.js';
 export type { PublicUrlOptions } from './api/public-url.js';
 export { serveHttpApi } from './api/serve-api.js';
-export { LIMIT_FLAGS, readOperatorLimits, type OperatorLimits } from './operator-limits.js';
-export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
+export { type OperatorLimits } from './operator-limits.js';
+export { type ServerLimits } from './server-limits.js';
 export { OperatorToken } from './auth/operator-token.js';
 export {
   McpTraceLog,
@@ -60,7 +51,6 @@ export {
   type Telemetry,
 } from './telemetry/start-telemetry.js';
 export {
-  readTelemetryConfig,
   type OtlpTarget,
   type SamplerName,
   type TelemetryConfig,

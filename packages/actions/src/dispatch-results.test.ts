@@ -298,12 +298,12 @@ describe('past the budget: structural cuts, and read_result returns the rest', (
     expect((await d.readResult(alice, id, { path: 'rows[5]' })).ok).toBe(true);
     const theirs = await d.readResult(bob, id, { path: 'rows[5]' });
     const unknown = await d.readResult(bob, 'obs_AAAAAAAAAAAA');
-    expectError(theirs, 'INVALID_ARGUMENTS', /is kept for you.*Call the tool again/);
-    expectError(unknown, 'INVALID_ARGUMENTS');
+    expectError(theirs, 'NOT_FOUND', /is kept for you.*Call the tool again/);
+    expectError(unknown, 'NOT_FOUND');
     const message = (r: ActionResponse, key: string) =>
       r.ok ? '' : r.error.message.replace(key, 'ID');
     expect(message(theirs, id)).toBe(message(unknown, 'obs_AAAAAAAAAAAA'));
-    expectError(await d.wholeResult(bob, id), 'INVALID_ARGUMENTS', /is kept for you/);
+    expectError(await d.wholeResult(bob, id), 'NOT_FOUND', /is kept for you/);
     expect(JSON.stringify(theirs)).not.toContain('user5@example.com');
     // The owner's bad path is named, with what is there instead.
     expectError(

@@ -1,6 +1,7 @@
 import {
   BudgetExceededError,
   InvalidArgumentsError,
+  NotFoundError,
   parseToolId,
   ToolExecutionError,
   toMcpAgentError,
@@ -447,7 +448,7 @@ function checkObservationId(value: unknown): string {
 }
 
 function notKept(observationId: string): McpAgentError {
-  return new InvalidArgumentsError(
+  return new NotFoundError(
     `No result ${JSON.stringify(observationId)} is kept for you: the id is wrong, or the result expired or gave way to newer ones. Call the tool again for a fresh result.`,
     { details: { observationId, reason: 'not_kept' } },
   );

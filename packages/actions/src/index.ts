@@ -6,11 +6,7 @@ export {
   type ReadResultOptions,
   type ToolCallPool,
 } from './dispatcher.js';
-export {
-  changedToolLink,
-  MemoryToolApprovals,
-  type ToolApprovals,
-} from './links/changed-tool-link.js';
+export { changedToolLink, type ToolApprovals } from './links/changed-tool-link.js';
 export { loggingLink } from './links/logging-link.js';
 export { DispatchMetrics, type ToolMetrics } from './links/metrics-link.js';
 export {
@@ -26,8 +22,6 @@ export { usageLink } from './links/usage-link.js';
 export { telemetryLink } from './links/telemetry-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
 export type { ResourcePool, ServerResources } from './resource-reads.js';
-export { normalizeResult } from './normalize-result.js';
-export { applyMapping, type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
+export { type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
 export { SchemaValidator, type ValidationIssue } from './schema-validator.js';
 export { chain, type Caller, type DispatchLink, type Next, type ToolCall } from './tool-call.js';
-export { ToolResolver, type ResolvedTool } from './tool-resolver.js';

@@ -1,8 +1,4 @@
-export {
-  DEFAULT_MAX_RUNNING_TASKS_PER_USER,
-  resolveAgentLimits,
-  type AgentLimits,
-} from './agent-limits.js';
+export { type AgentLimits } from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
 export {
   DurableTasks,
@@ -18,13 +14,7 @@ export {
   isModelConfigured,
   type ModelProvider,
 } from './model/model-from-env.js';
-export {
-  DEFAULT_MODEL_PRICES,
-  estimateCostUsd,
-  resolvePrices,
-  type ModelPrice,
-  type PriceTable,
-} from './model/model-prices.js';
+export { DEFAULT_MODEL_PRICES, type ModelPrice, type PriceTable } from './model/model-prices.js';
 export { InvalidToolInput } from './model/model-client.js';
 export type {
   ContentBlock,
@@ -37,11 +27,5 @@ export type {
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
-export {
-  CONTEXT_BUDGET,
-  MAX_CONTEXT_VALUE,
-  parseTaskContext,
-  taskContextSchema,
-  type TaskContext,
-} from './planner/task-context.js';
+export { taskContextSchema, type TaskContext } from './planner/task-context.js';
 export type { Observation } from './session/observation.js';

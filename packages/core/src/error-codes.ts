@@ -6,6 +6,7 @@ export const ErrorCode = {
   Internal: 'INTERNAL',
   ProviderNotFound: 'PROVIDER_NOT_FOUND',
   ToolNotFound: 'TOOL_NOT_FOUND',
+  NotFound: 'NOT_FOUND',
   Unauthorized: 'UNAUTHORIZED',
   ToolExecutionFailed: 'TOOL_EXECUTION_FAILED',
   InvalidArguments: 'INVALID_ARGUMENTS',

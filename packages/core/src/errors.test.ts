@@ -7,6 +7,7 @@ import {
   CredentialError,
   InvalidArgumentsError,
   McpAgentError,
+  NotFoundError,
   NotReadyError,
   PayloadTooLargeError,
   PolicyDeniedError,
@@ -24,6 +25,7 @@ import { toMcpAgentError } from './to-mcp-agent-error.js';
 const classes = [
   [ProviderNotFoundError, 'PROVIDER_NOT_FOUND'],
   [ToolNotFoundError, 'TOOL_NOT_FOUND'],
+  [NotFoundError, 'NOT_FOUND'],
   [UnauthorizedError, 'UNAUTHORIZED'],
   [ToolExecutionError, 'TOOL_EXECUTION_FAILED'],
   [InvalidArgumentsError, 'INVALID_ARGUMENTS'],
@@ -98,6 +100,11 @@ describe('error hierarchy', () => {
     for (const value of values) expect(isErrorCode(value)).toBe(true);
     expect(isErrorCode('NOPE')).toBe(false);
     expect(isErrorCode(42)).toBe(false);
+  });
+
+  it('every code but INTERNAL has its own class', () => {
+    const withClass = classes.map(([, code]) => code as string);
+    expect([...withClass, ErrorCode.Internal].sort()).toEqual(Object.values(ErrorCode).sort());
   });
 });
 

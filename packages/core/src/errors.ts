@@ -75,6 +75,18 @@ export class ToolNotFoundError extends McpAgentError {
   }
 }
 
+/**
+ * Something else the caller named is not there for them: a task, a route, a kept result, a
+ * resource. Another tenant's is the same "not found" as a missing one. Servers and tools have
+ * their own codes ({@link ProviderNotFoundError}, {@link ToolNotFoundError}).
+ */
+export class NotFoundError extends McpAgentError {
+  static override readonly code = ErrorCode.NotFound;
+  constructor(message: string, options?: McpAgentErrorOptions) {
+    super(ErrorCode.NotFound, message, options);
+  }
+}
+
 /** Credentials are missing, expired or refused; the user has to (re-)authorise. */
 export class UnauthorizedError extends McpAgentError {
   static override readonly code = ErrorCode.Unauthorized;

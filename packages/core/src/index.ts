@@ -3,7 +3,6 @@ export { assertSupportedNode, MIN_NODE_MAJOR } from './supported-node.js';
 export type { ActionError, ActionImage, ActionMeta, ActionResponse } from './action-response.js';
 export {
   clampBudget,
-  DEFAULT_BUDGET,
   DEFAULT_BUDGET_CEILINGS,
   resolveBudget,
   resolveBudgetCeilings,
@@ -22,14 +21,11 @@ export {
   type RejectedServer,
   type ServerConfigFile,
 } from './config/config-file.js';
-export { interpolate, type Environment, type PlaceholderValues } from './config/interpolate.js';
+export { type Environment } from './config/interpolate.js';
 export { describeIssues, formatPath, type ConfigIssue } from './config/issues.js';
 export {
   configError,
   parseServerConfig,
-  remoteServerConfigSchema,
-  serverConfigSchema,
-  stdioServerConfigSchema,
   type RemoteServerConfig,
   type ServerConfig,
   type ServerConfigInput,
@@ -51,6 +47,7 @@ export {
   CredentialError,
   InvalidArgumentsError,
   McpAgentError,
+  NotFoundError,
   NotReadyError,
   PayloadTooLargeError,
   PolicyDeniedError,
@@ -68,7 +65,6 @@ export { ExpiringCache, type ExpiringCacheOptions } from './expiring-cache.js';
 export { toJsonSafe, type JsonObject, type JsonValue } from './json.js';
 export {
   createLogger,
-  REDACTED,
   redactSecrets,
   silentLogger,
   type Logger,
@@ -80,7 +76,6 @@ export {
   configureTenantAttribute,
   TENANT_ATTRIBUTE,
   tenantAttributes,
-  tenantHash,
   type TenantAttributeMode,
 } from './telemetry/tenant-attribute.js';
 export {
@@ -106,8 +101,6 @@ export type {
 export { toMcpAgentError } from './to-mcp-agent-error.js';
 export {
   formatToolId,
-  isProviderId,
-  MAX_TOOL_NAME_LENGTH,
   parseToolId,
   PROVIDER_ID_PATTERN,
   toolNameProblem,
@@ -115,4 +108,4 @@ export {
   type ToolId,
 } from './tool-id.js';
 export type { JsonSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
-export { MAX_USER_ID_LENGTH, normalizeUserId } from './user-id.js';
+export { normalizeUserId } from './user-id.js';

@@ -4,22 +4,12 @@ export {
   DEFAULT_ENVELOPE_LIMITS,
   DEFAULT_IMAGE_LIMITS,
   estimateTokens,
-  MIN_ENVELOPE_TOKENS,
   type EnvelopeLimits,
   type ImageLimits,
 } from './envelope/envelope-limits.js';
-export {
-  MODEL_IMAGE_TYPES,
-  sniffImageType,
-  type ObservationImage,
-} from './envelope/image-attachments.js';
-export {
-  formatJsonPath,
-  parseJsonPath,
-  selectJsonPath,
-  type PathSegment,
-} from './envelope/json-path.js';
-export { MARKER_KEY, type CutMarker, type ReadResultPointer } from './envelope/markers.js';
+export type { ObservationImage } from './envelope/image-attachments.js';
+export { parseJsonPath, selectJsonPath, type PathSegment } from './envelope/json-path.js';
+export { type CutMarker, type ReadResultPointer } from './envelope/markers.js';
 export { isMedia } from './envelope/media.js';
 export { parseJsonText } from './envelope/observation-document.js';
 export {
@@ -34,9 +24,8 @@ export {
   type Observation,
   type ProcessObservationOptions,
 } from './envelope/process-observation.js';
-export { readObservation, type ObservationReadOptions } from './envelope/read-observation.js';
+export { type ObservationReadOptions } from './envelope/read-observation.js';
 export { IsolatedVmSandbox, type IsolatedVmSandboxOptions } from './sandbox/isolated-vm-sandbox.js';
-export { parseUntrusted } from './sandbox/parse-untrusted.js';
 export {
   DEFAULT_SANDBOX_LIMITS,
   type Sandbox,

@@ -27,8 +27,6 @@ export {
   type MatchedField,
   type MatchExplanation,
 } from './search/match-explanation.js';
-export { expandQuery } from './search/thesaurus.js';
-export { normalizeTerm, splitWords, tokenize } from './search/tokenizer.js';
 export {
   DEFAULT_RANKING,
   ToolSearchIndex,
@@ -42,19 +40,12 @@ export {
   type ToolManifest,
 } from './toolbox-builder.js';
 export {
-  DEEP_VIEW_BUDGETS,
   describeTool,
   type DeepViewOptions,
   type DeepViewTool,
   type DeepViewType,
 } from './views/deep-view.js';
-export { firstLine, READ_THE_REST, trimText, verbatimText } from './views/description-text.js';
+export { firstLine, trimText } from './views/description-text.js';
 export { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 export type { DeepViewParameter } from './views/parameter-list.js';
-export {
-  outputFields,
-  summarizeParameters,
-  typeOf,
-  type ParameterSummary,
-} from './views/schema-summary.js';
-export { countTokens } from './views/token-count.js';
+export { typeOf } from './views/schema-summary.js';

@@ -14,14 +14,7 @@ export { EmbeddingCacheRepository, type EmbeddingEntry } from './repositories/em
 export type { SecretOwner } from './repositories/secrets.js';
 export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
 export type { UserRecord } from './repositories/users.js';
-export {
-  parseQuotaLimits,
-  parseUserQuotaLimits,
-  quotaLimitsSchema,
-  type QuotaLimits,
-  type QuotaName,
-  type UserQuotaLimits,
-} from './quota-limits.js';
+export { type QuotaLimits, type QuotaName, type UserQuotaLimits } from './quota-limits.js';
 export { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
 export { TASK_METER, TaskMeter } from './task-meter.js';
 export {
@@ -32,15 +25,10 @@ export {
   type UsageSummary,
   type UsageTotals,
 } from './repositories/usage.js';
-export { assertMigrated, migrateToLatest, type MigrationOptions } from './database/migrate.js';
+export { migrateToLatest, type MigrationOptions } from './database/migrate.js';
 export { migrations } from './database/migrations.js';
 export {
-  databaseSchemaFromEnv,
-  databaseUrlFromEnv,
-  isPostgresUrl,
   openDatabase,
-  resolveHome,
-  withoutCredentials,
   type DatabaseDialect,
   type OpenDatabase,
   type OpenDatabaseOptions,
@@ -49,18 +37,15 @@ export type { Database } from './database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
 export { AVAILABILITY, Registry, type ImportResult, type RegistryOptions } from './registry.js';
 export {
-  checkUserServer,
   MULTI_TENANT_POLICY,
   SINGLE_USER_POLICY,
   type StdioAllowEntry,
   type UserServerPolicy,
 } from './user-server-policy.js';
 export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
-export { tenantFolderName, type TenantFolder } from './tenant-folder.js';
 export type { RegistryEvents, ServerChange } from './registry-events.js';
 export type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
 export {
-  channelFor,
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
 } from './changes/postgres-change-feed.js';
@@ -74,7 +59,6 @@ export {
 export { TaskLeases, type LostTask } from './tasks/task-leases.js';
 export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './limits/rate-limit.js';
 export { MemoryRateLimitCounter } from './limits/memory-rate-limits.js';
-export { RateLimitRepository } from './limits/rate-limit-repository.js';
 export {
   Availability,
   type ServerAvailability,
@@ -87,14 +71,12 @@ export { rotateSecrets, type RotationResult } from './vault/rotate-secrets.js';
 export {
   keyId,
   loadKeyring,
-  parseSecretKey,
   type Keyring,
   type LoadedKeyring,
   type LoadKeyringOptions,
   type SecretKey,
 } from './vault/secret-key.js';
-export { backoffDelay, sleep, type BackoffOptions } from './pool/backoff.js';
-export { CircuitBreaker, type CircuitBreakerOptions } from './pool/circuit-breaker.js';
+export { sleep } from './pool/backoff.js';
 export {
   ConnectionPool,
   type ConnectionPoolEvents,
@@ -106,14 +88,13 @@ export type {
   ConnectionState,
   ReadinessStatus,
 } from './pool/connection-state.js';
-export { transportsFor } from './pool/create-transport.js';
 export { deliverProgressBeforeResponses } from './pool/ordered-progress.js';
 export {
   ProcessTransport,
   type ProcessExit,
   type ProcessTransportOptions,
 } from './pool/process-transport.js';
-export { DEFAULT_PASSED_ENV, PASSED_ENV_VARIABLE, passedEnvFrom } from './pool/passed-env.js';
+export { DEFAULT_PASSED_ENV, passedEnvFrom } from './pool/passed-env.js';
 export type { FinalStatus, ServerReport } from './pool/server-report.js';
 export {
   DEFAULT_MCP_REGISTRY_URL,
@@ -127,13 +108,11 @@ export {
 } from './mcp-registry/mcp-registry-client.js';
 export {
   serverConfigFromRegistry,
-  suggestedId,
   type MissingInput,
   type RegistryServerConfig,
   type RegistryServerOptions,
 } from './mcp-registry/registry-server-config.js';
 export {
-  PooledConnection,
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
@@ -145,10 +124,6 @@ export {
   type AuthorizedFetch,
   type OAuthServiceOptions,
 } from './oauth/oauth-service.js';
-export {
-  OAUTH_FIELDS,
-  VaultOAuthProvider,
-  type StoredTokens,
-} from './oauth/vault-oauth-provider.js';
-export { VaultTokenStore, type OAuthField, type TokenStore } from './oauth/token-store.js';
+export { type StoredTokens } from './oauth/vault-oauth-provider.js';
+export { type TokenStore } from './oauth/token-store.js';
 export type { LaunchPlan, PoolStore } from './pool/pool-store.js';

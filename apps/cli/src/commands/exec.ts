@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { ConfigError, McpAgentError, type AgentContext } from '@mcp-agent/core';
+import { ConfigError, SandboxError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
 import { fileProblem } from '../cli-errors.js';
@@ -34,8 +34,7 @@ export async function exec(
   });
   if (result === undefined) throw new ConfigError('The sandbox is not available.');
   for (const line of result.logs) process.stderr.write(`${line}\n`);
-  if (!result.ok)
-    throw new McpAgentError('SANDBOX_ERROR', `${result.error.kind}: ${result.error.message}`);
+  if (!result.ok) throw new SandboxError(`${result.error.kind}: ${result.error.message}`);
   // Media the script returns are written to files, as `tools call` writes them.
   const { value, files } = writeMediaFiles(result.value, {
     name: basename(path, extname(path)),

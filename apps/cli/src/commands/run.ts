@@ -1,4 +1,4 @@
-import { McpAgentError, type AgentContext } from '@mcp-agent/core';
+import { ErrorCode, McpAgentError, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { usage, type Invocation } from '../invocation.js';
 import { progressText } from '../progress-line.js';
@@ -24,7 +24,7 @@ export async function run(
   });
   if (result.status !== 'completed')
     throw new McpAgentError(
-      result.error?.code ?? 'INTERNAL',
+      result.error?.code ?? ErrorCode.Internal,
       result.error?.message ?? result.status,
     );
   out(result.answer ?? '', result);

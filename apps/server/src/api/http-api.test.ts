@@ -132,7 +132,9 @@ describe('the HTTP API', () => {
     expect((await read(await call(BOB, 'GET', '/v1/servers'))).servers).toEqual([]);
     const status = await (await call(ALICE, 'GET', '/v1/servers/github/status')).json();
     expect(status).toMatchObject({ serverId: 'github', status: 'ready', toolCount: 1 });
-    expect((await call(BOB, 'GET', '/v1/servers/github/status')).status).toBe(404);
+    const hidden = await call(BOB, 'GET', '/v1/servers/github/status');
+    expect(hidden.status).toBe(404);
+    expect((await read(hidden)).error.code).toBe('PROVIDER_NOT_FOUND');
     expect((await call(BOB, 'DELETE', '/v1/servers/github')).status).toBe(404);
   });
 
@@ -209,7 +211,10 @@ describe('the HTTP API', () => {
       status: 'completed',
       result: { answer: 'There is a tool for that.' },
     });
-    expect((await call(BOB, 'GET', `/v1/tasks/${id}`)).status).toBe(404);
+    const other = await call(BOB, 'GET', `/v1/tasks/${id}`);
+    expect(other.status).toBe(404);
+    // A task is not a server: its own code, not PROVIDER_NOT_FOUND.
+    expect((await read(other)).error).toEqual({ code: 'NOT_FOUND', message: 'No such task.' });
     expect((await call(BOB, 'GET', `/v1/tasks/${id}/events`)).status).toBe(404);
   });
 

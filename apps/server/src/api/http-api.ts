@@ -8,14 +8,16 @@ import {
   ConfigError,
   createContext,
   describeIssues,
+  ErrorCode,
   InvalidArgumentsError,
-  McpAgentError,
+  NotFoundError,
+  NotReadyError,
   parseServerEntry,
   PayloadTooLargeError,
+  ProviderNotFoundError,
   silentLogger,
   toMcpAgentError,
   type AgentContext,
-  type ErrorCode,
   type Logger,
 } from '@mcp-agent/core';
 import { DurableTasks, taskContextSchema, type AgentStack } from '@mcp-agent/agent';
@@ -76,6 +78,7 @@ const STATUS: Record<ErrorCode, number> = {
   POLICY_DENIED: 403,
   PROVIDER_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
+  NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
@@ -93,7 +96,7 @@ const STATUS: Record<ErrorCode, number> = {
 // users exist, which servers they have, or whether a login is pending.
 const CALLBACK_FAILED = {
   error: {
-    code: 'INVALID_ARGUMENTS',
+    code: ErrorCode.InvalidArguments,
     message:
       'This sign-in link is not valid: it is wrong, expired or already used. Start signing in again.',
   },
@@ -165,7 +168,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     // Rate limits and quotas say when to come back (RFC 9110 Retry-After, in seconds).
     const retryAfterMs = error.details.retryAfterMs;
     if (
-      (error.code === 'RATE_LIMITED' || error.code === 'QUOTA_EXCEEDED') &&
+      (error.code === ErrorCode.RateLimited || error.code === ErrorCode.QuotaExceeded) &&
       typeof retryAfterMs === 'number'
     )
       c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
@@ -176,7 +179,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
   app.notFound((c) =>
     c.json(
-      { error: { code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}.` } },
+      { error: { code: ErrorCode.NotFound, message: `No route ${c.req.method} ${c.req.path}.` } },
       404,
     ),
   );
@@ -219,8 +222,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
 
   app.all('/mcp', async (c) => {
-    if (options.gateway === undefined)
-      throw new McpAgentError('NOT_READY', 'The gateway is not enabled here.');
+    if (options.gateway === undefined) throw new NotReadyError('The gateway is not enabled here.');
     await options.gateway.handle(c.env.incoming, c.env.outgoing);
     return RESPONSE_ALREADY_SENT;
   });
@@ -267,7 +269,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     }),
   );
 
-  const noTask = () => new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+  const noTask = () => new NotFoundError('No such task.');
   const taskOf = async (c: Context<Env>): Promise<TaskRecord> => {
     const record = await tasks().get(c.get('userId'), c.req.param('id') ?? '');
     if (record === undefined) throw noTask();
@@ -408,8 +410,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     const ctx = ctxOf(c);
     const id = c.req.param('id');
     const [report] = await stack.pool.report(ctx, { serverIds: [id], timeoutMs: 15_000 });
-    if (report === undefined)
-      throw new McpAgentError('PROVIDER_NOT_FOUND', `No server "${id}" for this user.`);
+    if (report === undefined) throw new ProviderNotFoundError(`No server "${id}" for this user.`);
     const state = stack.pool.status(ctx).find((s) => s.serverId === id);
     return c.json({ ...report, ...(state === undefined ? {} : { metrics: state.metrics }) });
   });

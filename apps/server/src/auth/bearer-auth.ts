@@ -1,9 +1,9 @@
 import {
+  ErrorCode,
   NotReadyError,
   PolicyDeniedError,
   toMcpAgentError,
   UnauthorizedError,
-  type ErrorCode,
   type Logger,
 } from '@mcp-agent/core';
 import type { TokenVerifier, VerifiedToken } from '../gateway/token-verifier.js';
@@ -47,7 +47,7 @@ export async function authenticateBearer(
   if (token === undefined)
     return {
       status: 401,
-      code: 'UNAUTHORIZED',
+      code: ErrorCode.Unauthorized,
       message: `This needs a bearer token: send "Authorization: Bearer <token>". The metadata at ${options.resourceMetadataUrl} names where to get one.`,
       headers: challenge({}),
     };
@@ -84,7 +84,7 @@ export async function authenticateBearer(
       'The bearer token was refused: it is not a token this server knows (wrong, or revoked). Send a valid one.';
     return {
       status: 401,
-      code: 'UNAUTHORIZED',
+      code: ErrorCode.Unauthorized,
       message,
       headers: challenge({ error: 'invalid_token', error_description: message }),
     };

@@ -262,7 +262,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     const stolen = text(
       await bob.callTool({ name: 'read_result', arguments: { id: cut.observation_id } }),
     );
-    expect(stolen.error.code).toBe('INVALID_ARGUMENTS');
+    expect(stolen.error.code).toBe('NOT_FOUND');
     await bob.close();
     await client.close();
   });

@@ -3,8 +3,12 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { HttpBindings } from '@hono/node-server';
 import {
   createContext,
+  ErrorCode,
   InvalidArgumentsError,
-  McpAgentError,
+  NotFoundError,
+  NotReadyError,
+  PolicyDeniedError,
+  ProviderNotFoundError,
   RateLimitedError,
   type Logger,
 } from '@mcp-agent/core';
@@ -69,8 +73,7 @@ export function observabilityRoutes(options: {
 
   app.get('/metrics', async (c) => {
     if (operator === undefined)
-      throw new McpAgentError(
-        'PROVIDER_NOT_FOUND',
+      throw new NotFoundError(
         'Metrics are off: start the server with an operator token (--operator-token-file or MCP_AGENT_OPERATOR_TOKEN) and scrape /metrics with it.',
       );
     if (!operator.matches(c.req.header('authorization'))) {
@@ -78,7 +81,7 @@ export function observabilityRoutes(options: {
       return c.json(
         {
           error: {
-            code: 'UNAUTHORIZED',
+            code: ErrorCode.Unauthorized,
             message:
               'Metrics need the operator token: send "Authorization: Bearer <operator token>".',
           },
@@ -88,8 +91,7 @@ export function observabilityRoutes(options: {
     }
     const text = await telemetry?.prometheus();
     if (text === undefined)
-      throw new McpAgentError(
-        'NOT_READY',
+      throw new NotReadyError(
         'Metrics are off: OpenTelemetry is disabled (OTEL_SDK_DISABLED=true) or was not started.',
       );
     return c.body(text, 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -101,7 +103,7 @@ export function observabilityRoutes(options: {
   const serve = (c: Context, name: string) => {
     const asset = assets.get(name);
     if (asset === undefined)
-      return c.json({ error: { code: 'NOT_FOUND', message: `No UI file ${name}.` } }, 404);
+      return c.json({ error: { code: ErrorCode.NotFound, message: `No UI file ${name}.` } }, 404);
     return c.body(new Uint8Array(asset.body), 200, { ...UI_HEADERS, 'content-type': asset.type });
   };
   app.get('/ui', (c) => c.redirect('/ui/', 301));
@@ -160,10 +162,7 @@ export function observabilityRoutes(options: {
     const known = await stack.registry.activeServers(ctx, { includeDisabled: true });
     // Another tenant's server is the same "not found" as a missing one.
     if (!known.some((server) => server.id === id))
-      throw new McpAgentError(
-        'PROVIDER_NOT_FOUND',
-        `No server "${id.slice(0, 64)}" for this user.`,
-      );
+      throw new ProviderNotFoundError(`No server "${id.slice(0, 64)}" for this user.`);
     return c.json({ server: id, tools: await serverTools(stack, ctx, id) });
   });
 
@@ -183,7 +182,7 @@ export function observabilityRoutes(options: {
       caller.userId === undefined
         ? await stack.registry.taskLeases.find(id)
         : await tasks().get(caller.userId, id);
-    if (record === undefined) throw new McpAgentError('PROVIDER_NOT_FOUND', 'No such task.');
+    if (record === undefined) throw new NotFoundError('No such task.');
     return record;
   };
 
@@ -279,7 +278,7 @@ export function observabilityRoutes(options: {
     if (!isLogLevel(level))
       throw new InvalidArgumentsError('level is one of trace, debug, info, warn, error, fatal.');
     if (logs === undefined)
-      throw new McpAgentError('NOT_READY', 'Logs are not kept by this server (no log buffer).');
+      throw new NotReadyError('Logs are not kept by this server (no log buffer).');
     const filter = { userId: caller.userId, minLevel: level };
     const recent = limitOf(c, 200, 2_000);
     const close = openStream(c);
@@ -321,7 +320,7 @@ export function observabilityRoutes(options: {
   // The operator's figures of the process; a tenant gets 403.
   app.get('/ui/api/process', async (c) => {
     if (!c.get('caller').operator)
-      throw new McpAgentError('POLICY_DENIED', 'The process figures are for the operator token.');
+      throw new PolicyDeniedError('The process figures are for the operator token.');
     const memory = process.memoryUsage();
     return c.json({
       uptimeSeconds: Math.round(process.uptime()),

@@ -3,12 +3,12 @@ import {
   CancelledError,
   ConfigError,
   createContext,
+  ErrorCode,
   NotReadyError,
   silentLogger,
   systemClock,
   toMcpAgentError,
   type Clock,
-  type ErrorCode,
   type JsonObject,
   type Logger,
   type MCPTaskResult,
@@ -200,7 +200,7 @@ export class DurableTasks {
     return (
       running?.result ??
       (await this.get(userId, record.id))?.result ??
-      refusedResult('INTERNAL', 'The task ended without a result.', {})
+      refusedResult(ErrorCode.Internal, 'The task ended without a result.', {})
     );
   }
 

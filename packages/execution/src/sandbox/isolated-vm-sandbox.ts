@@ -1,5 +1,6 @@
 import {
   captureTraceContext,
+  ErrorCode,
   inSpan,
   instruments,
   markSpanFailed,
@@ -282,24 +283,24 @@ export class IsolatedVmSandbox implements Sandbox {
           json,
         });
     };
-    const refuse = (code: string, text: string) =>
+    const refuse = (code: ErrorCode, text: string) =>
       reply(JSON.stringify({ ok: false, error: { code, message: text } }));
     const tool = run.tools.get(`${message.provider}\u0000${message.tool}`);
     // The isolate enforces the same caps; the host checks again in case it was subverted.
     if (run.over) return;
-    if (tool === undefined) return refuse('TOOL_NOT_FOUND', 'no such tool in this run');
+    if (tool === undefined) return refuse(ErrorCode.ToolNotFound, 'no such tool in this run');
     run.toolCalls += 1;
     if (run.toolCalls > run.limits.maxToolCalls)
-      return refuse('SANDBOX_ERROR', `tool call limit of ${run.limits.maxToolCalls} reached`);
+      return refuse(ErrorCode.Sandbox, `tool call limit of ${run.limits.maxToolCalls} reached`);
     if (run.inFlight >= run.limits.maxConcurrentToolCalls)
-      return refuse('SANDBOX_ERROR', 'too many tool calls in flight');
+      return refuse(ErrorCode.Sandbox, 'too many tool calls in flight');
     if (run.options.callTool === undefined)
-      return refuse('TOOL_NOT_FOUND', 'this run has no tools');
+      return refuse(ErrorCode.ToolNotFound, 'this run has no tools');
     let args: unknown;
     try {
       args = parseUntrusted(message.argsJson);
     } catch {
-      return refuse('INVALID_ARGUMENTS', 'the arguments are not valid JSON');
+      return refuse(ErrorCode.InvalidArguments, 'the arguments are not valid JSON');
     }
     run.inFlight += 1;
     try {
@@ -322,7 +323,7 @@ export class IsolatedVmSandbox implements Sandbox {
       );
     } catch {
       // A host failure's text (paths, secrets) never crosses into the sandbox (SBX-18).
-      refuse('TOOL_EXECUTION_FAILED', 'the tool call failed on the host');
+      refuse(ErrorCode.ToolExecutionFailed, 'the tool call failed on the host');
     } finally {
       run.inFlight -= 1;
     }

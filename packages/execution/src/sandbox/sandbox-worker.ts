@@ -1,9 +1,11 @@
 // A sandbox worker process: hosts isolated-vm isolates, one fresh isolate and context per run,
 // and talks to its supervisor over IPC. Nothing of this process is reachable from user code:
 // the only bridges are two isolated-vm Callbacks captured in the bootstrap's closure. Kept free
-// of workspace imports so that the supervisor can start it from source or from dist.
+// of workspace imports (type imports are erased) so that the supervisor can start it from source
+// or from dist.
 import { existsSync } from 'node:fs';
 import ivm from 'isolated-vm';
+import type { ErrorCode } from '@mcp-agent/core';
 import type { HostMessage, WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
 import type * as TypeScriptStrippingModule from './typescript-stripping.js';
 
@@ -191,7 +193,7 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
             JSON.stringify({
               ok: false,
               limit: true,
-              error: { code: 'INVALID_ARGUMENTS', message },
+              error: { code: 'INVALID_ARGUMENTS' satisfies ErrorCode, message },
             }),
           );
           return;

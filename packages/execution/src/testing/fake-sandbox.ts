@@ -1,4 +1,4 @@
-import type { JsonValue } from '@mcp-agent/core';
+import { ErrorCode, type JsonValue } from '@mcp-agent/core';
 import { parseUntrusted } from '../sandbox/parse-untrusted.js';
 import {
   DEFAULT_SANDBOX_LIMITS,
@@ -103,7 +103,7 @@ export class FakeSandbox implements Sandbox {
       try {
         toolCalls += 1;
         if (options.callTool === undefined)
-          throw new Error('TOOL_NOT_FOUND: this run has no tools');
+          throw new Error(`${ErrorCode.ToolNotFound}: this run has no tools`);
         let reply;
         try {
           reply = await options.callTool(tool, parseUntrusted(json), controller.signal);

@@ -1,4 +1,4 @@
-import type { MCPTaskResult } from '@mcp-agent/core';
+import { ErrorCode, type MCPTaskResult } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { toRecord, type TaskRecord } from './task-repository.js';
 
@@ -154,7 +154,7 @@ function lostResult(
     durationMs: Math.max(0, now - createdAt),
     requestId: 'none',
     error: {
-      code: 'INTERNAL',
+      code: ErrorCode.Internal,
       message: `The server process running this task stopped before it finished (no heartbeat since its lease ended at ${leaseUntil}). Its steps so far are in its events; start the task again.`,
       details: { reason: 'process_lost', owner, leaseUntil },
     },

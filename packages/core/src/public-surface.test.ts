@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+
+// The deliberate public surface (runtime names; types are checked by tsc): a change to it
+// is a visible diff here, to be made on purpose.
+describe('the public surface of @mcp-agent/core', () => {
+  it('the root entry exports exactly these names', async () => {
+    expect(Object.keys(await import('@mcp-agent/core')).sort()).toMatchInlineSnapshot(`
+      [
+        "BudgetExceededError",
+        "CancelledError",
+        "ConfigError",
+        "CredentialError",
+        "DEFAULT_BUDGET_CEILINGS",
+        "ErrorCode",
+        "ExpiringCache",
+        "InvalidArgumentsError",
+        "METER_NAME",
+        "MIN_NODE_MAJOR",
+        "McpAgentError",
+        "NotFoundError",
+        "NotReadyError",
+        "PROVIDER_ID_PATTERN",
+        "PayloadTooLargeError",
+        "PolicyDeniedError",
+        "ProviderNotFoundError",
+        "QuotaExceededError",
+        "RateLimitedError",
+        "SandboxError",
+        "SpanKind",
+        "TENANT_ATTRIBUTE",
+        "TimeoutError",
+        "ToolExecutionError",
+        "ToolNotFoundError",
+        "UnauthorizedError",
+        "assertSupportedNode",
+        "captureTraceContext",
+        "clampBudget",
+        "configError",
+        "configInputs",
+        "configureTenantAttribute",
+        "createContext",
+        "createLogger",
+        "defineSlot",
+        "describeIssues",
+        "formatPath",
+        "formatToolId",
+        "inSpan",
+        "instruments",
+        "isErrorCode",
+        "markSpanFailed",
+        "normalizeUserId",
+        "parseServerConfig",
+        "parseServerConfigFile",
+        "parseServerEntry",
+        "parseToolId",
+        "redactSecrets",
+        "resolveBudget",
+        "resolveBudgetCeilings",
+        "silentLogger",
+        "systemClock",
+        "tenantAttributes",
+        "toJsonSafe",
+        "toMcpAgentError",
+        "toolNameProblem",
+        "withinTraceContext",
+      ]
+    `);
+  });
+
+  it('./testing exports exactly these names', async () => {
+    expect(Object.keys(await import('@mcp-agent/core/testing')).sort()).toMatchInlineSnapshot(`
+      [
+        "createManualClock",
+        "createMemoryLogger",
+        "latencyStats",
+        "percentile",
+        "round3",
+      ]
+    `);
+  });
+});

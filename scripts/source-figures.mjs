@@ -1,0 +1,94 @@
+// `node scripts/source-figures.mjs [--json]`: the size of each package's source, for a closing
+// note. Source is every .ts under src/ except tests (`*.test.ts`, `*-test-helpers.ts`,
+// `contract-tests/`); benchmarks and ./testing doubles count as source, and are also shown apart.
+// Lines are counted as `wc -l` counts them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const members = ['packages', 'apps'].flatMap((group) =>
+  readdirSync(join(root, group), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(group, entry.name)),
+);
+
+function isTest(path) {
+  return (
+    path.endsWith('.test.ts') ||
+    path.endsWith('-test-helpers.ts') ||
+    path.split('/').includes('contract-tests')
+  );
+}
+
+function* tsFiles(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* tsFiles(path);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+function lineCount(path) {
+  const text = readFileSync(path, 'utf8');
+  let lines = 0;
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) === 10) lines += 1;
+  return lines;
+}
+
+const packages = [];
+const sources = [];
+for (const member of members) {
+  const figures = {
+    package: member,
+    files: 0,
+    lines: 0,
+    benchAndTestingLines: 0,
+    testFiles: 0,
+    testLines: 0,
+  };
+  for (const path of tsFiles(join(root, member, 'src'))) {
+    const file = relative(root, path);
+    const lines = lineCount(path);
+    if (isTest(file)) {
+      figures.testFiles += 1;
+      figures.testLines += lines;
+      continue;
+    }
+    figures.files += 1;
+    figures.lines += lines;
+    if (/\/src\/(bench|testing)\//.test(file)) figures.benchAndTestingLines += lines;
+    sources.push({ file, lines });
+  }
+  if (figures.files + figures.testFiles > 0) packages.push(figures);
+}
+packages.sort((a, b) => b.lines - a.lines);
+const longest = sources
+  .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
+  .slice(0, 10);
+const total = packages.reduce(
+  (sum, p) => ({ files: sum.files + p.files, lines: sum.lines + p.lines }),
+  {
+    files: 0,
+    lines: 0,
+  },
+);
+
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ packages, total, longest }));
+} else {
+  const pad = (value, width) => String(value).padStart(width);
+  console.log('package              files   lines  (bench+testing)  test files  test lines');
+  for (const p of packages)
+    console.log(
+      `${p.package.padEnd(20)}${pad(p.files, 6)}${pad(p.lines, 8)}${pad(p.benchAndTestingLines, 17)}${pad(p.testFiles, 12)}${pad(p.testLines, 12)}`,
+    );
+  console.log(`${'total'.padEnd(20)}${pad(total.files, 6)}${pad(total.lines, 8)}`);
+  console.log('\nThe ten longest source files (non-test):');
+  for (const { file, lines } of longest) console.log(`${pad(lines, 6)}  ${file}`);
+}
