@@ -14,15 +14,13 @@ const query = z.string().trim().min(1).max(2_000);
 
 const input = z
   .strictObject({
-    query: query.optional().describe('One search: what the tool should do, in plain words.'),
+    query: query.optional().describe('One search: what the tool should do.'),
     queries: z
       .array(query)
       .min(1)
       .max(MAX_SEARCH_TOOLS_QUERIES)
       .optional()
-      .describe(
-        `Several short searches in one call, one per step of the task (at most ${MAX_SEARCH_TOOLS_QUERIES}).`,
-      ),
+      .describe(`Several short searches, one per step (at most ${MAX_SEARCH_TOOLS_QUERIES}).`),
     limit: z
       .number()
       .int()
@@ -64,7 +62,7 @@ export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>
   return {
     name: 'search_tools',
     description:
-      'Step 1. Search the tools of the connected servers by what you want to do, in plain words. For a task of several steps, split it into short searches, one per step, in one call: {"queries": ["list open issues", "send a slack message"]}; one search is {"query": "create a GitHub issue"}. Each query gets its own tool ids with their relevance (0–1); descriptions are listed once under their server. A query with "no_good_match": true has no connected tool that does it: say so rather than use another tool. Search before describing or calling anything.',
+      'Step 1. Find tools of the connected servers by what you want to do, in plain words. For a task of several steps, split it into short searches, one per step, in one call: {"queries": ["list open issues", "post to slack"]}; one search: {"query": "create a GitHub issue"}. Each query gets tool ids with relevance 0–1, descriptions once under their server; "no_good_match": nothing connected does it, so say so. Search before describing or calling.',
     input,
     async run({ query, queries, limit, providers }, { ctx }) {
       const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
