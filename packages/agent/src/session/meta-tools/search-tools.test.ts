@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, resolveBudget, type AgentContext } from '@mcp-agent/core';
 import { Dispatcher } from '@mcp-agent/actions';
 import { MemoryToolCallPool } from '@mcp-agent/actions/testing';
-import { Knowledge, type ToolSearchAnswer } from '@mcp-agent/knowledge';
+import { DEFAULT_RANKING, Knowledge, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { BudgetTracker } from '../../planner/budget.js';
@@ -80,7 +80,7 @@ describe('search_tools', () => {
     ]);
     for (const q of answer.queries.slice(0, 3)) {
       expect(q.matches.length).toBeLessThanOrEqual(2);
-      expect(q.matches[0]!.relevance).toBeGreaterThanOrEqual(0.15);
+      expect(q.matches[0]!.relevance).toBeGreaterThanOrEqual(DEFAULT_RANKING.relevance.goodMatch);
       expect(q.matches[0]!.relevance).toBeLessThanOrEqual(1);
     }
     expect(answer.note).toMatch(/No connected tool matches "horoscope" well/);
