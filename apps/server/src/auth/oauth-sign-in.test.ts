@@ -149,7 +149,7 @@ async function signIn(user: string): Promise<{
 
 const text = (result: unknown) =>
   JSON.parse(((result as { content: { text: string }[] }).content[0] as { text: string }).text) as {
-    results?: { tool_id: string }[];
+    queries?: { matches: { tool_id: string }[] }[];
     result?: string;
   };
 
@@ -258,7 +258,7 @@ describe('signing in to the gateway with the MCP SDK client', () => {
     const found = text(
       await alice.client.callTool({ name: 'search_tools', arguments: { query: 'open an issue' } }),
     );
-    expect(found.results?.[0]?.tool_id).toBe('github.create_issue');
+    expect(found.queries?.[0]?.matches[0]?.tool_id).toBe('github.create_issue');
     await alice.client.callTool({
       name: 'describe_tools',
       arguments: { tool_ids: ['github.create_issue'] },

@@ -30,7 +30,7 @@ export interface GatewayServerOptions {
 }
 
 const INSTRUCTIONS =
-  'This gateway reaches the MCP servers connected for you. Work in order: search_tools to find tools by what they do, describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters.';
+  'This gateway reaches the MCP servers connected for you. Work in order: search_tools to find tools by what they do (a task of several steps: one short search per step, all in the "queries" of one call), describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters.';
 
 /**
  * One MCP server session bound to one user: a thin adapter over a `MetaToolSession`, so the

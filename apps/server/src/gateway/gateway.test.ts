@@ -61,6 +61,13 @@ beforeAll(async () => {
       },
     },
   ]);
+  await addScripted('alice', 'slack', [
+    {
+      name: 'post_message',
+      description: 'Post a message to a Slack channel',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    },
+  ]);
   await addScripted('bob', 'secrets', [
     { name: 'read_vault', description: 'Read the company vault', inputSchema: { type: 'object' } },
   ]);
@@ -89,7 +96,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     expect(client.getInstructions()).toMatch(/search_tools .* describe_tools .* call_tool/);
     expect(
       text(await client.callTool({ name: 'search_tools', arguments: { query: 'open an issue' } }))
-        .results[0].tool_id,
+        .queries[0].matches[0].tool_id,
     ).toBe('github.create_issue');
     expect(
       text(
@@ -122,6 +129,60 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     );
     // Code gets the whole result, its JSON text parsed.
     expect(ran.result).toEqual(['object', 'x']);
+    await client.close();
+  });
+
+  it('search_tools takes several queries in one call: each its own matches, tools once under their server, no good match said', async () => {
+    const client = await connect(ALICE_TOKEN);
+    const answer = text(
+      await client.callTool({
+        name: 'search_tools',
+        arguments: {
+          queries: ['open an issue', 'post a message to a channel', 'create an issue', 'horoscope'],
+          limit: 3,
+        },
+      }),
+    );
+    const top = (i: number) => answer.queries[i].matches[0];
+    expect(answer.queries.map((q: { query: string }) => q.query)).toEqual([
+      'open an issue',
+      'post a message to a channel',
+      'create an issue',
+      'horoscope',
+    ]);
+    expect(top(0).tool_id).toBe('github.create_issue');
+    expect(top(1).tool_id).toBe('slack.post_message');
+    expect(top(2).tool_id).toBe('github.create_issue');
+    for (const i of [0, 1, 2]) expect(top(i).relevance).toBeGreaterThan(0.15);
+    // Nothing connected reads horoscopes: said, instead of offering a tool that does something else.
+    expect(answer.queries[3]).toMatchObject({
+      query: 'horoscope',
+      no_good_match: true,
+      matches: [],
+    });
+    expect(answer.note).toMatch(/No connected tool matches "horoscope"/);
+    // github.create_issue, found twice, is described once, under its server.
+    const listed = answer.servers.flatMap((s: { server: string; tools: { tool_id: string }[] }) =>
+      s.tools.map((t) => `${s.server}:${t.tool_id}`),
+    );
+    expect(listed.filter((t: string) => t === 'github:github.create_issue')).toHaveLength(1);
+    expect(listed).toContain('slack:slack.post_message');
+
+    const both = await client.callTool({
+      name: 'search_tools',
+      arguments: { query: 'open an issue', queries: ['post a message'] },
+    });
+    expect(both.isError).toBe(true);
+    expect(text(both).error).toEqual({
+      code: 'INVALID_ARGUMENTS',
+      message: expect.stringMatching(/give "query" or "queries", not both/),
+    });
+    const tooMany = await client.callTool({
+      name: 'search_tools',
+      arguments: { queries: Array.from({ length: 9 }, (_, i) => `step ${i}`) },
+    });
+    expect(tooMany.isError).toBe(true);
+    expect(text(tooMany).error.message).toMatch(/queries: .*8/);
     await client.close();
   });
 
@@ -340,7 +401,7 @@ describe('the MCP gateway over stdio (one user), through the built CLI', () => {
     const hits = text(
       await client.callTool({ name: 'search_tools', arguments: { query: 'create issue' } }),
     );
-    expect(hits.results[0].tool_id).toBe('github.create_issue');
+    expect(hits.queries[0].matches[0].tool_id).toBe('github.create_issue');
     await client.close();
   });
 });

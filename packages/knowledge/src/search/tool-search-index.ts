@@ -75,7 +75,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
     synonymCredit: 0.25,
     prefixCredit: 0.5,
     absentWeight: 1,
-    goodMatch: 0.15,
+    goodMatch: 0.13,
   }),
 });
 

@@ -1,36 +1,75 @@
 import { z } from 'zod';
+import type { JsonValue } from '@mcp-agent/core';
 import type { MetaTool } from '../meta-tool.js';
 import { observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
 
-const input = z.strictObject({
-  query: z.string().trim().min(1).max(2_000).describe('What the tool should do.'),
-  limit: z.number().int().min(1).max(20).optional().describe('Results to return (default 5).'),
-  providers: z.array(z.string().max(64)).max(50).optional().describe('Only these servers.'),
-});
+/** Most queries in one search_tools call: a task's steps, each searched on its own. */
+export const MAX_SEARCH_TOOLS_QUERIES = 8;
+// Most hits one call lists over all its queries (queries × limit): the answer stays small.
+const MAX_HITS = 40;
+const DEFAULT_LIMIT = 5;
 
-/** `search_tools`: ranked slim hits over the servers this request may use. */
+const query = z.string().trim().min(1).max(2_000);
+
+const input = z
+  .strictObject({
+    query: query.optional().describe('One search: what the tool should do.'),
+    queries: z
+      .array(query)
+      .min(1)
+      .max(MAX_SEARCH_TOOLS_QUERIES)
+      .optional()
+      .describe(`Several short searches, one per step (at most ${MAX_SEARCH_TOOLS_QUERIES}).`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe(`Results per query (default ${DEFAULT_LIMIT}).`),
+    providers: z.array(z.string().max(64)).max(50).optional().describe('Only these servers.'),
+  })
+  .superRefine((value, issues) => {
+    if ((value.query === undefined) === (value.queries === undefined)) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['queries'],
+        message:
+          value.query === undefined
+            ? 'give "query" (one search) or "queries" (several)'
+            : 'give "query" or "queries", not both: put every search in "queries"',
+      });
+      return;
+    }
+    const count = value.queries?.length ?? 1;
+    const limit = value.limit ?? DEFAULT_LIMIT;
+    if (count * limit > MAX_HITS) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['limit'],
+        message: `${count} queries × ${limit} results is over ${MAX_HITS}: ask for at most ${Math.floor(MAX_HITS / count)} results per query, or split the searches over two calls`,
+      });
+    }
+  });
+
+/**
+ * `search_tools`: one or several searches over the servers this request may use, each query
+ * with its own top hits and their relevance, every tool described once under its server, and
+ * queries nothing connected answers marked `no_good_match` (Knowledge.searchMany's answer).
+ */
 export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>> {
   return {
     name: 'search_tools',
     description:
-      'Step 1. Search the tools of the connected servers by what you want to do, in plain words ("create a GitHub issue"). Returns tool ids with one-line descriptions. Search before describing or calling anything.',
+      'Step 1. Find tools of the connected servers by what you want to do, in plain words. For a task of several steps, split it into short searches, one per step, in one call: {"queries": ["list open issues", "post to slack"]}; one search: {"query": "create a GitHub issue"}. Each query gets tool ids with relevance 0–1, descriptions once under their server; "no_good_match": nothing connected does it, so say so. Search before describing or calling.',
     input,
-    async run({ query, limit, providers }, { ctx }) {
-      const results = await state.knowledge.search(ctx, query, {
-        limit: limit ?? 5,
+    async run({ query, queries, limit, providers }, { ctx }) {
+      const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
+        limit: limit ?? DEFAULT_LIMIT,
         ...(providers === undefined ? {} : { providers }),
       });
-      const slim = results.map((r) => ({
-        tool_id: r.tool_id,
-        description: r.description,
-        score: r.score,
-      }));
-      return observed(
-        slim.length === 0
-          ? { results: slim, hint: 'Nothing matched; try other words.' }
-          : { results: slim },
-      );
+      return observed(answer as unknown as JsonValue);
     },
   };
 }

@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext, resolveBudget, type AgentContext } from '@mcp-agent/core';
+import { Dispatcher } from '@mcp-agent/actions';
+import { MemoryToolCallPool } from '@mcp-agent/actions/testing';
+import { DEFAULT_RANKING, Knowledge, type ToolSearchAnswer } from '@mcp-agent/knowledge';
+import type { Registry } from '@mcp-agent/registry';
+import { createTestRegistry } from '@mcp-agent/registry/testing';
+import { BudgetTracker } from '../../planner/budget.js';
+import { systemPrompt } from '../../planner/prompts.js';
+import { runLoop } from '../../planner/run-loop.js';
+import { Trajectory } from '../../planner/trajectory.js';
+import { MockModelClient, mockText, mockToolUse } from '../../testing/index.js';
+import { MetaToolSession } from '../meta-tool-session.js';
+
+// search_tools over a real (in-memory SQLite) registry and the real search: one query or
+// several, each answered on its own, tools listed once under their server.
+let registry: Registry;
+let ctx: AgentContext;
+let knowledge: Knowledge | undefined;
+
+const tool = (name: string, description: string) => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+});
+
+beforeEach(async () => {
+  registry = await createTestRegistry();
+  ctx = createContext({ userId: 'alice' });
+  knowledge = undefined;
+  const servers = {
+    github: [
+      tool('list_issues', 'List the open issues of a repository'),
+      tool('create_issue', 'Create an issue in a repository'),
+    ],
+    slack: [tool('post_message', 'Post a message to a Slack channel')],
+    calendar: [tool('create_event', 'Create an event in a calendar')],
+  };
+  for (const [id, tools] of Object.entries(servers)) {
+    await registry.addServer(ctx, {
+      id,
+      transport: 'streamable-http',
+      url: `https://${id}.example/mcp`,
+    });
+    await registry.catalog.replace(ctx, id, tools);
+    await registry.recordState(ctx, id, { status: 'ready' });
+  }
+});
+afterEach(async () => {
+  await registry.close();
+});
+
+// One Knowledge per registry, as a process holds: it listens to the registry's events.
+function session(budget?: BudgetTracker): MetaToolSession {
+  knowledge ??= new Knowledge({ registry });
+  return new MetaToolSession({
+    knowledge,
+    dispatcher: new Dispatcher({ registry, pool: new MemoryToolCallPool({}) }),
+    ...(budget === undefined ? {} : { budget }),
+  });
+}
+
+async function search(input: unknown) {
+  return session().run('search_tools', input, { ctx });
+}
+
+describe('search_tools', () => {
+  it('answers each of several queries with its own matches and relevance, tools once under their server', async () => {
+    const observation = await search({
+      queries: ['list open issues', 'post a message to a channel', 'open issues', 'horoscope'],
+      limit: 2,
+    });
+    expect(observation.ok).toBe(true);
+    const answer = observation.value as unknown as ToolSearchAnswer;
+    expect(answer.queries.map((q) => [q.query, q.matches[0]?.tool_id, q.no_good_match])).toEqual([
+      ['list open issues', 'github.list_issues', false],
+      ['post a message to a channel', 'slack.post_message', false],
+      ['open issues', 'github.list_issues', false],
+      ['horoscope', undefined, true],
+    ]);
+    for (const q of answer.queries.slice(0, 3)) {
+      expect(q.matches.length).toBeLessThanOrEqual(2);
+      expect(q.matches[0]!.relevance).toBeGreaterThanOrEqual(DEFAULT_RANKING.relevance.goodMatch);
+      expect(q.matches[0]!.relevance).toBeLessThanOrEqual(1);
+    }
+    expect(answer.note).toMatch(/No connected tool matches "horoscope" well/);
+    // Every tool found is described once, under its own server, however many queries found it.
+    const listed = answer.servers.flatMap((s) => s.tools.map((t) => `${s.server}/${t.tool_id}`));
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).toContain('github/github.list_issues');
+    expect(listed).toContain('slack/slack.post_message');
+    expect(answer.servers.find((s) => s.server === 'github')?.tools[0]).toEqual({
+      tool_id: 'github.list_issues',
+      description: 'List the open issues of a repository',
+    });
+  });
+
+  it('answers one query in the same shape, within the providers asked', async () => {
+    const one = (await search({ query: 'create', providers: ['calendar'] }))
+      .value as unknown as ToolSearchAnswer;
+    expect(one.queries).toHaveLength(1);
+    expect(one.queries[0]!.matches.map((m) => m.tool_id)).toEqual(['calendar.create_event']);
+    expect(one.servers.map((s) => s.server)).toEqual(['calendar']);
+  });
+
+  it('takes exactly one of query and queries, a bounded list of bounded queries, within 40 hits', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{}, /queries: give "query" \(one search\) or "queries" \(several\)/],
+      [{ query: 'a b', queries: ['c d'] }, /queries: give "query" or "queries", not both/],
+      [{ queries: [] }, /queries: .*1/],
+      [{ queries: Array.from({ length: 9 }, (_, i) => `step ${i}`) }, /queries: .*8/],
+      [{ queries: ['ok', ' '] }, /queries\[1\]: /],
+      [{ queries: ['ok', 'x'.repeat(2_001)] }, /queries\[1\]: .*2000/],
+      [
+        { queries: ['a', 'b', 'c'], limit: 20 },
+        /limit: 3 queries × 20 results is over 40: ask for at most 13 results per query/,
+      ],
+    ];
+    for (const [input, message] of cases) {
+      const observation = await search(input);
+      expect(observation.ok).toBe(false);
+      expect(observation.value).toEqual({
+        error: { code: 'INVALID_ARGUMENTS', message: expect.stringMatching(message) },
+      });
+    }
+    expect((await search({ queries: Array.from({ length: 8 }, (_, i) => `step ${i}`) })).ok).toBe(
+      true,
+    );
+  });
+
+  it('lists both forms in its schema and teaches splitting a task into searches', () => {
+    const listing = session().tools.find((t) => t.name === 'search_tools')!;
+    const properties = listing.inputSchema.properties as Record<string, { maxItems?: number }>;
+    expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'providers']);
+    expect(properties.queries?.maxItems).toBe(8);
+    expect(listing.description).toMatch(/split it into short searches, one per step, in one call/);
+    expect(systemPrompt('inventory', { connectors: false })).toMatch(
+      /split it into short searches, one per thing to do, in one search_tools call/,
+    );
+  });
+
+  it('a model that searches several steps in one call reads every answer in one observation', async () => {
+    const model = new MockModelClient([
+      mockToolUse([['search_tools', { queries: ['list open issues', 'create a calendar event'] }]]),
+      mockText('done'),
+    ]);
+    const budget = new BudgetTracker(resolveBudget({}), ctx.clock);
+    const trajectory = new Trajectory();
+    const meta = session(budget);
+    await runLoop({ ctx, model, session: meta, budget, trajectory }, 'system', 'task');
+    expect(trajectory.steps.map((s) => [s.command, s.ok])).toEqual([['search_tools', true]]);
+    const seen = JSON.stringify(model.requests[1]?.messages.at(-1)?.content);
+    expect(seen).toContain('github.list_issues');
+    expect(seen).toContain('calendar.create_event');
+  });
+});
