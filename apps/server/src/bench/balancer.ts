@@ -1,5 +1,5 @@
 // The small load balancer of the scale benchmarks, on loopback: new sessions and plain API
-// requests go round-robin to the backends that answer /ready; a request carrying an
+// requests go round-robin to the backends that answer /ready (to all when none does); a request carrying an
 // Mcp-Session-Id goes to the backend that created that session (learned from its response
 // header), as the README's sticky-routing recipe asks of a real balancer.
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -32,7 +32,11 @@ export async function startBalancer(
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
   const pick = (): string | undefined => {
-    const live = all.filter((url) => healthy.has(url));
+    // When no backend passed its last check, all of them are tried, as real balancers fail
+    // open (Envoy's panic threshold, an ALB with no healthy target): a slow /ready on a loaded
+    // machine must not turn into refusals the servers never made.
+    const passing = all.filter((url) => healthy.has(url));
+    const live = passing.length > 0 ? passing : all;
     if (live.length === 0) return undefined;
     next = (next + 1) % live.length;
     return live[next];
