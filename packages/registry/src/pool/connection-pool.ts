@@ -114,6 +114,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       () => store.events.off('server-updated', drop),
       () => store.events.off('server-removed', drop),
     );
+    // Another process's change matters only to connections held here (LOAD-11).
+    const unfollow = store.followChangesWhile?.(() => this.#connections.size > 0);
+    if (unfollow !== undefined) this.#unsubscribe.push(unfollow);
   }
 
   /** The tenant's connection to `serverId`, opened (not yet discovered) if needed; single-flight. */
