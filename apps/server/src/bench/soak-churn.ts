@@ -229,14 +229,14 @@ export function createChurn(options: {
       id: string;
     };
     counts.tasks += 1;
-    for (let i = 0; i < 100; i += 1) {
+    for (let i = 0; i < 600; i += 1) {
       const { status } = JSON.parse(await api(tenant, 'GET', `/v1/tasks/${id}`)) as {
         status: string;
       };
       if (status !== 'running') return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`task ${id} still running after 10 s`);
+    throw new Error(`task ${id} still running after 60 s`);
   };
 
   const round = async (tenant: Tenant, n: number) => {
