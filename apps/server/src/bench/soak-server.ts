@@ -32,6 +32,9 @@ export interface InsideStats {
   readonly eventBytes: number;
   readonly connections: number;
   readonly runningTasks: number;
+  /** Knowledge's search caches: catalog indexes and remembered tenants (LRU-bounded). */
+  readonly indexes: number;
+  readonly searchTenants: number;
 }
 
 const config = JSON.parse(process.env.SOAK_SERVER ?? '{}') as SoakServerConfig;
@@ -71,6 +74,8 @@ const inside = createServer((_req, res) => {
     eventBytes: gateway.eventBytes,
     connections: stack.pool.size,
     runningTasks: api.tasks.running,
+    indexes: stack.knowledge.cacheSizes().indexes,
+    searchTenants: stack.knowledge.cacheSizes().tenants,
   };
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(stats));

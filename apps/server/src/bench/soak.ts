@@ -172,6 +172,8 @@ export async function runSoak(options: {
       connections: after.connections,
       mcpChildren: after.mcpChildren,
       runningTasks: after.runningTasks,
+      indexes: after.indexes,
+      searchTenants: after.searchTenants,
       heapAfterGcMb: after.heapAfterGcMb,
       heapAboveBeforeMb: round3(after.heapAfterGcMb - before.heapAfterGcMb),
       rssMb: after.rssMb,
