@@ -26,6 +26,9 @@ export interface SoakServerConfig {
 /** What the inside port answers. */
 export interface InsideStats {
   readonly heapAfterGcMb: number;
+  /** V8's heap as reserved (what RSS holds of it), and memory outside it (buffers, native). */
+  readonly heapTotalMb: number;
+  readonly externalMb: number;
   readonly rssMb: number;
   readonly sessions: number;
   readonly events: number;
@@ -66,9 +69,12 @@ const inside = createServer((_req, res) => {
   gc();
   gc();
   const gateway = api.gateway.stats();
+  const memory = process.memoryUsage();
   const stats: InsideStats = {
-    heapAfterGcMb: mb(process.memoryUsage().heapUsed),
-    rssMb: mb(process.memoryUsage().rss),
+    heapAfterGcMb: mb(memory.heapUsed),
+    heapTotalMb: mb(memory.heapTotal),
+    externalMb: mb(memory.external),
+    rssMb: mb(memory.rss),
     sessions: gateway.sessions,
     events: gateway.events,
     eventBytes: gateway.eventBytes,

@@ -176,6 +176,8 @@ export async function runSoak(options: {
       searchTenants: after.searchTenants,
       heapAfterGcMb: after.heapAfterGcMb,
       heapAboveBeforeMb: round3(after.heapAfterGcMb - before.heapAfterGcMb),
+      heapTotalMb: after.heapTotalMb,
+      externalMb: after.externalMb,
       rssMb: after.rssMb,
       fds: after.fds,
       fdsAboveBefore: after.fds - before.fds,
@@ -199,6 +201,8 @@ export async function runSoak(options: {
       slopesPer10MinAfterWarmUp: {
         rssMb: slopePer10Min(warm, (s) => s.rssMb),
         heapAfterGcMb: slopePer10Min(warm, (s) => s.heapAfterGcMb),
+        heapTotalMb: slopePer10Min(warm, (s) => s.heapTotalMb),
+        externalMb: slopePer10Min(warm, (s) => s.externalMb),
         fds: slopePer10Min(warm, (s) => s.fds),
         mcpChildren: slopePer10Min(warm, (s) => s.mcpChildren),
         sessions: slopePer10Min(warm, (s) => s.sessions),
