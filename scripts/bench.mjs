@@ -21,6 +21,7 @@ const benches = {
   'load-03': 'apps/server/build/bench/main.js',
   'load-05': 'apps/server/build/bench/main.js',
   'load-06': 'apps/server/build/bench/main.js',
+  soak: 'apps/server/build/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

@@ -24,6 +24,8 @@ const steps = [
   ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
   // The packages as someone outside this repository gets them: packed, installed with npm, used.
   ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
+  // A one-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
+  ['soak', ['exec', 'node', 'scripts/soak-check.mjs']],
 ];
 
 mkdirSync('node_modules/.cache', { recursive: true });
@@ -32,16 +34,17 @@ let failedSteps = 0;
 let scripted = { passed: 0, failed: 0 };
 for (const [name, args] of steps) {
   console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
-  const capture = name.startsWith('conformance') || name === 'install-test';
+  const capture = name.startsWith('conformance') || name === 'install-test' || name === 'soak';
   const { status, stdout } = spawnSync('pnpm', args, {
     stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'],
     encoding: 'utf8',
   });
   if (capture) {
     process.stdout.write(stdout ?? '');
-    const summary = /(?:conformance(?:-server)?|install-test): (\d+) passed, (\d+) failed/.exec(
-      stdout ?? '',
-    );
+    const summary =
+      /(?:conformance(?:-server)?|install-test|soak): (\d+) passed, (\d+) failed/.exec(
+        stdout ?? '',
+      );
     if (summary) {
       scripted = {
         passed: scripted.passed + Number(summary[1]),

@@ -144,6 +144,7 @@ try {
         ? MULTI_TENANT_POLICY
         : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
     limits: limits.agent,
+    ...(limits.pool === undefined ? {} : { pool: limits.pool }),
     ...(limits.toolCalls === undefined ? {} : { rateLimits: { default: limits.toolCalls } }),
     migrate: !(values['skip-migrations'] === true || process.env.MCP_AGENT_SKIP_MIGRATIONS === '1'),
   });

@@ -23,6 +23,19 @@ describe('the operator limits of main.js', () => {
     });
   });
 
+  it("LOAD-10 reads the pool's idle timeout, the operator's setting of how long an unused connection lives", () => {
+    expect(readOperatorLimits({}, { MCP_AGENT_CONNECTION_IDLE_MS: '300000' })).toMatchObject({
+      pool: { idleMs: 300_000 },
+    });
+    expect(readOperatorLimits({ 'connection-idle-ms': '60000' }, {}).pool).toEqual({
+      idleMs: 60_000,
+    });
+    expect(readOperatorLimits({}, {}).pool).toBeUndefined();
+    expect(() => readOperatorLimits({ 'connection-idle-ms': '0' }, {})).toThrow(
+      /--connection-idle-ms \(MCP_AGENT_CONNECTION_IDLE_MS\) must be a positive whole number/,
+    );
+  });
+
   it('reads how tasks are leased and kept, and the tool-call rate', () => {
     expect(
       readOperatorLimits(

@@ -15,6 +15,8 @@ export interface OperatorLimits {
   readonly server: ServerLimits;
   readonly tasks: TaskSettings;
   readonly toolCalls?: RateLimit;
+  /** The connection pool: how long a connection (and its child process) may sit idle. */
+  readonly pool?: { readonly idleMs?: number };
 }
 
 type LimitFlag = { readonly flag: string; readonly env: string } & (
@@ -24,6 +26,7 @@ type LimitFlag = { readonly flag: string; readonly env: string } & (
   | { readonly in: 'eventStore'; readonly key: keyof EventStoreLimits }
   | { readonly in: 'tasks'; readonly key: 'leaseMs' | 'maxAgeMs' | 'maxPerUser' }
   | { readonly in: 'toolCalls'; readonly key: keyof RateLimit }
+  | { readonly in: 'pool'; readonly key: 'idleMs' }
 );
 
 /** The flags of main.js, each with its environment variable (the flag wins). */
@@ -61,6 +64,12 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
   },
   { flag: 'max-sessions', env: 'MCP_AGENT_MAX_SESSIONS', in: 'server', key: 'maxSessionsPerUser' },
   { flag: 'session-idle-ms', env: 'MCP_AGENT_SESSION_IDLE_MS', in: 'server', key: 'sessionIdleMs' },
+  {
+    flag: 'connection-idle-ms',
+    env: 'MCP_AGENT_CONNECTION_IDLE_MS',
+    in: 'pool',
+    key: 'idleMs',
+  },
   { flag: 'max-body-bytes', env: 'MCP_AGENT_MAX_BODY_BYTES', in: 'server', key: 'maxBodyBytes' },
   {
     flag: 'event-store-stream-bytes',
@@ -117,6 +126,7 @@ export function readOperatorLimits(
   const eventStore: Partial<Record<keyof EventStoreLimits, number>> = {};
   const tasks: Record<string, number> = {};
   const toolCalls: Partial<Record<keyof RateLimit, number>> = {};
+  const pool: { idleMs?: number } = {};
   for (const entry of LIMIT_FLAGS) {
     const raw = flags[entry.flag] ?? env[entry.env];
     if (raw === undefined || raw === '') continue;
@@ -130,6 +140,7 @@ export function readOperatorLimits(
     else if (entry.in === 'eventStore') eventStore[entry.key] = value;
     else if (entry.in === 'tasks') tasks[entry.key] = value;
     else if (entry.in === 'toolCalls') toolCalls[entry.key] = value;
+    else if (entry.in === 'pool') pool[entry.key] = value;
     else server[entry.key] = value;
   }
   if (toolCalls.burst !== undefined && toolCalls.ratePerSecond === undefined)
@@ -151,6 +162,7 @@ export function readOperatorLimits(
             },
           }),
     },
+    ...(pool.idleMs === undefined ? {} : { pool }),
     // A burst of one second's calls unless the operator says otherwise.
     ...(toolCalls.ratePerSecond === undefined
       ? {}

@@ -49,6 +49,7 @@ export {
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
 } from './changes/postgres-change-feed.js';
+export { SqliteChangeFeed, type SqliteChangeFeedOptions } from './changes/sqlite-change-feed.js';
 export {
   TaskRepository,
   type NewTask,

@@ -7,6 +7,7 @@ import {
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
 } from './changes/postgres-change-feed.js';
+import { SqliteChangeFeed } from './changes/sqlite-change-feed.js';
 import {
   databaseSchemaFromEnv,
   databaseUrlFromEnv,
@@ -47,8 +48,9 @@ export interface OpenRegistryOptions {
   readonly migrate?: boolean;
   /**
    * How registry changes cross processes: on PostgreSQL a `PostgresChangeFeed` by default
-   * (LISTEN/NOTIFY over the change log), on SQLite none (events stay in the process); `false`
-   * for none at all, settings of the PostgreSQL feed, or a feed of your own.
+   * (LISTEN/NOTIFY over the change log), on a SQLite file a `SqliteChangeFeed` (`PRAGMA
+   * data_version` once a second while connections are held, then the same log), on `:memory:`
+   * none; `false` for none at all, settings of the default feed, or a feed of your own.
    */
   readonly changeFeed?:
     ChangeFeed | false | Pick<PostgresChangeFeedOptions, 'pollMs' | 'retentionMs' | 'origin'>;
@@ -96,6 +98,12 @@ export async function openRegistry(given: OpenRegistryOptions = {}): Promise<Reg
         ...given,
         url: options.url ?? databaseUrlFromEnv() ?? '',
         ...(options.schema === undefined ? {} : { schema: options.schema }),
+        db: database.db,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      });
+    else if (given !== false && database.location !== ':memory:')
+      feed = new SqliteChangeFeed({
+        ...given,
         db: database.db,
         ...(options.logger === undefined ? {} : { logger: options.logger }),
       });

@@ -23,6 +23,7 @@ describe('the public surface of @mcp-agent/registry', () => {
         "QuotaRepository",
         "Registry",
         "SINGLE_USER_POLICY",
+        "SqliteChangeFeed",
         "TASK_METER",
         "TaskLeases",
         "TaskMeter",

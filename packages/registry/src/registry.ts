@@ -175,6 +175,20 @@ export class Registry {
     await this.#feed?.publish(change);
   }
 
+  /** The feed that carries changes between processes, if there is one. */
+  get changeFeed(): ChangeFeed | undefined {
+    return this.#feed;
+  }
+
+  /**
+   * Tells the change feed that this process holds something another process's change could
+   * make stale while `held()` is true (the pool: open connections); a SQLite feed polls only
+   * then. Returns the function that withdraws it.
+   */
+  followChangesWhile(held: () => boolean): () => void {
+    return this.#feed?.followWhile?.(held) ?? (() => undefined);
+  }
+
   /** The database handle, for maintenance such as `rotateSecrets`. */
   get db(): Executor {
     return this.#db;

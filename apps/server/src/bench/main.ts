@@ -3,13 +3,15 @@ import { runLoad05 } from './chaos.js';
 import { runLoad06 } from './noisy-neighbour.js';
 import { runLoad03, runScaleBenchmark } from './scale.js';
 import { runServedBenchmark } from './served.js';
+import { runSoak } from './soak.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
 // Entry point of `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
 // [--tasks 1000] [--runs 5]`, `pnpm bench scale
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
-// `pnpm bench load-06 [--phase-ms 30000]`. The scale benchmarks need PostgreSQL
+// `pnpm bench load-06 [--phase-ms 30000]`, `pnpm bench soak [--minutes 20] [--rate 1.2]
+// [--tenants 40] [--idle-ms 60000] [--check]`. The scale benchmarks need PostgreSQL
 // (MCP_AGENT_BENCH_DATABASE_URL or MCP_AGENT_TEST_DATABASE_URL).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,9 +26,13 @@ const { values, positionals } = parseArgs({
     'phase-ms': { type: 'string' },
     tasks: { type: 'string' },
     runs: { type: 'string' },
+    minutes: { type: 'string' },
+    rate: { type: 'string' },
+    'idle-ms': { type: 'string' },
+    check: { type: 'boolean' },
   },
 });
-const number = (name: keyof typeof values) =>
+const number = (name: Exclude<keyof typeof values, 'check'>) =>
   values[name] === undefined
     ? {}
     : { [name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())]: Number(values[name]) };
@@ -38,6 +44,14 @@ const benches: Record<string, () => Promise<unknown>> = {
   'load-05': () =>
     runLoad05({ ...number('tenants'), ...number('duration-ms'), ...number('kill-every-ms') }),
   'load-06': () => runLoad06({ ...number('phase-ms') }),
+  soak: () =>
+    runSoak({
+      ...number('minutes'),
+      ...number('rate'),
+      ...number('tenants'),
+      ...number('idle-ms'),
+      check: values.check === true,
+    }),
 };
 const run = benches[positionals[0] ?? ''];
 if (run === undefined) {
@@ -45,4 +59,5 @@ if (run === undefined) {
   process.exit(2);
 }
 console.log(JSON.stringify(await run()));
-process.exit(0);
+// A check that failed (soak --check) set the exit code.
+process.exit(process.exitCode ?? 0);

@@ -10,8 +10,9 @@ export type RegistryChange = {
  * every process's caches (the pool's connections, the resolver's tools, knowledge's indexes)
  * drop what changed. The database stays the source of truth: a feed delivers what the change
  * log holds, in order, and a process that missed notices catches up from the log.
- * `PostgresChangeFeed` is the PostgreSQL implementation (LISTEN/NOTIFY over the log); a SQLite
- * one can poll `PRAGMA data_version` over the same log; `MemoryChangeHub` is the test double.
+ * `PostgresChangeFeed` is the PostgreSQL implementation (LISTEN/NOTIFY over the log),
+ * `SqliteChangeFeed` the SQLite one (`PRAGMA data_version`, then the same log); `MemoryChangeHub`
+ * is the test double.
  */
 export interface ChangeFeed {
   /** Where other processes' changes go, in the order they were made; one receiver per feed. */
@@ -20,6 +21,11 @@ export interface ChangeFeed {
   start(): Promise<void>;
   /** Tells the other processes about a change made here. Never rejects: a failure is logged. */
   publish(change: RegistryChange): Promise<void>;
+  /**
+   * Follows only while `held()` (or another holder's) is true, for a feed that costs something
+   * to follow (SQLite polls); returns the function that removes the holder. Absent: always.
+   */
+  followWhile?(held: () => boolean): () => void;
   /** Stops following and releases its connection. */
   close(): Promise<void>;
 }

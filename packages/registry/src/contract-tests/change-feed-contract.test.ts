@@ -33,16 +33,21 @@ const implementations: { name: string; open(): Promise<Pair> }[] = [
       return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
     },
   },
-  ...dialects
-    .filter((dialect) => dialect.name === 'postgres')
-    .map((dialect) => ({
-      name: 'postgres (LISTEN/NOTIFY)',
-      async open(): Promise<Pair> {
+  ...dialects.map((dialect) => ({
+    name: dialect.name === 'postgres' ? 'postgres (LISTEN/NOTIFY)' : 'sqlite (data_version)',
+    async open(): Promise<Pair> {
+      if (dialect.name === 'postgres') {
         const { registries, close } = await dialect.openMany(2);
         const [a, b] = registries as [Registry, Registry];
         return { a, b, close };
-      },
-    })),
+      }
+      // SQLite polls once a second by default; "within a second" needs a shorter poll.
+      const shared = await dialect.openMany(0);
+      const a = await shared.another({ changeFeed: { pollMs: 200 } });
+      const b = await shared.another({ changeFeed: { pollMs: 200 } });
+      return { a, b, close: () => shared.close() };
+    },
+  })),
 ];
 
 // Every event B's registry emits, in order.

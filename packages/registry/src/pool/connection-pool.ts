@@ -7,6 +7,7 @@ import {
   silentLogger,
   toMcpAgentError,
   type AgentContext,
+  type Clock,
   type Logger,
 } from '@mcp-agent/core';
 import { canonicalHash } from '../catalog/canonical-hash.js';
@@ -45,6 +46,11 @@ export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
   /** Ping every ready connection this often; default 30 s; 0 never. */
   readonly pingIntervalMs?: number;
   readonly logger?: Logger;
+  /**
+   * The clock idle time is measured on; default each connection's opener's context clock. A
+   * served process makes a context per request, so its tests inject the clock here.
+   */
+  readonly clock?: Clock;
   /** Authorises remote servers whose auth config is `oauth`. */
   readonly oauth?: OAuthService;
 }
@@ -87,6 +93,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   readonly #pingAfterIdleMs: number;
   readonly #logger: Logger;
   readonly #oauth: OAuthService | undefined;
+  readonly #clock: Clock | undefined;
   readonly #connections = new Map<string, PooledConnection>();
   readonly #opening = new Map<string, Promise<PooledConnection>>();
   readonly #timers: NodeJS.Timeout[] = [];
@@ -103,6 +110,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     this.#pingAfterIdleMs = options.pingAfterIdleMs ?? 60_000;
     this.#logger = options.logger ?? silentLogger;
     this.#oauth = options.oauth;
+    this.#clock = options.clock;
     const pingIntervalMs = options.pingIntervalMs ?? 30_000;
     if (pingIntervalMs > 0) this.#every(pingIntervalMs, () => this.#pingAll());
     if (this.#idleMs > 0)
@@ -119,6 +127,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       () => store.events.off('server-updated', drop),
       () => store.events.off('server-removed', drop),
     );
+    // Another process's change matters only to connections held here (LOAD-11).
+    const unfollow = store.followChangesWhile?.(() => this.#connections.size > 0);
+    if (unfollow !== undefined) this.#unsubscribe.push(unfollow);
   }
 
   /** The tenant's connection to `serverId`, opened (not yet discovered) if needed; single-flight. */
@@ -370,7 +381,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     const background = createContext({
       userId: ctx.userId,
       logger: this.#logger,
-      clock: ctx.clock,
+      clock: this.#clock ?? ctx.clock,
     });
     // A tenant's own remote server, in a service that accepts public ones only: every
     // connection and redirect is checked, not just the URL that was registered.

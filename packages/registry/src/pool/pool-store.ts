@@ -25,6 +25,8 @@ export interface PoolStore {
     on<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
     off<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
   };
+  /** See `Registry.followChangesWhile`: the pool follows other processes' changes while it holds. */
+  followChangesWhile?(held: () => boolean): () => void;
   /** The servers in effect for the request (what `warmUp` connects). */
   availability(ctx: AgentContext): Promise<Availability>;
   /** How to open `serverId` for the tenant; `ProviderNotFoundError` when it has none. */

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import type { Executor } from '../database/executor.js';
+import type { ChangeFeed, RegistryChange } from './change-feed.js';
+import { ChangeLog } from './change-log.js';
+import { SequenceCursor } from './sequence-cursor.js';
+
+/** Options of {@link SqliteChangeFeed}. */
+export interface SqliteChangeFeedOptions {
+  /** The registry's database handle (its one SQLite connection): the log and `data_version`. */
+  readonly db: Executor;
+  /** This process's id in the log; its own changes are not delivered back to it. */
+  readonly origin?: string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** How often `PRAGMA data_version` is asked, while anything is held; default 1 s. */
+  readonly pollMs?: number;
+  /** Changes are kept this long for processes catching up; default 24 h. */
+  readonly retentionMs?: number;
+}
+
+const PAGE = 500;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Registry changes across processes on one SQLite file (the CLI beside a running server). A
+ * change is appended to the same log as on PostgreSQL (`registry_changes`); the others notice
+ * it with `PRAGMA data_version`, which changes on a connection only when another connection
+ * committed, so a poll costs one pragma and the log is read only after a foreign write. The
+ * poll runs while a holder says something could go stale (the pool: while it holds
+ * connections; see {@link followWhile}), or always when no holder was registered.
+ */
+export class SqliteChangeFeed implements ChangeFeed {
+  readonly #options: SqliteChangeFeedOptions;
+  readonly #log: ChangeLog;
+  readonly #origin: string;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #retentionMs: number;
+  readonly #holders = new Set<() => boolean>();
+  #receive: ((change: RegistryChange) => void) | undefined;
+  #cursor: SequenceCursor | undefined;
+  #version: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #reading: Promise<void> | undefined;
+  #closed = false;
+  #lastPruneAt = 0;
+  #polls = 0;
+
+  constructor(options: SqliteChangeFeedOptions) {
+    this.#options = options;
+    this.#log = new ChangeLog(options.db);
+    this.#origin = options.origin ?? `proc_${randomUUID()}`;
+    this.#logger = options.logger ?? silentLogger;
+    this.#clock = options.clock ?? systemClock;
+    this.#retentionMs = options.retentionMs ?? 24 * 3_600_000;
+  }
+
+  /** How many times `data_version` was asked: a test sees the poll pause while nothing is held. */
+  get polls(): number {
+    return this.#polls;
+  }
+
+  subscribe(receive: (change: RegistryChange) => void): void {
+    this.#receive = receive;
+  }
+
+  async start(): Promise<void> {
+    this.#cursor = new SequenceCursor(await this.#log.latest());
+    this.#version = await this.#dataVersion();
+    this.#timer = setInterval(() => this.poll(), this.#options.pollMs ?? 1_000);
+    this.#timer.unref();
+  }
+
+  /**
+   * Polls only while `held()` (or another holder's) is true; returns the function that removes
+   * it. With no holder at all, the feed polls always.
+   */
+  followWhile(held: () => boolean): () => void {
+    this.#holders.add(held);
+    return () => this.#holders.delete(held);
+  }
+
+  async publish(change: RegistryChange): Promise<void> {
+    try {
+      await this.#log.append(change, this.#origin, this.#clock.now());
+    } catch (error) {
+      this.#logger.warn(
+        { kind: change.kind, error: (error as Error).message },
+        'registry change not logged for other processes; they see it when their caches expire',
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#reading;
+  }
+
+  /**
+   * One poll, as the timer runs it: when anything is held and another connection wrote since
+   * the last one, reads the log after the cursor. Single-flight; resolves when it is done.
+   */
+  poll(): Promise<void> {
+    if (this.#closed || this.#cursor === undefined) return Promise.resolve();
+    if (this.#holders.size > 0 && ![...this.#holders].some((held) => held()))
+      return Promise.resolve();
+    this.#reading ??= this.#pollOnce()
+      .catch((error: unknown) =>
+        this.#logger.warn(
+          { error: (error as Error).message },
+          'reading the registry change log failed',
+        ),
+      )
+      .finally(() => {
+        this.#reading = undefined;
+      });
+    return this.#reading;
+  }
+
+  async #pollOnce(): Promise<void> {
+    const version = await this.#dataVersion();
+    if (version === this.#version) return;
+    this.#version = version;
+    const cursor = this.#cursor as SequenceCursor;
+    let from = cursor.floor;
+    for (;;) {
+      const rows = await this.#log.after(from, PAGE);
+      const fresh = new Set(
+        cursor.accept(
+          rows.map((row) => row.seq),
+          this.#clock.now(),
+        ),
+      );
+      for (const row of rows) {
+        if (!fresh.has(row.seq) || row.origin === this.#origin || this.#closed) continue;
+        try {
+          this.#receive?.(row.change);
+        } catch (error) {
+          this.#logger.warn(
+            { error: (error as Error).message },
+            'a registry change listener failed',
+          );
+        }
+      }
+      if (rows.length < PAGE) break;
+      from = (rows.at(-1) as { seq: number }).seq;
+    }
+    const now = this.#clock.now();
+    if (now - this.#lastPruneAt > PRUNE_EVERY_MS) {
+      this.#lastPruneAt = now;
+      await this.#log.prune(now - this.#retentionMs);
+    }
+  }
+
+  async #dataVersion(): Promise<number> {
+    this.#polls += 1;
+    const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(
+      this.#options.db,
+    );
+    return Number(rows[0]?.data_version ?? 0);
+  }
+}
