@@ -104,11 +104,13 @@ function render(userId: string, summary: UsageSummary, quotas: QuotaStatus): str
   if (summary.models.length > 0) {
     lines.push(
       table([
-        ['MODEL', 'REQUESTS', 'TOKENS IN', 'TOKENS OUT', 'EST. COST'],
+        // The same columns as the day table: cached tokens apart from the others.
+        ['MODEL', 'REQUESTS', 'TOKENS IN', 'CACHED', 'TOKENS OUT', 'EST. COST'],
         ...summary.models.map((m) => [
           m.model,
           String(m.requests),
-          String(m.inputTokens + m.cacheReadTokens + m.cacheWriteTokens),
+          String(m.inputTokens),
+          String(m.cacheReadTokens),
           String(m.outputTokens),
           m.estimatedCostUsd === null ? 'no price' : `$${m.estimatedCostUsd.toFixed(6)}`,
         ]),
