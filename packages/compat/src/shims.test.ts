@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -24,10 +24,11 @@ const once = (code: string) => warnings.filter((w) => w.code === code);
 // process.emitWarning delivers on a later tick.
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
+const home = mkdtempSync(join(tmpdir(), 'mcp-compat-'));
+
 beforeAll(async () => {
   process.on('warning', onWarning);
   await expect(isRegistered('alice', 'x')).rejects.toThrow(/Call initRegistry\(\) before/);
-  const home = mkdtempSync(join(tmpdir(), 'mcp-compat-'));
   await initRegistry({
     home,
     env: { MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
@@ -58,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDefaultStack();
   process.off('warning', onWarning);
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('compat shims: the old calls still work and each warns once', () => {
