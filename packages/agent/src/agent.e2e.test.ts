@@ -300,7 +300,8 @@ describe.each(ADAPTERS)(
       expect(result.status).toBe('completed');
       for (const request of e2e.model.requests) {
         expect(request.toolNames).toEqual(META);
-        expect(request.toolsJson.length).toBeLessThan(4_000);
+        // Seven meta-tools at most, about 1,100 tokens, whatever the catalog (818 tools here).
+        expect(request.toolsJson.length).toBeLessThan(4_500);
       }
       const system = JSON.stringify(e2e.model.requests[0]?.system);
       expect(system).toContain('## catalog');

@@ -25,7 +25,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
   return {
     name: 'run_code',
     description:
-      'Step 3b. Run JavaScript (or TypeScript) that calls several described tools and returns only what matters: an async function body, "return" gives the result. Call tools as `await tools.<server>.<tool>(args)`; a name with characters other than letters, digits, _ and $ is reachable both as written in brackets (tools["my-server"]["get-item"]) and with those characters as _. Each tool returns its whole result. No network, timers or modules; console.log is captured.',
+      'Step 3b. Run JavaScript or TypeScript that calls several described tools and returns only what matters: an async function body; "return" gives the result. Call `await tools.<server>.<tool>(args)`; a name with characters other than letters, digits, _ and $ works in brackets (tools["my-server"]["get-item"]) or with those characters as _. Each tool returns its whole result. No network, timers or modules; console.log is captured.',
     input,
     async run({ code, language }, { ctx, onProgress }) {
       const { sandbox, budget } = state;

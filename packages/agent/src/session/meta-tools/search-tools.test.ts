@@ -133,7 +133,9 @@ describe('search_tools', () => {
     const properties = listing.inputSchema.properties as Record<string, { maxItems?: number }>;
     expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'providers']);
     expect(properties.queries?.maxItems).toBe(8);
-    expect(listing.description).toMatch(/split it into short searches, one per step, in one call/);
+    expect(listing.description).toMatch(
+      /Split a task of several steps into short searches in one call/,
+    );
     expect(systemPrompt('inventory', { connectors: false })).toMatch(
       /split it into short searches, one per thing to do, in one search_tools call/,
     );

@@ -62,7 +62,7 @@ export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>
   return {
     name: 'search_tools',
     description:
-      'Step 1. Find tools of the connected servers by what you want to do, in plain words. For a task of several steps, split it into short searches, one per step, in one call: {"queries": ["list open issues", "post to slack"]}; one search: {"query": "create a GitHub issue"}. Each query gets tool ids with relevance 0–1, descriptions once under their server; "no_good_match": nothing connected does it, so say so. Search before describing or calling.',
+      'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means nothing connected does it. Search before describing or calling.',
     input,
     async run({ query, queries, limit, providers }, { ctx }) {
       const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
