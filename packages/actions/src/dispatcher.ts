@@ -166,32 +166,7 @@ export class Dispatcher {
       const caller = options.caller ?? 'model';
       const data = normalizeResult(toolId, result, tool, this.#validator, caller);
       this.#checkResultSize(toolId, data);
-      if (caller === 'code') {
-        // Code reads whole results; only what it returns is shaped for a model (see observe).
-        return {
-          ok: true,
-          data: data as JsonValue,
-          meta: { toolId, durationMs: elapsed(started), truncated: false },
-        };
-      }
-      const observation = this.observe(ctx, data, {
-        source: toolId,
-        ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
-        ...(options.images === undefined ? {} : { images: options.images }),
-      });
-      return {
-        ok: true,
-        data: observation.data,
-        ...(observation.images === undefined ? {} : { images: observation.images }),
-        meta: {
-          toolId,
-          durationMs: elapsed(started),
-          truncated: observation.truncated,
-          ...(observation.observationId === undefined
-            ? {}
-            : { observationId: observation.observationId }),
-        },
-      };
+      return this.#answer(ctx, data as JsonValue, toolId, toolId, started, { ...options, caller });
     } catch (thrown) {
       const error = fromMcp(thrown, toolId);
       return {
@@ -236,6 +211,38 @@ export class Dispatcher {
     }
   }
 
+  // A successful result as its caller gets it: whole for code (only what a script returns is
+  // shaped for a model, see observe), through the envelope for a model.
+  #answer(
+    ctx: AgentContext,
+    data: JsonValue,
+    toolId: ToolId,
+    source: string,
+    started: number,
+    options: Pick<DispatchOptions, 'caller' | 'envelope' | 'images'>,
+  ): ActionResponse {
+    if ((options.caller ?? 'model') === 'code')
+      return { ok: true, data, meta: { toolId, durationMs: elapsed(started), truncated: false } };
+    const observation = this.observe(ctx, data, {
+      source,
+      ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
+      ...(options.images === undefined ? {} : { images: options.images }),
+    });
+    return {
+      ok: true,
+      data: observation.data,
+      ...(observation.images === undefined ? {} : { images: observation.images }),
+      meta: {
+        toolId,
+        durationMs: elapsed(started),
+        truncated: observation.truncated,
+        ...(observation.observationId === undefined
+          ? {}
+          : { observationId: observation.observationId }),
+      },
+    };
+  }
+
   /**
    * Reads one resource of one of the tenant's servers: whole for code (`caller: 'code'`),
    * through the envelope for a model (cut with `read_result` pointers, images shown when asked),
@@ -259,26 +266,7 @@ export class Dispatcher {
         options.signal ?? ctx.signal,
       );
       this.#checkResultSize(toolId, data);
-      if ((options.caller ?? 'model') === 'code')
-        return { ok: true, data, meta: { toolId, durationMs: elapsed(started), truncated: false } };
-      const observation = this.observe(ctx, data, {
-        source: serverId,
-        ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
-        ...(options.images === undefined ? {} : { images: options.images }),
-      });
-      return {
-        ok: true,
-        data: observation.data,
-        ...(observation.images === undefined ? {} : { images: observation.images }),
-        meta: {
-          toolId,
-          durationMs: elapsed(started),
-          truncated: observation.truncated,
-          ...(observation.observationId === undefined
-            ? {}
-            : { observationId: observation.observationId }),
-        },
-      };
+      return this.#answer(ctx, data, toolId, serverId, started, options);
     } catch (thrown) {
       const error = fromMcp(thrown, `${serverId} resource ${uri.slice(0, 200)}`);
       return {
