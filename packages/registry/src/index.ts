@@ -117,8 +117,8 @@ export {
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
-  type ResourceListing,
 } from './pool/pooled-connection.js';
+export type { ResourceListing } from './pool/list-all-resources.js';
 export { guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
 export {
   OAuthService,

@@ -16,12 +16,8 @@ import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import type { PoolStore } from './pool-store.js';
-import {
-  PooledConnection,
-  type CallOptions,
-  type ConnectionOptions,
-  type ResourceListing,
-} from './pooled-connection.js';
+import type { ResourceListing } from './list-all-resources.js';
+import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
 import {
   connectionReport,
   settle,

@@ -3,19 +3,15 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Progress,
   type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   instruments,
   NotReadyError,
-  ToolExecutionError,
   type AgentContext,
   type Logger,
   type ServerConfig,
@@ -27,6 +23,8 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { transportsFor } from './create-transport.js';
+import { callToolAsTask } from './call-tool-as-task.js';
+import { listAllResources, type ResourceListing } from './list-all-resources.js';
 import { listAllTools } from './list-all-tools.js';
 import { deliverProgressBeforeResponses } from './ordered-progress.js';
 import { withheldEnv } from './passed-env.js';
@@ -64,16 +62,6 @@ export interface CallOptions {
 }
 
 const ignoreProgress = (): void => undefined;
-
-/** What a server offers to read: its resources and resource templates. */
-export interface ResourceListing {
-  /** False when the server declares no resources capability. */
-  readonly supported: boolean;
-  readonly resources: readonly Resource[];
-  readonly templates: readonly ResourceTemplate[];
-  /** True when there were more than the listing's cap. */
-  readonly truncated: boolean;
-}
 
 /** Hooks the pool gives each connection. */
 export interface ConnectionHooks {
@@ -240,65 +228,16 @@ export class PooledConnection {
   ): Promise<CallToolResult> {
     return this.#request(options, (client, request) =>
       options.task === true
-        ? this.#callAsTask(client, name, args, request, options.onProgress)
+        ? callToolAsTask(client, this.serverId, name, args, request, {
+            onProgress: options.onProgress,
+            ceilingMs: this.#options.maxTotalTimeoutMs,
+          })
         : (client.callTool(
             { name, arguments: args },
             undefined,
             request,
           ) as Promise<CallToolResult>),
     );
-  }
-
-  // A tool that runs only as an MCP task: the SDK creates the task and polls it to the end; each
-  // status is reported as progress, and the pool's ceiling on a request bounds the whole.
-  async #callAsTask(
-    client: Client,
-    name: string,
-    args: Record<string, unknown>,
-    request: RequestOptions,
-    onProgress: ((progress: Progress) => void) | undefined,
-  ): Promise<CallToolResult> {
-    if (client.getServerCapabilities()?.tasks?.requests?.tools?.call === undefined)
-      throw new ToolExecutionError(
-        `${this.serverId}.${name} runs only as an MCP task, but the server does not declare task support for tools/call: it cannot be called.`,
-        { details: { toolId: `${this.serverId}.${name}`, reason: 'tasks_unsupported' } },
-      );
-    const ceiling = this.#options.maxTotalTimeoutMs;
-    const deadline = AbortSignal.timeout(ceiling);
-    const signal =
-      request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
-    let updates = 0;
-    const stream = client.experimental.tasks.callToolStream(
-      { name, arguments: args },
-      CallToolResultSchema,
-      { ...request, signal, task: {} },
-    );
-    for await (const message of stream) {
-      switch (message.type) {
-        case 'taskCreated':
-        case 'taskStatus': {
-          const { status, statusMessage } = message.task;
-          onProgress?.({
-            progress: ++updates,
-            message: statusMessage === undefined ? status : `${status}: ${statusMessage}`,
-          });
-          break;
-        }
-        case 'result':
-          return message.result as CallToolResult;
-        case 'error':
-          if (deadline.aborted)
-            throw Object.assign(
-              new Error(
-                `The task of ${this.serverId}.${name} did not finish within ${ceiling} ms.`,
-              ),
-              { name: 'TimeoutError' },
-            );
-          request.signal?.throwIfAborted();
-          throw message.error;
-      }
-    }
-    throw new ToolExecutionError(`The task of ${this.serverId}.${name} ended without a result.`);
   }
 
   /**
@@ -309,37 +248,9 @@ export class PooledConnection {
   async listResources(
     options: CallOptions & { readonly maxItems?: number } = {},
   ): Promise<ResourceListing> {
-    const max = options.maxItems ?? 1_000;
-    return this.#request(options, async (client, request) => {
-      if (client.getServerCapabilities()?.resources === undefined)
-        return { supported: false, resources: [], templates: [], truncated: false };
-      const resources: Resource[] = [];
-      const templates: ResourceTemplate[] = [];
-      let truncated = false;
-      let cursor: string | undefined;
-      do {
-        const page = await client.listResources(cursor === undefined ? {} : { cursor }, request);
-        resources.push(...page.resources);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && resources.length < max);
-      truncated ||= cursor !== undefined || resources.length > max;
-      cursor = undefined;
-      do {
-        const page = await client.listResourceTemplates(
-          cursor === undefined ? {} : { cursor },
-          request,
-        );
-        templates.push(...page.resourceTemplates);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && templates.length < max);
-      truncated ||= cursor !== undefined || templates.length > max;
-      return {
-        supported: true,
-        resources: resources.slice(0, max),
-        templates: templates.slice(0, max),
-        truncated,
-      };
-    });
+    return this.#request(options, (client, request) =>
+      listAllResources(client, request, options.maxItems ?? 1_000),
+    );
   }
 
   /** Reads one resource by URI, with the same timeout and cancellation as a tool call. */
