@@ -145,6 +145,7 @@ try {
         : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
     limits: limits.agent,
     ...(limits.pool === undefined ? {} : { pool: limits.pool }),
+    ...(limits.knowledge === undefined ? {} : { knowledge: limits.knowledge }),
     ...(limits.toolCalls === undefined ? {} : { rateLimits: { default: limits.toolCalls } }),
     migrate: !(values['skip-migrations'] === true || process.env.MCP_AGENT_SKIP_MIGRATIONS === '1'),
   });

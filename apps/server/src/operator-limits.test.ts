@@ -31,6 +31,12 @@ describe('the operator limits of main.js', () => {
       idleMs: 60_000,
     });
     expect(readOperatorLimits({}, {}).pool).toBeUndefined();
+    expect(readOperatorLimits({ 'search-idle-ms': '120000' }, {}).knowledge).toEqual({
+      idleMs: 120_000,
+    });
+    expect(readOperatorLimits({}, { MCP_AGENT_SEARCH_IDLE_MS: '5000' }).knowledge).toEqual({
+      idleMs: 5_000,
+    });
     expect(() => readOperatorLimits({ 'connection-idle-ms': '0' }, {})).toThrow(
       /--connection-idle-ms \(MCP_AGENT_CONNECTION_IDLE_MS\) must be a positive whole number/,
     );

@@ -17,6 +17,8 @@ export interface OperatorLimits {
   readonly toolCalls?: RateLimit;
   /** The connection pool: how long a connection (and its child process) may sit idle. */
   readonly pool?: { readonly idleMs?: number };
+  /** Search: how long an unused catalog index or remembered tenant is kept. */
+  readonly knowledge?: { readonly idleMs?: number };
 }
 
 type LimitFlag = { readonly flag: string; readonly env: string } & (
@@ -27,6 +29,7 @@ type LimitFlag = { readonly flag: string; readonly env: string } & (
   | { readonly in: 'tasks'; readonly key: 'leaseMs' | 'maxAgeMs' | 'maxPerUser' }
   | { readonly in: 'toolCalls'; readonly key: keyof RateLimit }
   | { readonly in: 'pool'; readonly key: 'idleMs' }
+  | { readonly in: 'knowledge'; readonly key: 'idleMs' }
 );
 
 /** The flags of main.js, each with its environment variable (the flag wins). */
@@ -70,6 +73,7 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
     in: 'pool',
     key: 'idleMs',
   },
+  { flag: 'search-idle-ms', env: 'MCP_AGENT_SEARCH_IDLE_MS', in: 'knowledge', key: 'idleMs' },
   { flag: 'max-body-bytes', env: 'MCP_AGENT_MAX_BODY_BYTES', in: 'server', key: 'maxBodyBytes' },
   {
     flag: 'event-store-stream-bytes',
@@ -127,6 +131,7 @@ export function readOperatorLimits(
   const tasks: Record<string, number> = {};
   const toolCalls: Partial<Record<keyof RateLimit, number>> = {};
   const pool: { idleMs?: number } = {};
+  const knowledge: { idleMs?: number } = {};
   for (const entry of LIMIT_FLAGS) {
     const raw = flags[entry.flag] ?? env[entry.env];
     if (raw === undefined || raw === '') continue;
@@ -141,6 +146,7 @@ export function readOperatorLimits(
     else if (entry.in === 'tasks') tasks[entry.key] = value;
     else if (entry.in === 'toolCalls') toolCalls[entry.key] = value;
     else if (entry.in === 'pool') pool[entry.key] = value;
+    else if (entry.in === 'knowledge') knowledge[entry.key] = value;
     else server[entry.key] = value;
   }
   if (toolCalls.burst !== undefined && toolCalls.ratePerSecond === undefined)
@@ -163,6 +169,7 @@ export function readOperatorLimits(
           }),
     },
     ...(pool.idleMs === undefined ? {} : { pool }),
+    ...(knowledge.idleMs === undefined ? {} : { knowledge }),
     // A burst of one second's calls unless the operator says otherwise.
     ...(toolCalls.ratePerSecond === undefined
       ? {}

@@ -10,7 +10,7 @@ import {
   type RateLimits,
 } from '@mcp-agent/actions';
 import { IsolatedVmSandbox, MemoryObservationStore, type Sandbox } from '@mcp-agent/execution';
-import { Knowledge } from '@mcp-agent/knowledge';
+import { Knowledge, type KnowledgeOptions } from '@mcp-agent/knowledge';
 import {
   ConnectionPool,
   OAuthService,
@@ -29,6 +29,8 @@ import type { PriceTable } from './model/model-prices.js';
 export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly appServers?: readonly ServerConfig[];
   readonly pool?: ConnectionPoolOptions;
+  /** Search: its caches' bounds and idle expiry (`idleMs`, default 30 min), its ranking. */
+  readonly knowledge?: Omit<KnowledgeOptions, 'registry'>;
   /**
    * Middleware and mappings of the dispatcher; `links` default to `[telemetryLink, loggingLink]`
    * (keep `telemetryLink` first in links of your own to keep the dispatch spans). The quota and
@@ -82,7 +84,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.pool,
   });
-  const knowledge = new Knowledge({ registry });
+  const knowledge = new Knowledge({ registry, ...options.knowledge });
   const dispatcher = new Dispatcher({
     observations: new MemoryObservationStore(),
     ...options.dispatcher,
@@ -121,6 +123,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     sandbox,
     oauth,
     async close() {
+      knowledge.close();
       await sandbox?.dispose();
       await pool.close();
       await registry.close();

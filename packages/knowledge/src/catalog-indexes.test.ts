@@ -24,6 +24,7 @@ function setup(maxIndexes = 10) {
       return created.at(-1)!;
     },
     maxIndexes,
+    now: Date.now,
   });
   const loads: string[] = [];
   const documents = (version: Record<string, string>) => (id: string) => {

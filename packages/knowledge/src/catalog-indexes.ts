@@ -25,6 +25,8 @@ export interface CatalogIndexesOptions {
   readonly createVectors?: () => ToolVectors;
   /** Catalogs whose index is kept, least recently used dropped first. */
   readonly maxIndexes: number;
+  /** Milliseconds since the epoch, for {@link CatalogIndexes.evictUnusedSince}. */
+  readonly now: () => number;
 }
 
 interface Entry extends CatalogIndex {
@@ -33,6 +35,8 @@ interface Entry extends CatalogIndex {
   readonly providers: Map<string, { key: string; documents: readonly SearchDocument[] }>;
   /** The one tenant that has ever taken it; `undefined` once a second one has. */
   owner: string | undefined;
+  /** When a request last used it. */
+  usedAt: number;
 }
 
 /**
@@ -60,10 +64,31 @@ export class CatalogIndexes {
   get(signature: string): CatalogIndex | undefined {
     const entry = this.#entries.get(signature);
     if (entry !== undefined) {
+      entry.usedAt = this.#options.now();
       this.#entries.delete(signature);
       this.#entries.set(signature, entry);
     }
     return entry;
+  }
+
+  /**
+   * Drops every index no request has used since `cutoff` (milliseconds since the epoch) and
+   * returns how many; a later request of its catalog builds it again.
+   */
+  evictUnusedSince(cutoff: number): number {
+    let evicted = 0;
+    // Least recently used first: the first one used since the cutoff ends the walk.
+    for (const entry of this.#entries.values()) {
+      if (entry.usedAt >= cutoff) break;
+      this.#drop(entry);
+      evicted += 1;
+    }
+    return evicted;
+  }
+
+  #drop(entry: Entry): void {
+    entry.vectors?.close();
+    this.#entries.delete(entry.signature);
   }
 
   /**
@@ -103,6 +128,7 @@ export class CatalogIndexes {
       }
       this.#entries.delete(old.signature);
       old.signature = signature;
+      old.usedAt = this.#options.now();
       this.#entries.set(signature, old);
       return old;
     }
@@ -112,6 +138,7 @@ export class CatalogIndexes {
       vectors: this.#options.createVectors?.(),
       providers: new Map(),
       owner: userId,
+      usedAt: this.#options.now(),
     };
     for (const [id, key] of wanted) {
       // A provider the old index had with the same tools lends its documents.
@@ -121,11 +148,8 @@ export class CatalogIndexes {
       entry.providers.set(id, { key, documents: docs });
     }
     this.#entries.set(signature, entry);
-    while (this.#entries.size > Math.max(1, this.#options.maxIndexes)) {
-      const oldest = this.#entries.values().next().value!;
-      oldest.vectors?.close();
-      this.#entries.delete(oldest.signature);
-    }
+    while (this.#entries.size > Math.max(1, this.#options.maxIndexes))
+      this.#drop(this.#entries.values().next().value!);
     return entry;
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, type ServerConfig } from '@mcp-agent/core';
+import { createManualClock } from '@mcp-agent/core/testing';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Knowledge } from './knowledge.js';
@@ -103,5 +104,36 @@ describe('one search index per catalog, shared by tenants', () => {
     }
     await knowledge.search(extra, 'send');
     expect(knowledge.cacheSizes()).toEqual({ indexes: 3, tenants: 2 });
+  });
+
+  it('LOAD-12 drops the indexes and tenants no request used for idleMs, and rebuilds them on the next search', async () => {
+    const clock = createManualClock();
+    const idle = new Knowledge({ registry, idleMs: 60_000, clock });
+    try {
+      const [alice, bob, carol] = tenants as [
+        (typeof tenants)[0],
+        (typeof tenants)[0],
+        (typeof tenants)[0],
+      ];
+      await registry.catalog.replace(carol, 'mail', [
+        { name: 'send_fax', description: 'Send a fax' },
+      ]);
+      await idle.search(alice, 'send');
+      await idle.search(carol, 'send');
+      expect(idle.cacheSizes()).toEqual({ indexes: 2, tenants: 2 });
+      clock.advance(40_000);
+      // Bob's search keeps the index he shares with Alice; Carol's own is not touched again.
+      await idle.search(bob, 'send');
+      clock.advance(30_000);
+      expect(idle.evictIdle()).toEqual({ indexes: 1, tenants: 2 });
+      expect(idle.cacheSizes()).toEqual({ indexes: 1, tenants: 1 });
+      clock.advance(60_001);
+      expect(idle.evictIdle()).toEqual({ indexes: 1, tenants: 1 });
+      expect(idle.cacheSizes()).toEqual({ indexes: 0, tenants: 0 });
+      expect((await idle.search(carol, 'send a fax'))[0]?.tool_id).toBe('mail.send_fax');
+      expect(idle.cacheSizes()).toEqual({ indexes: 1, tenants: 1 });
+    } finally {
+      idle.close();
+    }
   });
 });

@@ -3,8 +3,10 @@ import {
   McpAgentError,
   PolicyDeniedError,
   parseToolId,
+  systemClock,
   ToolNotFoundError,
   type AgentContext,
+  type Clock,
   type ParsedToolId,
   type ToolSpec,
 } from '@mcp-agent/core';
@@ -54,6 +56,14 @@ export interface KnowledgeOptions {
   /** Tenants whose catalog is remembered between requests; default 10,000 (~200 bytes each). */
   readonly maxTenants?: number;
   /**
+   * An index and a remembered tenant no request used for this long are dropped (a later
+   * request rebuilds them, a few milliseconds per catalog); default 30 minutes; 0 never.
+   * Checked every minute (or every `idleMs`, if shorter).
+   */
+  readonly idleMs?: number;
+  /** The clock idle time is measured on; default the system's. */
+  readonly clock?: Clock;
+  /**
    * Semantic ranking fused with the lexical one (`OpenAiCompatibleEmbedder` or any
    * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
    */
@@ -67,6 +77,7 @@ export interface KnowledgeOptions {
 interface TenantCatalog {
   readonly versions: string;
   readonly signature: string;
+  readonly usedAt: number;
 }
 
 // What one search found for each query, before it is shaped for a caller.
@@ -93,7 +104,10 @@ export class Knowledge {
   readonly #catalogs: CatalogIndexes;
   readonly #tenants = new Map<string, TenantCatalog>();
   readonly #maxTenants: number;
+  readonly #idleMs: number;
+  readonly #clock: Clock;
   readonly #semantic: SemanticRanker | undefined;
+  readonly #close: (() => void)[] = [];
 
   constructor(options: KnowledgeOptions) {
     this.#registry = options.registry;
@@ -104,24 +118,62 @@ export class Knowledge {
         ? undefined
         : new SemanticRanker(options.semantic, options.registry.embeddings);
     this.#semantic = semantic;
+    this.#clock = options.clock ?? systemClock;
     this.#catalogs = new CatalogIndexes({
       createIndex: options.createIndex ?? (() => new ToolSearchIndex(ranking)),
       ...(semantic === undefined ? {} : { createVectors: () => semantic.vectorsFor() }),
       maxIndexes: options.maxIndexes ?? 50,
+      now: () => this.#clock.now(),
     });
     this.#maxTenants = options.maxTenants ?? 10_000;
+    this.#idleMs = options.idleMs ?? 30 * 60_000;
     // Removing or redefining a server makes the tenant's next request look its catalog up again.
     const forget = ({ userId }: { userId: string }) => {
       this.#tenants.delete(userId);
     };
-    options.registry.events.on('server-removed', forget);
-    options.registry.events.on('server-updated', forget);
+    const { events } = options.registry;
+    events.on('server-removed', forget);
+    events.on('server-updated', forget);
+    this.#close.push(
+      () => events.off('server-removed', forget),
+      () => events.off('server-updated', forget),
+    );
     // A changed catalog is picked up by version on the next search.
+    if (this.#idleMs > 0) {
+      const timer = setInterval(
+        () => this.evictIdle(),
+        Math.max(1_000, Math.min(this.#idleMs, 60_000)),
+      );
+      timer.unref();
+      this.#close.push(() => clearInterval(timer));
+    }
   }
 
   /** What the search holds now: catalog indexes and remembered tenants (both bounded). */
   cacheSizes(): { readonly indexes: number; readonly tenants: number } {
     return { indexes: this.#catalogs.size, tenants: this.#tenants.size };
+  }
+
+  /**
+   * Drops the indexes and remembered tenants no request used for `idleMs`, and returns how many
+   * of each; a timer runs this. A later request rebuilds what it needs.
+   */
+  evictIdle(): { readonly indexes: number; readonly tenants: number } {
+    if (this.#idleMs <= 0) return { indexes: 0, tenants: 0 };
+    const cutoff = this.#clock.now() - this.#idleMs;
+    let tenants = 0;
+    // Least recently used first, as #sync re-inserts a tenant on each request.
+    for (const [userId, tenant] of this.#tenants) {
+      if (tenant.usedAt >= cutoff) break;
+      this.#tenants.delete(userId);
+      tenants += 1;
+    }
+    return { indexes: this.#catalogs.evictUnusedSince(cutoff), tenants };
+  }
+
+  /** Stops the idle timer and the registry listeners; what is held is dropped with the object. */
+  close(): void {
+    for (const close of this.#close.splice(0)) close();
   }
 
   /** The tenant's manifest for this request (its thread and allow-list), from its availability. */
@@ -317,7 +369,11 @@ export class Knowledge {
       );
     }
     this.#tenants.delete(ctx.userId);
-    this.#tenants.set(ctx.userId, { versions, signature: catalog.signature });
+    this.#tenants.set(ctx.userId, {
+      versions,
+      signature: catalog.signature,
+      usedAt: this.#clock.now(),
+    });
     if (this.#tenants.size > this.#maxTenants)
       this.#tenants.delete(this.#tenants.keys().next().value!);
     const wanted = options.providers === undefined ? undefined : new Set(options.providers);
