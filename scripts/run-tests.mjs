@@ -24,7 +24,7 @@ const steps = [
   ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
   // The packages as someone outside this repository gets them: packed, installed with npm, used.
   ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
-  // A one-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
+  // A two-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
   ['soak', ['exec', 'node', 'scripts/soak-check.mjs']],
 ];
 

@@ -1,9 +1,9 @@
-// The short soak of the test command: `pnpm bench soak` for one minute with 10 s idle timeouts,
+// The short soak of the test command: `pnpm bench soak` for two minutes with 10 s idle timeouts,
 // then one check per count that must come back once the load stops (never a timing), printed
 // as "soak: N passed, M failed". The figures of a long run are the benchmark's, not this.
 import { spawnSync } from 'node:child_process';
 
-const args = ['soak', '--minutes', '1', '--tenants', '12', '--idle-ms', '10000', '--check'];
+const args = ['soak', '--minutes', '2', '--tenants', '12', '--idle-ms', '10000', '--check'];
 const run = spawnSync(process.execPath, ['apps/server/build/bench/main.js', ...args], {
   encoding: 'utf8',
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -26,6 +26,10 @@ const checks = [
   ['no pooled connection is held after idle', retained.connections === 0],
   ['no MCP server process is left after idle', retained.mcpChildren === 0],
   ['no task is left running', retained.runningTasks === 0],
+  [
+    'no search index or remembered tenant is held after idle',
+    retained.indexes === 0 && retained.searchTenants === 0,
+  ],
   ['file descriptors come back to their number before the load', retained.fds <= before.fds],
   ['MCP server processes never outnumber the tenants with a server', report.childrenTrackTenants],
   ['the load ran without an error', load.errors === 0],

@@ -5,6 +5,7 @@
 // Configured by SOAK_SERVER (JSON, see SoakServerConfig); prints {"url","stats"} on stdout.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createLogger } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
@@ -29,6 +30,8 @@ export interface InsideStats {
   /** V8's heap as reserved (what RSS holds of it), and memory outside it (buffers, native). */
   readonly heapTotalMb: number;
   readonly externalMb: number;
+  /** V8's young generation as committed: it grows with the allocation rate up to its cap. */
+  readonly newSpaceMb: number;
   readonly rssMb: number;
   readonly sessions: number;
   readonly events: number;
@@ -54,6 +57,7 @@ const stack = await openAgentStack({
     maxRetries: 0,
   }),
   pool: { idleMs: config.connectionIdleMs },
+  knowledge: { idleMs: config.connectionIdleMs },
 });
 const api = await serveHttpApi({
   stack,
@@ -74,6 +78,11 @@ const inside = createServer((_req, res) => {
     heapAfterGcMb: mb(memory.heapUsed),
     heapTotalMb: mb(memory.heapTotal),
     externalMb: mb(memory.external),
+    newSpaceMb: mb(
+      getHeapSpaceStatistics()
+        .filter((space) => space.space_name.startsWith('new_'))
+        .reduce((sum, space) => sum + space.space_size, 0),
+    ),
     rssMb: mb(memory.rss),
     sessions: gateway.sessions,
     events: gateway.events,

@@ -110,7 +110,9 @@ export async function runSoak(options: {
     connectionIdleMs: idleMs,
     maxSessionsPerUser: 64,
   };
-  const child = spawn(process.execPath, ['--expose-gc', serverMain], {
+  // SOAK_NODE_FLAGS: V8 or Node flags for the server process, to compare settings.
+  const nodeFlags = (process.env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeFlags, serverMain], {
     env: { ...env, SOAK_SERVER: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -159,7 +161,9 @@ export async function runSoak(options: {
       s.events === 0 &&
       s.connections === 0 &&
       s.mcpChildren === 0 &&
-      s.runningTasks === 0;
+      s.runningTasks === 0 &&
+      s.indexes === 0 &&
+      s.searchTenants === 0;
     while (!back(after) && performance.now() - idleStarted < limit) {
       await sleep(2_000);
       after = await sample();
@@ -202,6 +206,7 @@ export async function runSoak(options: {
         rssMb: slopePer10Min(warm, (s) => s.rssMb),
         heapAfterGcMb: slopePer10Min(warm, (s) => s.heapAfterGcMb),
         heapTotalMb: slopePer10Min(warm, (s) => s.heapTotalMb),
+        newSpaceMb: slopePer10Min(warm, (s) => s.newSpaceMb),
         externalMb: slopePer10Min(warm, (s) => s.externalMb),
         fds: slopePer10Min(warm, (s) => s.fds),
         mcpChildren: slopePer10Min(warm, (s) => s.mcpChildren),
@@ -233,6 +238,8 @@ export async function runSoak(options: {
         s.events,
         s.connections,
         s.runningTasks,
+        s.heapTotalMb,
+        s.newSpaceMb,
       ]),
       sampleColumns: [
         'at',
@@ -244,6 +251,8 @@ export async function runSoak(options: {
         'events',
         'connections',
         'runningTasks',
+        'heapTotalMb',
+        'newSpaceMb',
       ],
     };
     child.kill('SIGTERM');
