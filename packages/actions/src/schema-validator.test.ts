@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import { describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '@mcp-agent/core';
 import { SchemaValidator } from './schema-validator.js';
 
@@ -29,6 +30,39 @@ const pages: JsonObject = {
 };
 
 describe('SchemaValidator', () => {
+  it('LOAD-12 keeps at most maxSchemas compiled schemas, and ajv forgets each one dropped', () => {
+    // Every ajv class (2020-12, draft-07, draft-04) inherits removeSchema from ajv's core class.
+    const removeSchema = vi.spyOn(Object.getPrototypeOf(Ajv.prototype), 'removeSchema');
+    try {
+      const validator = new SchemaValidator({ maxSchemas: 10 });
+      const schemaOf = (i: number): JsonObject => ({
+        type: 'object',
+        properties: { [`field_${i}`]: { type: 'integer' } },
+        required: [`field_${i}`],
+      });
+      for (let i = 0; i < 50; i += 1) validator.compile(schemaOf(i));
+      expect(validator.size).toBe(10);
+      // 40 dropped, each forgotten by the three ajv instances.
+      expect(removeSchema).toHaveBeenCalledTimes(40 * 3);
+      // A schema used again is kept over older ones; a dropped one compiles again.
+      validator.compile(schemaOf(40));
+      validator.compile(schemaOf(50));
+      const again = validator.compile(schemaOf(0));
+      expect(validator.size).toBe(10);
+      expect(validator.issues(again, { field_0: 'x' })).toEqual([
+        { path: '/field_0', expected: 'must be integer', got: 'string (1 chars)' },
+      ]);
+      expect(validator.issues(validator.compile(schemaOf(40)), { field_40: 1 })).toEqual([]);
+      // A broken schema is forgotten at once: nothing of it stays in ajv.
+      removeSchema.mockClear();
+      expect(() => validator.compile({ type: 'no-such-type' })).toThrow();
+      expect(removeSchema.mock.calls.length).toBeGreaterThan(0);
+      expect(validator.size).toBe(10);
+    } finally {
+      removeSchema.mockRestore();
+    }
+  });
+
   it('compiles draft-04 schemas as draft-04: boolean exclusive bounds, id and references by id', () => {
     const validator = new SchemaValidator();
     const validate = validator.compile(pages);

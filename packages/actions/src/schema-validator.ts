@@ -26,6 +26,12 @@ type AjvDraft04 = InstanceType<typeof AjvDraft04>;
 const DRAFT_04 = /draft-0[34]\/schema/;
 const DRAFT_06_07 = /draft-0[67]\/schema/;
 
+interface Compiled {
+  readonly validate: ValidateFunction;
+  /** The schema objects ajv was given for it (and caches), forgotten when it is dropped. */
+  readonly given: readonly JsonObject[];
+}
+
 /**
  * Compiles JSON Schemas once per content (by canonical hash): draft 2020-12 by default and for
  * `$schema` 2020-12/2019-09, draft-07 when a schema says draft-06/07, draft-04 when it says so;
@@ -37,31 +43,59 @@ export class SchemaValidator {
   readonly #ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
   readonly #ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
   readonly #ajv04 = new AjvDraft04({ allErrors: true, strict: false, validateFormats: true });
-  readonly #compiled = new Map<string, ValidateFunction>();
+  // In the order last used: tenants register servers, so distinct schemas have no end.
+  readonly #compiled = new Map<string, Compiled>();
+  readonly #maxSchemas: number;
 
-  constructor() {
+  /** `maxSchemas`: compiled schemas kept, least recently used dropped first; default 1,000. */
+  constructor(options: { readonly maxSchemas?: number } = {}) {
+    this.#maxSchemas = Math.max(1, options.maxSchemas ?? 1_000);
     addFormats(this.#ajv2020);
     addFormats(this.#ajv07);
     addFormats(this.#ajv04);
   }
 
+  /** Compiled schemas held. */
+  get size(): number {
+    return this.#compiled.size;
+  }
+
   /** The compiled validator of `schema`; throws a plain Error when the schema itself is broken. */
   compile(schema: JsonObject): ValidateFunction {
     const key = canonicalHash(schema);
-    let validate = this.#compiled.get(key);
-    if (validate === undefined) {
-      validate = this.#compileOnce(schema);
-      this.#compiled.set(key, validate);
+    let compiled = this.#compiled.get(key);
+    if (compiled === undefined) {
+      const given: JsonObject[] = [];
+      try {
+        compiled = { validate: this.#compileOnce(schema, given), given };
+      } finally {
+        // ajv keeps what it was given, compiled or not, until told to forget it.
+        if (compiled === undefined) this.#forget(given);
+      }
+    } else this.#compiled.delete(key);
+    this.#compiled.set(key, compiled);
+    while (this.#compiled.size > this.#maxSchemas) {
+      const [oldest, dropped] = this.#compiled.entries().next().value!;
+      this.#compiled.delete(oldest);
+      this.#forget(dropped.given);
     }
-    return validate;
+    return compiled.validate;
   }
 
-  #compileOnce(schema: JsonObject): ValidateFunction {
+  #forget(given: readonly JsonObject[]): void {
+    for (const ajv of [this.#ajv2020, this.#ajv07, this.#ajv04])
+      for (const schema of given) ajv.removeSchema(schema);
+  }
+
+  // `given` collects every object handed to ajv, which caches each by identity.
+  #compileOnce(schema: JsonObject, given: JsonObject[]): ValidateFunction {
     const draft = typeof schema.$schema === 'string' ? schema.$schema : '';
     // $schema/$id (and draft-04's id) are dropped: one server's ids must not collide with
     // another's in ajv's registry.
     const { $id: _id, $schema: _schema, ...rest } = schema;
-    if (DRAFT_04.test(draft)) return this.#ajv04.compile(withoutRootId(rest));
+    const give = (object: JsonObject) => (given.push(object), object);
+    if (DRAFT_04.test(draft)) return this.#ajv04.compile(give(withoutRootId(rest)));
+    give(rest);
     // Generators write older drafts' keywords under no $schema or a later one (draft-07's tuple
     // `items`, draft-04's boolean exclusiveMinimum and `id`): the first draft, newest first, that
     // compiles the schema reads it; when none does, the named (or 2020-12) draft's error stands.
@@ -69,7 +103,7 @@ export class SchemaValidator {
     try {
       return (DRAFT_06_07.test(draft) ? this.#ajv07 : this.#ajv2020).compile(rest);
     } catch (error) {
-      for (const compile of [...older, () => this.#ajv04.compile(withoutRootId(rest))]) {
+      for (const compile of [...older, () => this.#ajv04.compile(give(withoutRootId(rest)))]) {
         try {
           return compile();
         } catch {
