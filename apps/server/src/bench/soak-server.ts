@@ -5,7 +5,8 @@
 // Configured by SOAK_SERVER (JSON, see SoakServerConfig); prints {"url","stats"} on stdout.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { join } from 'node:path';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { createLogger } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
@@ -68,7 +69,17 @@ const api = await serveHttpApi({
   limits: { sessionIdleMs: config.sessionIdleMs, maxSessionsPerUser: config.maxSessionsPerUser },
 });
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 1000) / 1000;
-const inside = createServer((_req, res) => {
+const inside = createServer((req, res) => {
+  // SOAK_SNAPSHOT_DIR: the bench asks for a heap snapshot before the load and after idle, to
+  // compare what the retained heap is made of.
+  const snapshot = /^\/snapshot\/(\w+)$/.exec(req.url ?? '');
+  if (snapshot !== null && process.env.SOAK_SNAPSHOT_DIR !== undefined) {
+    const file = writeHeapSnapshot(
+      join(process.env.SOAK_SNAPSHOT_DIR, `${snapshot[1]}.heapsnapshot`),
+    );
+    res.end(JSON.stringify({ file }));
+    return;
+  }
   // Twice: the first pass finalises what the second then frees.
   gc();
   gc();
