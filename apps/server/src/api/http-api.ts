@@ -1,32 +1,22 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamSSE } from 'hono/streaming';
-import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { z } from 'zod';
 import {
   ConfigError,
   createContext,
-  describeIssues,
   ErrorCode,
   InvalidArgumentsError,
-  NotFoundError,
   NotReadyError,
   parseServerEntry,
   PayloadTooLargeError,
   ProviderNotFoundError,
   silentLogger,
   toMcpAgentError,
-  type AgentContext,
   type Logger,
 } from '@mcp-agent/core';
-import { DurableTasks, taskContextSchema, type AgentStack } from '@mcp-agent/agent';
-import {
-  DEFAULT_MCP_REGISTRY_URL,
-  MAX_USAGE_DAYS,
-  McpRegistryClient,
-  type TaskRecord,
-} from '@mcp-agent/registry';
+import { DurableTasks, type AgentStack } from '@mcp-agent/agent';
+import { DEFAULT_MCP_REGISTRY_URL, MAX_USAGE_DAYS, McpRegistryClient } from '@mcp-agent/registry';
 import type { HttpGateway } from '../gateway/http-gateway.js';
 import { authenticateBearer, isCaller } from '../auth/bearer-auth.js';
 import {
@@ -40,6 +30,8 @@ import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { httpMetrics } from '../telemetry/http-metrics.js';
 import { observabilityRoutes, type ObservabilityOptions } from '../ui/observability-routes.js';
+import { contextOf, readBody, type ApiEnv } from './api-request.js';
+import { taskRoutes } from './task-routes.js';
 
 /** Options of {@link createHttpApi}. */
 export interface HttpApiOptions extends PublicUrlOptions {
@@ -68,8 +60,6 @@ export interface HttpApiOptions extends PublicUrlOptions {
   /** True while the process drains for shutdown: `/ready` answers 503 so no new work comes. */
   readonly draining?: () => boolean;
 }
-
-type Env = { Bindings: HttpBindings; Variables: { userId: string } };
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_ARGUMENTS: 400,
@@ -102,14 +92,6 @@ const CALLBACK_FAILED = {
   },
 };
 
-const taskBody = z.strictObject({
-  task: z.string().trim().min(1).max(20_000),
-  threadId: z.string().min(1).max(200).optional(),
-  allowServers: z.array(z.string()).max(100).optional(),
-  budget: z.record(z.string(), z.number()).optional(),
-  context: taskContextSchema.optional(),
-});
-
 /**
  * The HTTP API (Hono): tasks (`POST /v1/tasks`, `GET /v1/tasks/:id`, `GET /v1/tasks/:id/events`
  * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), the user's
@@ -120,7 +102,7 @@ const taskBody = z.strictObject({
  * metadata, served at `/.well-known/oauth-protected-resource` and `…/mcp`); bodies limited and
  * validated; errors as `{"error": {code, message}}` with stable codes.
  */
-export function createHttpApi(options: HttpApiOptions): Hono<Env> {
+export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   const { stack } = options;
   if (stack.registry.userServerPolicy.stdio === 'any' && options.trustTenantCommands !== true)
     throw new ConfigError(
@@ -141,27 +123,9 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   const mcpRegistry = new McpRegistryClient({
     baseUrl: options.mcpRegistryUrl ?? DEFAULT_MCP_REGISTRY_URL,
   });
-  const app = new Hono<Env>();
+  const app = new Hono<ApiEnv>();
   app.use('*', accessLog(logger));
   app.use('*', httpMetrics());
-  const ctxOf = (c: Context<Env>): AgentContext => createContext({ userId: c.get('userId') });
-  const body = async <T>(c: Context<Env>, schema: z.ZodType<T>): Promise<T> => {
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      throw new InvalidArgumentsError('The request body is not JSON.');
-    }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      const issues = describeIssues(parsed.error.issues);
-      throw new InvalidArgumentsError(
-        `Invalid request body: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`,
-        { details: { issues } },
-      );
-    }
-    return parsed.data;
-  };
 
   app.onError((thrown, c) => {
     const error = toMcpAgentError(thrown);
@@ -228,7 +192,8 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
 
   // ── Authentication (RFC 6750, RFC 9728): who is calling, and where an MCP client signs in ──
-  const baseOf = (c: Context<Env>) => publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
+  const baseOf = (c: Context<ApiEnv>) =>
+    publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
   for (const resource of ['', '/mcp'] as const) {
     // Browser-based MCP clients read it from another origin, with an MCP-Protocol-Version header.
     app.options(`${PROTECTED_RESOURCE_PATH}${resource}`, (c) => {
@@ -269,103 +234,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
     }),
   );
 
-  const noTask = () => new NotFoundError('No such task.');
-  const taskOf = async (c: Context<Env>): Promise<TaskRecord> => {
-    const record = await tasks().get(c.get('userId'), c.req.param('id') ?? '');
-    if (record === undefined) throw noTask();
-    return record;
-  };
-  const describeTask = (record: TaskRecord) => ({
-    id: record.id,
-    task: record.task,
-    status: record.status,
-    result: record.result ?? null,
-  });
-
-  // The user's tasks, newest first; `before` (a task's createdAt) pages on to older ones.
-  app.get('/v1/tasks', async (c) => {
-    const raw = c.req.query('limit') ?? '50';
-    const limit = Number(raw);
-    if (!/^\d+$/.test(raw) || limit < 1 || limit > 1_000)
-      throw new InvalidArgumentsError(
-        `limit must be a whole number from 1 to 1000, not "${raw.slice(0, 20)}"; page on with ?before=<createdAt of the last task>.`,
-      );
-    const before = c.req.query('before');
-    const mine = await tasks().list(c.get('userId'), {
-      limit,
-      ...(before === undefined ? {} : { before }),
-    });
-    return c.json({
-      tasks: mine.map((record) => ({
-        id: record.id,
-        task: record.task,
-        status: record.status,
-        createdAt: record.createdAt,
-      })),
-    });
-  });
-
-  app.post('/v1/tasks', async (c) => {
-    const input = await body(c, taskBody);
-    // A task that cannot run (no model configured) is refused now, not accepted and failed later.
-    await stack.agent.checkModel();
-    // A tenant whose quota is used up is told now (429), not by a task that fails at once.
-    await stack.registry.quotas.check(ctxOf(c));
-    // Stored before it runs, so any process can answer for it. The operator's ceilings hold the
-    // budget; past the user's running-task limit (over every process) the answer is 429.
-    const record = await tasks().start(c.get('userId'), input.task, {
-      ...(input.threadId === undefined ? {} : { threadId: input.threadId }),
-      ...(input.allowServers === undefined ? {} : { allowServers: input.allowServers }),
-      ...(input.budget === undefined ? {} : { budget: input.budget }),
-      ...(input.context === undefined ? {} : { context: input.context }),
-    });
-    return c.json({ id: record.id, status: record.status }, 202);
-  });
-
-  app.get('/v1/tasks/:id', async (c) => c.json(describeTask(await taskOf(c))));
-
-  // Cancelling stops the task's model and tool calls, wherever it runs; the answer comes once
-  // it has stopped.
-  const cancel = async (c: Context<Env>) => {
-    const record = await tasks().cancel(c.get('userId'), c.req.param('id') ?? '');
-    if (record === undefined) throw noTask();
-    return c.json(describeTask(record), record.status === 'running' ? 202 : 200);
-  };
-  app.delete('/v1/tasks/:id', cancel);
-  app.post('/v1/tasks/:id/cancel', cancel);
-
-  // Each event carries its place as its id: a client that lost the stream resumes after it
-  // (Last-Event-ID), from this process or any other.
-  app.get('/v1/tasks/:id/events', async (c) => {
-    const record = await taskOf(c);
-    const last = Number(c.req.header('last-event-id'));
-    const after = Number.isSafeInteger(last) && last >= 0 ? last : -1;
-    return streamSSE(c, async (stream) => {
-      const stop = new AbortController();
-      stream.onAbort(() => stop.abort());
-      for await (const item of tasks().follow(record.userId, record.id, {
-        after,
-        signal: stop.signal,
-      })) {
-        if ('done' in item) {
-          if (item.eventsDropped > 0)
-            await stream.writeSSE({
-              event: 'events-dropped',
-              data: JSON.stringify({
-                dropped: item.eventsDropped,
-                message: `${item.eventsDropped} events past the bound per task were not stored; the result's steps hold the whole trajectory.`,
-              }),
-            });
-          await stream.writeSSE({ event: 'done', data: JSON.stringify(item.done) });
-        } else
-          await stream.writeSSE({
-            id: String(item.seq),
-            event: item.event.type,
-            data: JSON.stringify(item.event),
-          });
-      }
-    });
-  });
+  app.route('/', taskRoutes({ stack, tasks }));
 
   // Usage (issue 17): the user's totals by day, connector and model, and their quotas.
   app.get('/v1/usage', async (c) => {
@@ -375,7 +244,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
       throw new InvalidArgumentsError(
         `days must be a whole number from 1 to ${MAX_USAGE_DAYS}, got "${raw.slice(0, 20)}".`,
       );
-    const ctx = ctxOf(c);
+    const ctx = contextOf(c);
     const [usage, quotas] = await Promise.all([
       stack.registry.usage.summary(ctx, { days }),
       stack.registry.quotas.status(ctx),
@@ -384,16 +253,18 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
 
   app.get('/v1/servers', async (c) =>
-    c.json({ servers: await stack.registry.activeServers(ctxOf(c), { includeDisabled: true }) }),
+    c.json({
+      servers: await stack.registry.activeServers(contextOf(c), { includeDisabled: true }),
+    }),
   );
 
   // One server: the canonical shape, or an mcpServers entry with its id ({id, command, args} or
   // {id, url}) whose transport is inferred as an import does. Placeholders are not expanded:
   // a tenant must not read this server's environment.
   app.post('/v1/servers', async (c) => {
-    const input = await body(c, z.record(z.string(), z.unknown()));
+    const input = await readBody(c, z.record(z.string(), z.unknown()));
     const server = parseServerEntry(input, { expand: false });
-    const record = await stack.registry.addServer(ctxOf(c), server);
+    const record = await stack.registry.addServer(contextOf(c), server);
     return c.json(
       { server: { id: record.providerId, transport: record.transport, status: record.status } },
       201,
@@ -401,13 +272,13 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
 
   app.delete('/v1/servers/:id', async (c) => {
-    await stack.registry.removeServer(ctxOf(c), c.req.param('id'));
+    await stack.registry.removeServer(contextOf(c), c.req.param('id'));
     return c.body(null, 204);
   });
 
   // The server's own final state and the reason (see ConnectionPool.report), with its metrics.
   app.get('/v1/servers/:id/status', async (c) => {
-    const ctx = ctxOf(c);
+    const ctx = contextOf(c);
     const id = c.req.param('id');
     const [report] = await stack.pool.report(ctx, { serverIds: [id], timeoutMs: 15_000 });
     if (report === undefined) throw new ProviderNotFoundError(`No server "${id}" for this user.`);
@@ -433,7 +304,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<Env> {
   });
 
   app.post('/v1/servers/:id/oauth', async (c) => {
-    const ctx = ctxOf(c);
+    const ctx = contextOf(c);
     const id = c.req.param('id');
     const base = publicBaseUrl(c.req.url, (name) => c.req.header(name), urls);
     const redirect = `${base}/v1/oauth/callback?user=${encodeURIComponent(ctx.userId)}&server=${encodeURIComponent(id)}`;
