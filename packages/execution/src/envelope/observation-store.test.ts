@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createContext, McpAgentError, type JsonValue } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { MemoryObservationStore } from './observation-store.js';
@@ -9,6 +9,30 @@ const bob = createContext({ userId: 'bob', clock });
 const source = { source: 'db.query' };
 
 describe('MemoryObservationStore', () => {
+  it('LOAD-12 gives expired results back with no further use: a timer runs only while something is kept', () => {
+    vi.useFakeTimers();
+    try {
+      const store = new MemoryObservationStore({ clock, ttlMs: 120_000 });
+      expect(vi.getTimerCount()).toBe(0);
+      store.put(alice, { rows: [1] }, source);
+      store.put(bob, { rows: [2] }, source);
+      expect(vi.getTimerCount()).toBe(1);
+      clock.advance(60_000);
+      vi.advanceTimersByTime(60_000);
+      // Not expired yet: still kept, still swept.
+      expect(vi.getTimerCount()).toBe(1);
+      clock.advance(60_001);
+      vi.advanceTimersByTime(60_000);
+      // The sweep found nothing left and stopped; nothing else touched the store.
+      expect(vi.getTimerCount()).toBe(0);
+      expect(store.stats()).toEqual({ tenants: 0, observations: 0, bytes: 0 });
+      store.put(alice, { rows: [3] }, source);
+      expect(vi.getTimerCount()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps a result whole for its tenant only: get and read refuse every other tenant', () => {
     const store = new MemoryObservationStore({ clock });
     const id = store.put(alice, { rows: [1, 2, 3] }, source) as string;

@@ -89,7 +89,8 @@ interface Tenant {
 /**
  * An in-memory {@link ObservationStore}. Results are kept as JSON text (compact, measured
  * exactly, never shared with the caller) and parsed when read. Bounded per tenant and in all,
- * with an expiry; expired entries are dropped whenever the store is used.
+ * with an expiry: expired entries are dropped whenever the store is used, and by a timer that
+ * runs (unref'd) only while something is kept, so a server that falls quiet gives them back.
  */
 export class MemoryObservationStore implements ObservationStore {
   readonly #entries = new Map<string, Entry>(); // in the order they were kept
@@ -101,6 +102,7 @@ export class MemoryObservationStore implements ObservationStore {
   readonly #ttlMs: number;
   readonly #clock: Clock;
   #bytes = 0;
+  #sweeper: NodeJS.Timeout | undefined;
   // The last result read, parsed: a reader pages through one result at a time. Never handed out.
   #lastRead:
     { readonly id: string; readonly value: JsonValue; readonly media: boolean } | undefined;
@@ -139,6 +141,7 @@ export class MemoryObservationStore implements ObservationStore {
       expiresAt: this.#clock.now() + this.#ttlMs,
     };
     this.#entries.set(observationId, entry);
+    this.#sweepWhileKept();
     tenant.ids.add(observationId);
     tenant.bytes += bytes;
     this.#bytes += bytes;
@@ -190,6 +193,21 @@ export class MemoryObservationStore implements ObservationStore {
   stats(): { tenants: number; observations: number; bytes: number } {
     this.#expire();
     return { tenants: this.#tenants.size, observations: this.#entries.size, bytes: this.#bytes };
+  }
+
+  // Every minute (or ttl, if shorter) while anything is kept; stops once nothing is.
+  #sweepWhileKept(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(
+      () => {
+        this.#expire();
+        if (this.#entries.size > 0) return;
+        clearInterval(this.#sweeper);
+        this.#sweeper = undefined;
+      },
+      Math.max(1_000, Math.min(this.#ttlMs, 60_000)),
+    );
+    this.#sweeper.unref();
   }
 
   // Entries expire in the order they were kept, so the oldest are at the front.
