@@ -30,6 +30,7 @@ const checks = [
     'no search index or remembered tenant is held after idle',
     retained.indexes === 0 && retained.searchTenants === 0,
   ],
+  ['no kept result is held after its expiry', retained.keptResults === 0],
   ['file descriptors come back to their number before the load', retained.fds <= before.fds],
   ['MCP server processes never outnumber the tenants with a server', report.childrenTrackTenants],
   ['the load ran without an error', load.errors === 0],

@@ -10,7 +10,7 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { createLogger } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
-import { IsolatedVmSandbox } from '@mcp-agent/execution';
+import { IsolatedVmSandbox, MemoryObservationStore } from '@mcp-agent/execution';
 import { serveHttpApi } from '../api/serve-api.js';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 
@@ -42,11 +42,14 @@ export interface InsideStats {
   /** Knowledge's search caches: catalog indexes and remembered tenants (LRU-bounded). */
   readonly indexes: number;
   readonly searchTenants: number;
+  /** Results kept for read_result. */
+  readonly keptResults: number;
 }
 
 const config = JSON.parse(process.env.SOAK_SERVER ?? '{}') as SoakServerConfig;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run the soak server with node --expose-gc');
+const observations = new MemoryObservationStore({ ttlMs: config.connectionIdleMs });
 const stack = await openAgentStack({
   home: config.home,
   logger: createLogger({ level: 'warn', destination: process.stderr }),
@@ -58,6 +61,8 @@ const stack = await openAgentStack({
     maxRetries: 0,
   }),
   pool: { idleMs: config.connectionIdleMs },
+  // Kept results (read_result) expire after the same idle time as everything else.
+  dispatcher: { observations },
   knowledge: { idleMs: config.connectionIdleMs },
 });
 const api = await serveHttpApi({
@@ -102,6 +107,7 @@ const inside = createServer((req, res) => {
     runningTasks: api.tasks.running,
     indexes: stack.knowledge.cacheSizes().indexes,
     searchTenants: stack.knowledge.cacheSizes().tenants,
+    keptResults: observations.stats().observations,
   };
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(stats));

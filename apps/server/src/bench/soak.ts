@@ -179,7 +179,8 @@ export async function runSoak(options: {
       s.mcpChildren === 0 &&
       s.runningTasks === 0 &&
       s.indexes === 0 &&
-      s.searchTenants === 0;
+      s.searchTenants === 0 &&
+      s.keptResults === 0;
     while (!back(after) && performance.now() - idleStarted < limit) {
       await sleep(2_000);
       after = await sample();
@@ -195,6 +196,7 @@ export async function runSoak(options: {
       runningTasks: after.runningTasks,
       indexes: after.indexes,
       searchTenants: after.searchTenants,
+      keptResults: after.keptResults,
       heapAfterGcMb: after.heapAfterGcMb,
       heapAboveBeforeMb: round3(after.heapAfterGcMb - before.heapAfterGcMb),
       heapTotalMb: after.heapTotalMb,
