@@ -1,8 +1,7 @@
+export { MAX_QUERY_LENGTH, MAX_SEARCH_QUERIES } from './search-queries.js';
+export { toDocument } from './tool-document.js';
 export {
   Knowledge,
-  MAX_QUERY_LENGTH,
-  MAX_SEARCH_QUERIES,
-  toDocument,
   type KnowledgeOptions,
   type KnowledgeSearchOptions,
   type ToolSearchResult,

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, InvalidArgumentsError } from '@mcp-agent/core';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
-import { Knowledge, MAX_SEARCH_QUERIES } from './knowledge.js';
+import { Knowledge } from './knowledge.js';
+import { MAX_SEARCH_QUERIES } from './search-queries.js';
 import { DEFAULT_RANKING } from './search/tool-search-index.js';
 import { InMemorySearchIndex } from './testing/index.js';
 

@@ -8,12 +8,11 @@ import {
   type AgentContext,
   type Clock,
   type ParsedToolId,
-  type ToolSpec,
 } from '@mcp-agent/core';
 import { createHash } from 'node:crypto';
 import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
-import type { SearchDocument, SearchHit } from './search/search-document.js';
+import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
 import { fuseHybrid } from './semantic/hybrid-fusion.js';
@@ -28,6 +27,8 @@ import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
 import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 import { trimText } from './views/description-text.js';
+import { checkQueries } from './search-queries.js';
+import { toDocument } from './tool-document.js';
 
 /** One slim search result: what the model needs to decide which tools to describe. */
 export interface ToolSearchResult {
@@ -86,11 +87,6 @@ interface QueryHits {
   readonly hits: readonly SearchHit[];
   readonly noGoodMatch: boolean;
 }
-
-/** Most queries in one {@link Knowledge.searchMany}. */
-export const MAX_SEARCH_QUERIES = 10;
-/** Longest query, in characters: a search is a short description of one need. */
-export const MAX_QUERY_LENGTH = 2_000;
 
 /**
  * The knowledge a model needs to find and use tools, for one tenant at a time: the manifest,
@@ -386,52 +382,6 @@ export class Knowledge {
       .filter((id) => wanted === undefined || wanted.has(id));
     return { ...catalog, providers };
   }
-}
-
-/** A `ToolSpec` as a search document. */
-export function toDocument(spec: ToolSpec): SearchDocument {
-  const properties = spec.inputSchema.properties;
-  const entries =
-    properties !== null && typeof properties === 'object' && !Array.isArray(properties)
-      ? Object.entries(properties)
-      : [];
-  return {
-    id: spec.id,
-    provider: spec.providerId,
-    name: spec.name,
-    description: spec.description || spec.title || '',
-    parameters: entries.map(([name, schema]) => {
-      const description = (schema as { description?: unknown } | null)?.description;
-      return typeof description === 'string' ? { name, description } : { name };
-    }),
-  };
-}
-
-// Queries as the caller gave them, checked: a clear error names what is wrong and how to fix it.
-function checkQueries(queries: readonly unknown[]): string[] {
-  if (!Array.isArray(queries) || queries.length === 0) {
-    throw new InvalidArgumentsError(
-      'No search query: pass one or more short descriptions of what you need, for example ["create an issue", "send an email"].',
-    );
-  }
-  if (queries.length > MAX_SEARCH_QUERIES) {
-    throw new InvalidArgumentsError(
-      `${queries.length} search queries in one call; at most ${MAX_SEARCH_QUERIES}. Search again for the rest.`,
-    );
-  }
-  return queries.map((query, i) => {
-    if (typeof query !== 'string' || query.trim() === '') {
-      throw new InvalidArgumentsError(
-        `Search query ${i + 1} is empty: describe the tool you need, for example "create an issue".`,
-      );
-    }
-    if (query.length > MAX_QUERY_LENGTH) {
-      throw new InvalidArgumentsError(
-        `Search query ${i + 1} is ${query.length} characters long; keep each under ${MAX_QUERY_LENGTH}, one need per query.`,
-      );
-    }
-    return query.trim();
-  });
 }
 
 function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {

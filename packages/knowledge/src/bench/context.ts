@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { toDocument } from '../knowledge.js';
+import { toDocument } from '../tool-document.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { describeTool } from '../views/deep-view.js';
 import { inventoryView } from '../views/inventory-view.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { basename, resolve } from 'node:path';
-import { toDocument } from '../knowledge.js';
+import { toDocument } from '../tool-document.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { trimText } from '../views/description-text.js';
 import { toToolSpecs } from './bench-catalog.js';
