@@ -1,5 +1,4 @@
 import {
-  BudgetExceededError,
   InvalidArgumentsError,
   NotFoundError,
   parseToolId,
@@ -26,6 +25,7 @@ import {
 import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
 import { fromMcp, unavailable } from './dispatch-errors.js';
+import { checkArguments, checkResultSize } from './payload-limits.js';
 import { listServerResources, readServerResource, type ServerResources } from './resource-reads.js';
 import { normalizeResult } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
@@ -83,8 +83,6 @@ export interface DispatchOptions {
 /** Which tool: a tool id, or provider and tool name. */
 export type DispatchTarget = string | { readonly provider: string; readonly tool: string };
 
-const MAX_DEPTH = 64;
-
 /**
  * The only road from the agent (and the sandbox) to a tool: resolve and check availability,
  * map legacy parameters, validate against the tool's input schema (no call when invalid), run
@@ -135,7 +133,7 @@ export class Dispatcher {
       );
       if (tool === undefined) throw unavailable(toolId, verdict);
       const mapping = this.#options.mappings?.[parsed.providerId]?.[parsed.toolName];
-      const args = applyMapping(this.#checkShape(payload), mapping);
+      const args = applyMapping(checkArguments(payload, this.#options.maxArgumentBytes), mapping);
       if (tool.validateInput instanceof Error) {
         throw new ToolExecutionError(
           `${toolId} has an input schema that does not compile: ${tool.validateInput.message}`,
@@ -165,7 +163,7 @@ export class Dispatcher {
       });
       const caller = options.caller ?? 'model';
       const data = normalizeResult(toolId, result, tool, this.#validator, caller);
-      this.#checkResultSize(toolId, data);
+      checkResultSize(toolId, data, this.#options.maxResultBytes);
       return this.#answer(ctx, data as JsonValue, toolId, toolId, started, { ...options, caller });
     } catch (thrown) {
       const error = fromMcp(thrown, toolId);
@@ -265,7 +263,7 @@ export class Dispatcher {
         uri,
         options.signal ?? ctx.signal,
       );
-      this.#checkResultSize(toolId, data);
+      checkResultSize(toolId, data, this.#options.maxResultBytes);
       return this.#answer(ctx, data, toolId, serverId, started, options);
     } catch (thrown) {
       const error = fromMcp(thrown, `${serverId} resource ${uri.slice(0, 200)}`);
@@ -368,62 +366,6 @@ export class Dispatcher {
       return failed(thrown, observationId, started);
     }
   }
-
-  // One call may bring at most maxResultBytes into the process, the store and the sandbox.
-  #checkResultSize(toolId: ToolId, data: unknown): void {
-    const max = this.#options.maxResultBytes ?? 10_000_000;
-    let size: number;
-    try {
-      size = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
-    } catch {
-      return; // MCP results are parsed JSON; anything else the envelope writes out safely
-    }
-    if (size <= max) return;
-    throw new BudgetExceededError(
-      `${toolId} returned ${size} bytes of JSON; one call may return at most ${max} bytes. Ask the tool for less (a narrower query, a page or a range), or raise the operator's cap (DispatcherOptions.maxResultBytes).`,
-      { details: { toolId, limit: 'maxResultBytes', bytes: size, maxBytes: max } },
-    );
-  }
-
-  // Arguments must be a plain JSON object of bounded size and depth before schema validation.
-  #checkShape(payload: unknown): Record<string, unknown> {
-    const value = payload ?? {};
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      throw new InvalidArgumentsError(
-        `Tool arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}.`,
-      );
-    }
-    if (depthOf(value) > MAX_DEPTH) {
-      throw new InvalidArgumentsError(`Tool arguments nest deeper than ${MAX_DEPTH} levels.`);
-    }
-    let size: number;
-    try {
-      size = Buffer.byteLength(JSON.stringify(value), 'utf8');
-    } catch {
-      throw new InvalidArgumentsError(
-        'Tool arguments are not serialisable JSON (a cycle or a BigInt).',
-      );
-    }
-    const max = this.#options.maxArgumentBytes ?? 1_000_000;
-    if (size > max)
-      throw new InvalidArgumentsError(
-        `Tool arguments are ${size} bytes as JSON; at most ${max} are accepted.`,
-      );
-    return value as Record<string, unknown>;
-  }
-}
-
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (node === null || typeof node !== 'object') continue;
-    max = Math.max(max, depth);
-    if (max > MAX_DEPTH) return max;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return max;
 }
 
 function checkObservationId(value: unknown): string {

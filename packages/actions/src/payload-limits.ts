@@ -1,0 +1,63 @@
+import { BudgetExceededError, InvalidArgumentsError, type ToolId } from '@mcp-agent/core';
+
+const MAX_DEPTH = 64;
+
+/**
+ * One call may bring at most `max` bytes (default 10 MB) of JSON into the process, the store and
+ * the sandbox: past it, a `BudgetExceededError` says how to ask for less.
+ */
+export function checkResultSize(toolId: ToolId, data: unknown, max = 10_000_000): void {
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
+  } catch {
+    return; // MCP results are parsed JSON; anything else the envelope writes out safely
+  }
+  if (size <= max) return;
+  throw new BudgetExceededError(
+    `${toolId} returned ${size} bytes of JSON; one call may return at most ${max} bytes. Ask the tool for less (a narrower query, a page or a range), or raise the operator's cap (DispatcherOptions.maxResultBytes).`,
+    { details: { toolId, limit: 'maxResultBytes', bytes: size, maxBytes: max } },
+  );
+}
+
+/**
+ * Tool arguments as a plain JSON object of at most `max` bytes (default 1 MB) and 64 levels,
+ * checked before schema validation; an `InvalidArgumentsError` says what is wrong.
+ */
+export function checkArguments(payload: unknown, max = 1_000_000): Record<string, unknown> {
+  const value = payload ?? {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidArgumentsError(
+      `Tool arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}.`,
+    );
+  }
+  if (depthOf(value) > MAX_DEPTH) {
+    throw new InvalidArgumentsError(`Tool arguments nest deeper than ${MAX_DEPTH} levels.`);
+  }
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  } catch {
+    throw new InvalidArgumentsError(
+      'Tool arguments are not serialisable JSON (a cycle or a BigInt).',
+    );
+  }
+  if (size > max)
+    throw new InvalidArgumentsError(
+      `Tool arguments are ${size} bytes as JSON; at most ${max} are accepted.`,
+    );
+  return value as Record<string, unknown>;
+}
+
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    max = Math.max(max, depth);
+    if (max > MAX_DEPTH) return max;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
