@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
 
 // `mcp-agent serve --stdio` as a client launches it: the built CLI, spoken to in raw lines.
@@ -144,5 +146,27 @@ describe('the stdio gateway (mcp-agent serve --stdio)', () => {
     expect(JSON.stringify(await served.call(8, 'search_tools', { query: 'notes' }))).toMatch(
       /notes\.read_notes/,
     );
+  });
+
+  it('serves the user given by --user, to the SDK client', async () => {
+    const { MCP_AGENT_USER: _user, ...withoutUser } = env;
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, '--home', home, '--user', 'alice', 'serve', '--stdio'],
+        env: withoutUser as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    const hits = await client.callTool({
+      name: 'search_tools',
+      arguments: { query: 'read notes' },
+    });
+    expect(
+      JSON.parse((hits as { content: { text: string }[] }).content[0]!.text).queries[0].matches[0]
+        .tool_id,
+    ).toBe('notes.read_notes');
+    await client.close();
   });
 });
