@@ -26,6 +26,7 @@ import {
   type ServerReport,
 } from './server-report.js';
 import { tracedToolCall } from './pool-telemetry.js';
+import { untilReady } from './until-ready.js';
 
 /** Options of {@link ConnectionPool}; every field has a default. */
 export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
@@ -234,62 +235,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
         connections.set(id, await this.connection(ctx, id).catch((error: Error) => error));
       }),
     );
-    const diagnostics = () =>
-      serverIds.map((id) => {
-        const entry = connections.get(id);
-        if (entry === undefined || entry instanceof Error) {
-          return {
-            id,
-            status: 'not_found',
-            attempts: 0,
-            lastError: entry?.message ?? 'unknown server',
-          };
-        }
-        const { status, attempts, lastError } = entry.state;
-        return { id, status, attempts, lastError };
-      });
-    const fail = (why: string) => {
-      const servers = diagnostics();
-      const bad = servers.filter((s) => s.status !== 'ready');
-      const summary = bad
-        .map((s) => `${s.id}: ${s.status}${s.lastError ? ` (${s.lastError})` : ''}`)
-        .join('; ');
-      return new NotReadyError(`${why}: ${summary}`, { details: { servers } });
-    };
-    for (const entry of connections.values()) {
-      if (entry instanceof Error) throw fail('A server is not available');
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const aborted = new AbortController();
-    try {
-      await Promise.race([
-        // The first failure rejects the whole wait, with every server's state.
-        Promise.all(
-          [...connections.values()].map((c) =>
-            (c as PooledConnection).ensureReady().catch(() => {
-              throw fail('A server failed');
-            }),
-          ),
-        ),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(fail(`Servers were not ready within ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        }),
-        new Promise<never>((_, reject) => {
-          if (ctx.signal.aborted) reject(ctx.signal.reason);
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), {
-            once: true,
-            signal: aborted.signal,
-          });
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      aborted.abort();
-    }
-    return [...connections.values()].map((c) => (c as PooledConnection).state);
+    return untilReady(serverIds, connections, timeoutMs, ctx.signal);
   }
 
   /** Calls a tool on the tenant's server through its pooled session. */
