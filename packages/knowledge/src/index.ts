@@ -28,10 +28,10 @@ export {
 } from './search/match-explanation.js';
 export {
   DEFAULT_RANKING,
-  ToolSearchIndex,
   type RankingOptions,
   type RelevanceOptions,
-} from './search/tool-search-index.js';
+} from './search/ranking-options.js';
+export { ToolSearchIndex } from './search/tool-search-index.js';
 export {
   ToolboxBuilder,
   type ManifestProvider,

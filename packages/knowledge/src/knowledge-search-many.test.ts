@@ -4,7 +4,7 @@ import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Knowledge } from './knowledge.js';
 import { MAX_SEARCH_QUERIES } from './search-queries.js';
-import { DEFAULT_RANKING } from './search/tool-search-index.js';
+import { DEFAULT_RANKING } from './search/ranking-options.js';
 import { InMemorySearchIndex } from './testing/index.js';
 
 const alice = createContext({ userId: 'alice' });

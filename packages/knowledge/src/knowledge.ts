@@ -14,7 +14,8 @@ import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
 import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
-import { ToolSearchIndex, type RankingOptions } from './search/tool-search-index.js';
+import type { RankingOptions } from './search/ranking-options.js';
+import { ToolSearchIndex } from './search/tool-search-index.js';
 import { fuseHybrid } from './semantic/hybrid-fusion.js';
 import {
   SEMANTIC_DEPTH,

@@ -1,4 +1,4 @@
-import type { RankingOptions } from '../search/tool-search-index.js';
+import type { RankingOptions } from '../search/ranking-options.js';
 
 /** `MCP_AGENT_RANKING='{"providerWeight":0.3}'` overrides the ranking, for experiments. */
 export function rankingFromEnv(): Partial<RankingOptions> {
