@@ -69,6 +69,7 @@ const reads: Record<string, Call> = {
   'tasks.get': (r, ctx, ids) => r.tasks.get(ctx, ids.taskId),
   'tasks.list': (r, ctx) => r.tasks.list(ctx),
   'tasks.events': (r, ctx, ids) => r.tasks.events(ctx, ids.taskId),
+  'audit.list': (r, ctx) => r.audit.list(ctx),
 };
 const writes: Record<string, Call> = {
   'connections.remove': (r, ctx, ids) => r.connections.remove(ctx, ids.providerId),
@@ -125,11 +126,15 @@ const writes: Record<string, Call> = {
     }),
   'rateLimits.take': (r, ctx, ids) =>
     r.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
+  'audit.record': (r, ctx, ids) =>
+    r.audit.record(ctx, { action: 'server.removed', serverId: ids.providerId }),
 };
 
 // Methods that cross tenants by design, as key rotation does (housekeeping that deletes rows
 // whose time has passed); the rate-limit contract suite tests them.
-const MAINTENANCE = new Set(['rateLimits.prune']);
+// The audit log's operator reading names the tenant it reads on purpose (never a tenant's
+// request); its age prune is housekeeping. The audit-log contract suite tests both.
+const MAINTENANCE = new Set(['rateLimits.prune', 'audit.forOperator', 'audit.prune']);
 
 // Tenant A's rows, every value carrying `marker` so that any leak of them can be found.
 async function seed(
@@ -181,6 +186,11 @@ async function seed(
     { seq: 0, event: { type: 'answer', requestId: marker, answer: marker } },
   ]);
   await registry.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 5 });
+  await registry.audit.record(ctx, {
+    action: 'token.added',
+    serverId: ids.providerId,
+    detail: { marker },
+  });
   return { ...ids, connectionId: connection.id, accountId: account.id, taskId };
 }
 
@@ -275,6 +285,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
       'threads',
       'tasks',
       'rateLimits',
+      'audit',
     ] as const) {
       const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(registry[name])).filter(
         (method) => method !== 'constructor',
