@@ -219,8 +219,12 @@ describe('DurableTasks: two processes on one database', () => {
     expect(await first).toMatchObject({ status: 'completed' });
     expect(await second).toMatchObject({ status: 'completed' });
     // The stored tasks: admitted, listed and counted under the one tenant.
+    const [xBefore, yBefore] = [x.model.requests.length, y.model.requests.length];
     const one = await y.tasks.start('jay ', 'One.');
     const two = await x.tasks.start('jay', 'Two.');
+    await until(
+      () => x.model.requests.length === xBefore + 1 && y.model.requests.length === yBefore + 1,
+    );
     await expect(y.tasks.start(' jay', 'Three.')).rejects.toThrow(RateLimitedError);
     expect(
       (await y.registry.tasks.list(createContext({ userId: 'jay' }), {})).map((t) => t.id).sort(),
