@@ -58,6 +58,29 @@ describe('JwksKeySet', () => {
     issuer.cacheControl = undefined;
   });
 
+  it('requests that arrive while the first fetch runs share it', async () => {
+    const one = await rsaKey('shared');
+    issuer.published = [await jwkOf(one)];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A slow issuer: the later requests arrive while the first fetch is under way.
+    const slow: typeof fetch = async (input, init) => {
+      await pause(100);
+      return fetch(input, init);
+    };
+    const keys = new JwksKeySet({ url: new URL(`${issuer.url}/jwks`), fetch: slow });
+    const before = issuer.fetches.jwks;
+    const started = performance.now();
+    const first = keys.resolve({ alg: 'RS256', kid: 'shared' });
+    await pause(20);
+    await Promise.all([
+      first,
+      ...Array.from({ length: 4 }, () => keys.resolve({ alg: 'RS256', kid: 'shared' })),
+    ]);
+    expect(issuer.fetches.jwks).toBe(before + 1);
+    // None waited a refetch window (5 s by default) for a fetch of its own.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('answers 503-style NotReady at once while the issuer is down and no keys are held (fail closed)', async () => {
     const keys = new JwksKeySet({
       url: new URL(`${issuer.url}/missing`),

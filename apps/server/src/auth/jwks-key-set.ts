@@ -70,7 +70,8 @@ export class JwksKeySet {
       // No keys and a failure within the window: refused at once (fail closed), not queued.
       const window = this.#options.refetchWindowMs ?? 5_000;
       if (this.#failure !== undefined && now - this.#lastStart < window) throw this.#failure;
-      await this.#fetchAfter(now);
+      // Requests that arrive while the first fetch runs share it.
+      await (this.#running?.done ?? this.#fetchAfter(now));
     } else if (now >= this.#freshUntil && this.#running === undefined) {
       // Stale: refreshed in the background; this request goes on with the keys at hand.
       this.#start().catch(() => undefined);
