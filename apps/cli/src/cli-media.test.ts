@@ -116,6 +116,36 @@ describe('mcp-agent resources', () => {
     expect(blob.stdout).not.toContain('"blob"');
   }, 90_000);
 
+  it('RES-01 resource lists and reads are counted in usage and held to the hourly call quota, like tool calls', () => {
+    const own = cliHome('mcp-cli-res-quota-');
+    try {
+      expect(
+        own.run([
+          'servers',
+          'add',
+          'everything',
+          '--command',
+          process.execPath,
+          '--arg',
+          npmServers.everything,
+        ]).code,
+      ).toBe(0);
+      expect(own.run(['usage', 'quota', 'set', '--max-calls-per-hour', '2']).code).toBe(0);
+      expect(own.run(['--json', 'resources', 'list', 'everything']).code).toBe(0);
+      const doc = 'demo://resource/static/document/architecture.md';
+      expect(own.run(['resources', 'read', 'everything', doc]).code).toBe(0);
+      const refused = own.run(['resources', 'read', 'everything', doc]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/maxCallsPerHour is 2/);
+      const usage = JSON.parse(own.run(['--json', 'usage']).stdout) as {
+        usage: { totals: { toolCalls: number } };
+      };
+      expect(usage.usage.totals.toolCalls).toBe(2);
+    } finally {
+      rmSync(own.home, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('TEN-01 a server the user does not have is refused, exit 3, naming the server', () => {
     const other = cliHome('mcp-cli-media-other-');
     try {

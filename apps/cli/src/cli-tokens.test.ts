@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openRegistry } from '@mcp-agent/registry';
 
 // The built binary, as an operator runs it: tokens needs only the token file, no registry.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -13,6 +14,10 @@ const file = join(dir, 'tokens.json');
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.MCP_AGENT_TOKENS_FILE;
+  // No registry named: only `--home` below names one.
+  delete env.MCP_AGENT_HOME;
+  delete env.MCP_AGENT_DATABASE_URL;
+  delete env.MCP_AGENT_SECRET_KEY;
   const result = spawnSync(process.execPath, [cli, ...args], {
     env,
     encoding: 'utf8',
@@ -54,6 +59,25 @@ describe('mcp-agent tokens', { timeout: 90_000 }, () => {
       user: string;
     }[];
     expect(left.map((t) => t.user)).toEqual(['bob']);
+  });
+
+  it("records an addition and a revocation in the user's audit log when the registry is named (--home)", async () => {
+    const home = join(dir, 'home');
+    const added = JSON.parse(
+      run('--json', '--home', home, 'tokens', 'add', 'carol', '--tokens', file).stdout,
+    ) as { id: string };
+    expect(run('--home', home, 'tokens', 'revoke', added.id, '--tokens', file).code).toBe(0);
+    const registry = await openRegistry({ home, env: {} });
+    try {
+      const entries = await registry.audit.forOperator('carol');
+      expect(entries.map((e) => [e.action, e.actor, e.detail.tokenId])).toEqual([
+        ['token.revoked', 'operator', added.id],
+        ['token.added', 'operator', added.id],
+      ]);
+      expect(JSON.stringify(entries)).not.toContain('mat_');
+    } finally {
+      await registry.close();
+    }
   });
 
   it('says what is missing: the file, the user, a known id', () => {

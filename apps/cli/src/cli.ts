@@ -38,9 +38,10 @@ try {
     );
   }
   if (command === 'tokens') {
-    // The token file only: no registry, no stack.
-    const { tokens } = await import('./commands/tokens.js');
-    tokens(cli, sub, cli.rest);
+    // The token file, and the audit log when the registry is named: no stack.
+    const { auditTokenChange, tokens } = await import('./commands/tokens.js');
+    const change = tokens(cli, sub, cli.rest);
+    if (change !== undefined) await auditTokenChange(cli, change);
     process.exit(0);
   }
   session = new CliSession(cli);

@@ -25,6 +25,7 @@ Sign-in (one or both):
   --required-scopes <list>   MCP_AGENT_OIDC_REQUIRED_SCOPES
   --algorithms <list>        MCP_AGENT_OIDC_ALGORITHMS
   --clock-skew <seconds>     MCP_AGENT_OIDC_CLOCK_SKEW
+  --max-token-age <seconds>  MCP_AGENT_OIDC_MAX_TOKEN_AGE (oldest token accepted, by its iat)
 
 Serving:
   --port <n>                 default $PORT or 8080

@@ -1,4 +1,6 @@
 import {
+  InvalidArgumentsError,
+  NotFoundError,
   NotReadyError,
   PolicyDeniedError,
   ProviderNotFoundError,
@@ -6,7 +8,9 @@ import {
   ToolNotFoundError,
   toMcpAgentError,
   UnauthorizedError,
+  type ActionResponse,
   type McpAgentError,
+  type ToolId,
 } from '@mcp-agent/core';
 import type { ToolVerdict } from './tool-resolver.js';
 
@@ -49,4 +53,43 @@ export function fromMcp(thrown: unknown, toolId: string): McpAgentError {
     });
   }
   return toMcpAgentError(thrown);
+}
+
+/** The id `read_result` was given, when it can be one; else why not. */
+export function checkObservationId(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 100) {
+    throw new InvalidArgumentsError(
+      'read_result needs the id of a kept result, as a cut marker gives it (obs_…).',
+    );
+  }
+  return value;
+}
+
+/** The refusal of an id that names no kept result of this tenant. */
+export function notKept(observationId: string): McpAgentError {
+  return new NotFoundError(
+    `No result ${JSON.stringify(observationId)} is kept for you: the id is wrong, or the result expired or gave way to newer ones. Call the tool again for a fresh result.`,
+    { details: { observationId, reason: 'not_kept' } },
+  );
+}
+
+/** A failed read of a kept result as an `ActionResponse`. */
+export function failedRead(
+  thrown: unknown,
+  observationId: unknown,
+  started: number,
+): ActionResponse {
+  const error = toMcpAgentError(thrown);
+  return {
+    ok: false,
+    error: { code: error.code, message: error.message, details: error.details },
+    meta: {
+      toolId: '' as ToolId,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      truncated: false,
+      ...(typeof observationId === 'string' && observationId.length <= 100
+        ? { observationId }
+        : {}),
+    },
+  };
 }

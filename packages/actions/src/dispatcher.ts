@@ -1,13 +1,10 @@
 import {
   InvalidArgumentsError,
-  NotFoundError,
   parseToolId,
   ToolExecutionError,
-  toMcpAgentError,
   type ActionResponse,
   type AgentContext,
   type JsonValue,
-  type McpAgentError,
   type ToolId,
 } from '@mcp-agent/core';
 import {
@@ -22,22 +19,33 @@ import {
   type ObservationReadOptions,
   type ObservationStore,
 } from '@mcp-agent/execution';
-import type { ConnectionPool, Registry } from '@mcp-agent/registry';
+import type { ConnectionPool, Registry, ResourceListing } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
-import { fromMcp, unavailable } from './dispatch-errors.js';
+import {
+  checkObservationId,
+  failedRead,
+  fromMcp,
+  notKept,
+  unavailable,
+} from './dispatch-errors.js';
 import { checkArguments, checkResultSize } from './payload-limits.js';
-import { listServerResources, readServerResource, type ServerResources } from './resource-reads.js';
+import {
+  checkResourceUri,
+  checkServer,
+  toServerResources,
+  type ServerResources,
+} from './resource-reads.js';
+import { operationCall, reachServer, type OperationPool } from './server-operations.js';
 import { normalizeResult } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
 import { chain, type Caller, type DispatchLink, type ToolCall } from './tool-call.js';
 import { ToolResolver } from './tool-resolver.js';
 
 /**
- * What the dispatcher needs of the connection pool: calls, and word of changed tool lists. A
- * `ConnectionPool` is one; a unit test passes a double that answers in memory.
+ * What the dispatcher needs of the connection pool: its user-facing operations, and word of
+ * changed tool lists. A `ConnectionPool` is one; a unit test passes a double.
  */
-export type ToolCallPool = Pick<ConnectionPool, 'callTool'> &
-  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource'>>;
+export type ToolCallPool = OperationPool & Partial<Pick<ConnectionPool, 'on'>>;
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
@@ -101,15 +109,9 @@ export class Dispatcher {
     this.#options = options;
     this.#observations = options.observations ?? new MemoryObservationStore();
     this.#resolver = new ToolResolver(options.registry, this.#validator, options.pool);
-    this.#run = chain(options.links ?? [], (ctx, call) =>
-      options.pool.callTool(ctx, call.providerId, call.toolName, call.arguments, {
-        signal: call.signal,
-        ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
-        ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
-        // A tool that runs only as an MCP task is called as one (the SDK's task support).
-        ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
-      }),
-    );
+    // One chain for every operation on a user's server (tool calls, resource lists and reads):
+    // the links see each, and nothing else reaches the pool's user-facing methods.
+    this.#run = chain(options.links ?? [], (ctx, call) => reachServer(options.pool, ctx, call));
   }
 
   /** Dispatches one call; see the class comment. */
@@ -176,13 +178,14 @@ export class Dispatcher {
   }
 
   /**
-   * The resources and resource templates of one of the tenant's servers. Another tenant's or an
-   * unknown server gets the same `PROVIDER_NOT_FOUND`. Never throws.
+   * The resources and resource templates of one of the tenant's servers, through the middleware
+   * chain (`<server>.resources/list`). Another tenant's or an unknown server gets the same
+   * `PROVIDER_NOT_FOUND`. Never throws.
    */
   async listResources(
     ctx: AgentContext,
     serverId: string,
-    options: { readonly signal?: AbortSignal } = {},
+    options: Pick<DispatchOptions, 'signal' | 'caller'> = {},
   ): Promise<ActionResponse> {
     const started = performance.now();
     const meta = () => ({
@@ -191,12 +194,19 @@ export class Dispatcher {
       truncated: false,
     });
     try {
-      const listing: ServerResources = await listServerResources(
-        this.#options.registry,
-        this.#options.pool,
+      await checkServer(this.#options.registry, ctx, serverId);
+      const result = await this.#run(
         ctx,
+        operationCall(
+          'resources/list',
+          serverId,
+          {},
+          { caller: options.caller ?? 'model', signal: options.signal ?? ctx.signal },
+        ),
+      );
+      const listing: ServerResources = toServerResources(
         serverId,
-        options.signal,
+        result.structuredContent as unknown as ResourceListing,
       );
       return { ok: true, data: listing as unknown as JsonValue, meta: meta() };
     } catch (thrown) {
@@ -242,7 +252,8 @@ export class Dispatcher {
   }
 
   /**
-   * Reads one resource of one of the tenant's servers: whole for code (`caller: 'code'`),
+   * Reads one resource of one of the tenant's servers, through the middleware chain
+   * (`<server>.resources/read`, arguments `{uri}`): whole for code (`caller: 'code'`),
    * through the envelope for a model (cut with `read_result` pointers, images shown when asked),
    * with the same per-call size cap as a tool result. Never throws.
    */
@@ -255,14 +266,20 @@ export class Dispatcher {
     const started = performance.now();
     const toolId = serverId as ToolId;
     try {
-      const data = await readServerResource(
-        this.#options.registry,
-        this.#options.pool,
+      checkResourceUri(uri);
+      await checkServer(this.#options.registry, ctx, serverId);
+      const result = await this.#run(
         ctx,
-        serverId,
-        uri,
-        options.signal ?? ctx.signal,
+        operationCall(
+          'resources/read',
+          serverId,
+          { uri },
+          { caller: options.caller ?? 'model', signal: options.signal ?? ctx.signal },
+        ),
       );
+      // The contents as embedded resources, as in a tool result: the envelope, code and the CLI
+      // treat both alike.
+      const data = result.content as unknown as JsonValue;
       checkResultSize(toolId, data, this.#options.maxResultBytes);
       return this.#answer(ctx, data, toolId, serverId, started, options);
     } catch (thrown) {
@@ -333,7 +350,7 @@ export class Dispatcher {
         },
       };
     } catch (thrown) {
-      return failed(thrown, observationId, started);
+      return failedRead(thrown, observationId, started);
     }
   }
 
@@ -363,41 +380,9 @@ export class Dispatcher {
         },
       };
     } catch (thrown) {
-      return failed(thrown, observationId, started);
+      return failedRead(thrown, observationId, started);
     }
   }
-}
-
-function checkObservationId(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 100) {
-    throw new InvalidArgumentsError(
-      'read_result needs the id of a kept result, as a cut marker gives it (obs_…).',
-    );
-  }
-  return value;
-}
-
-function notKept(observationId: string): McpAgentError {
-  return new NotFoundError(
-    `No result ${JSON.stringify(observationId)} is kept for you: the id is wrong, or the result expired or gave way to newer ones. Call the tool again for a fresh result.`,
-    { details: { observationId, reason: 'not_kept' } },
-  );
-}
-
-function failed(thrown: unknown, observationId: unknown, started: number): ActionResponse {
-  const error = toMcpAgentError(thrown);
-  return {
-    ok: false,
-    error: { code: error.code, message: error.message, details: error.details },
-    meta: {
-      toolId: '' as ToolId,
-      durationMs: elapsed(started),
-      truncated: false,
-      ...(typeof observationId === 'string' && observationId.length <= 100
-        ? { observationId }
-        : {}),
-    },
-  };
 }
 
 function elapsed(started: number): number {

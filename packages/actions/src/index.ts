@@ -24,4 +24,12 @@ export { codeToolCaller } from './code-tool-caller.js';
 export type { ResourcePool, ServerResources } from './resource-reads.js';
 export { type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
 export { SchemaValidator, type ValidationIssue } from './schema-validator.js';
-export { chain, type Caller, type DispatchLink, type Next, type ToolCall } from './tool-call.js';
+export {
+  chain,
+  SERVER_OPERATIONS,
+  type Caller,
+  type DispatchLink,
+  type Next,
+  type ServerOperation,
+  type ToolCall,
+} from './tool-call.js';

@@ -8,6 +8,7 @@ describe('the public surface of @mcp-agent/actions', () => {
       [
         "DispatchMetrics",
         "Dispatcher",
+        "SERVER_OPERATIONS",
         "SchemaValidator",
         "chain",
         "changedToolLink",

@@ -4,14 +4,31 @@ import type { AgentContext, ToolId, ToolSpec } from '@mcp-agent/core';
 /** Who asked for the call: the model directly, or code running in the sandbox. */
 export type Caller = 'model' | 'code';
 
-/** One validated call on its way through the middleware chain to the server. */
+/**
+ * Every operation a user can have done on one of their servers, named by its MCP method. Each
+ * passes the one middleware chain (policy, limits, quotas, usage, tracing, audit); a new one is
+ * added here, and the gate test fails until the pool's method for it is routed through it.
+ */
+export const SERVER_OPERATIONS = ['tools/call', 'resources/list', 'resources/read'] as const;
+
+/** One of {@link SERVER_OPERATIONS}. */
+export type ServerOperation = (typeof SERVER_OPERATIONS)[number];
+
+/**
+ * One validated operation on its way through the middleware chain to the server: a tool call,
+ * or another operation on the server (then `toolName` is its method, `toolId` is
+ * `<server>.<method>`, e.g. `github.resources/read`, so `github.*` rules cover it, and `spec`
+ * describes it as a read-only operation).
+ */
 export interface ToolCall {
+  /** What is asked of the server; a tool call when absent. */
+  readonly operation?: ServerOperation;
   readonly toolId: ToolId;
   readonly providerId: string;
   readonly toolName: string;
   readonly arguments: Record<string, unknown>;
   readonly spec: ToolSpec;
-  /** The hash of the tool as listed now (registry catalog). */
+  /** The hash of the tool as listed now (registry catalog); empty for other operations. */
   readonly contentHash: string;
   readonly caller: Caller;
   readonly signal: AbortSignal;

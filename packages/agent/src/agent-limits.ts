@@ -1,4 +1,10 @@
-import { ConfigError, RateLimitedError, resolveBudgetCeilings, type Budget } from '@mcp-agent/core';
+import {
+  ConfigError,
+  normalizeUserId,
+  RateLimitedError,
+  resolveBudgetCeilings,
+  type Budget,
+} from '@mcp-agent/core';
 
 /**
  * The operator's limits on every task, whichever surface starts it (the library, the HTTP API,
@@ -49,14 +55,16 @@ export class RunningTasks {
 
   /** Tasks `userId` runs now. */
   count(userId: string): number {
-    return this.#counts.get(userId) ?? 0;
+    return this.#counts.get(normalizeUserId(userId)) ?? 0;
   }
 
   /**
    * Admits one task of `userId` (synchronously, so two callers never both take the last slot),
    * or throws `RateLimitedError` with `details.retryAfterMs`. Call the returned release once.
    */
-  admit(userId: string): () => void {
+  admit(rawUserId: string): () => void {
+    // Counted by the normalised id, the tenant key: "alice " and "alice" are one user.
+    const userId = normalizeUserId(rawUserId);
     const running = this.count(userId);
     if (running >= this.maxPerUser) throw runningTasksRefusal(running, this.maxPerUser);
     this.#counts.set(userId, running + 1);

@@ -62,7 +62,7 @@ export {
   type McpAgentErrorOptions,
 } from './errors.js';
 export { ExpiringCache, type ExpiringCacheOptions } from './expiring-cache.js';
-export { toJsonSafe, type JsonObject, type JsonValue } from './json.js';
+export { toJsonSafe, type JsonObject, type JsonSafeOptions, type JsonValue } from './json.js';
 export {
   createLogger,
   redactSecrets,

@@ -5,18 +5,40 @@ export type JsonValue =
 /** A JSON object with string keys. */
 export type JsonObject = { [key: string]: JsonValue };
 
-const MAX_DEPTH = 12;
-
-/**
- * Copies `value` into plain JSON: cycles become `"[Circular]"`, bigints strings, functions,
- * symbols and `undefined` are dropped, and nesting past 12 levels is summarised. Never throws,
- * because it runs on error paths where a second failure would hide the first.
- */
-export function toJsonSafe(value: unknown): JsonValue {
-  return copy(value, 0, new WeakSet());
+/** Options of {@link toJsonSafe}. */
+export interface JsonSafeOptions {
+  /** Nesting past this many levels becomes a note; 12 (logs, error details). */
+  readonly maxDepth?: number;
 }
 
-function copy(value: unknown, depth: number, seen: WeakSet<object>): JsonValue {
+const DEFAULT_MAX_DEPTH = 12;
+
+/**
+ * Copies `value` into plain JSON: cycles become `"[Circular]"`, bigints and non-finite numbers
+ * strings, functions, symbols and `undefined` `null` in arrays and dropped from objects (as
+ * `JSON.stringify` does), dates ISO strings, errors `{name, message}`, and nesting past
+ * `maxDepth` levels is summarised. Every key stays data: a `"__proto__"` key from a server or a
+ * stored row is copied as an own property and never sets the copy's prototype. Never throws,
+ * because it runs on error paths where a second failure would hide the first.
+ */
+export function toJsonSafe(value: unknown, options: JsonSafeOptions = {}): JsonValue {
+  return copy(value, 0, options.maxDepth ?? DEFAULT_MAX_DEPTH, new WeakSet());
+}
+
+/**
+ * Sets `key` on `target` as an own, enumerable data property: unlike `target[key] = value`, a
+ * `"__proto__"` key stays a key. Every copier of untrusted objects writes through this.
+ */
+export function defineData(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function copy(value: unknown, depth: number, maxDepth: number, seen: WeakSet<object>): JsonValue {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -33,23 +55,24 @@ function copy(value: unknown, depth: number, seen: WeakSet<object>): JsonValue {
   if (value === null) return null;
   const object = value as object;
   if (seen.has(object)) return '[Circular]';
-  if (depth >= MAX_DEPTH) return '[Nested too deep]';
+  if (depth >= maxDepth) return `[nested deeper than ${maxDepth} levels]`;
   seen.add(object);
   try {
-    if (Array.isArray(object)) return object.map((item) => copy(item, depth + 1, seen));
+    if (Array.isArray(object)) return object.map((item) => copy(item, depth + 1, maxDepth, seen));
     if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
     if (object instanceof Error) return { name: object.name, message: object.message };
     const out: JsonObject = {};
-    for (const [key, item] of Object.entries(object)) {
+    for (const key of Object.keys(object)) {
+      const item = (object as Record<string, unknown>)[key];
       if (typeof item === 'undefined' || typeof item === 'function' || typeof item === 'symbol') {
         continue;
       }
-      out[key] = copy(item, depth + 1, seen);
+      defineData(out, key, copy(item, depth + 1, maxDepth, seen));
     }
     return out;
   } catch {
     // A throwing getter or proxy trap: keep going with what can be said.
-    return '[Unreadable]';
+    return '[unreadable]';
   } finally {
     seen.delete(object);
   }

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Level } from 'pino';
+import { defineData } from './json.js';
 
 /** The logging surface the packages use; a pino logger satisfies it. */
 export interface Logger {
@@ -42,7 +43,7 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   }
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) ? REDACTED : redactSecrets(item, depth + 1);
+    defineData(out, key, SECRET_KEY.test(key) ? REDACTED : redactSecrets(item, depth + 1));
   }
   return out;
 }

@@ -16,11 +16,29 @@ describe('normalizeUserId', () => {
     ['a\nb', /control/],
     ['a\u0000b', /control/],
     ['a\u202eb', /control/],
+    ['a\u2028b', /control/],
+    ['../bob', /path segment/],
+    ['alice/../bob', /path segment/],
+    ['..', /path segment/],
+    ['a\\.\\b', /path segment/],
     [null, /got null/],
     [7, /got number/],
   ])('rejects %j', (input, message) => {
     expect(() => normalizeUserId(input)).toThrow(InvalidArgumentsError);
     expect(() => normalizeUserId(input)).toThrow(message);
+  });
+
+  it('AUTH-18 accepts the ids identity providers issue: pipes, emails, colons, slashes, scripts', () => {
+    for (const id of [
+      'auth0|6f1c2a',
+      'alice@example.com',
+      'repo:octo-org/app:ref:refs/heads/main',
+      'Jürgen Müller',
+      '山田太郎',
+      'a..b',
+      '.alice',
+    ])
+      expect(normalizeUserId(id)).toBe(id);
   });
 
   it('accepts exactly 256 characters', () => {

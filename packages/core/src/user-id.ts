@@ -3,13 +3,20 @@ import { InvalidArgumentsError } from './errors.js';
 /** The longest user id accepted, in characters after normalisation. */
 export const MAX_USER_ID_LENGTH = 256;
 
-const CONTROL = /[\p{Cc}\p{Cf}]/u;
+// Control, invisible format, surrogate and line/paragraph separator characters.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+// "." or ".." as a whole path segment, between "/" or "\" or at either end.
+const DOT_SEGMENT = /(^|[/\\])\.{1,2}([/\\]|$)/;
 
 /**
- * Normalises a user id, which is the tenant key of every query: Unicode NFC, surrounding
- * whitespace trimmed, and nothing else. Case is kept, because ids from identity providers are
- * often case-sensitive and folding them could merge two tenants into one. Empty ids, ids over
- * 256 characters and ids with control or invisible format characters are rejected.
+ * The one rule for a user id, which is the tenant key of every query, the same for a library
+ * caller, a static token's user and a JWT's user claim: Unicode NFC, surrounding whitespace
+ * trimmed, then at most 256 characters of anything printable (letters of any script, digits,
+ * punctuation, inner spaces: `auth0|6f1c…`, `alice@example.com`, `repo:org/app:ref:main`),
+ * except control, invisible format and line-separator characters, and `.` or `..` as a path
+ * segment (`../bob`), which could only aim at someone else's folder. Case is kept, because ids
+ * from identity providers are often case-sensitive and folding them could merge two tenants
+ * into one. Anything else is refused, never repaired: a repaired id could be another user's.
  */
 export function normalizeUserId(value: unknown): string {
   if (typeof value !== 'string') {
@@ -20,7 +27,8 @@ export function normalizeUserId(value: unknown): string {
   if (id.length > MAX_USER_ID_LENGTH) {
     throw invalid(`it is ${id.length} characters long (at most ${MAX_USER_ID_LENGTH})`);
   }
-  if (CONTROL.test(id)) throw invalid('it contains control or invisible format characters');
+  if (INVISIBLE.test(id)) throw invalid('it contains control or invisible format characters');
+  if (DOT_SEGMENT.test(id)) throw invalid('it has "." or ".." as a path segment');
   return id;
 }
 

@@ -61,6 +61,15 @@ export { TaskLeases, type LostTask } from './tasks/task-leases.js';
 export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './limits/rate-limit.js';
 export { MemoryRateLimitCounter } from './limits/memory-rate-limits.js';
 export {
+  AuditLogRepository,
+  DEFAULT_AUDIT_RETENTION,
+  type AuditAction,
+  type AuditEntry,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditRetention,
+} from './repositories/audit-log.js';
+export {
   Availability,
   type ServerAvailability,
   type ServerVerdict,

@@ -15,6 +15,7 @@ import {
   resolveHome,
 } from './database/open-database.js';
 import { Registry } from './registry.js';
+import type { AuditRetention } from './repositories/audit-log.js';
 import type { UserServerPolicy } from './user-server-policy.js';
 import { loadKeyring } from './vault/secret-key.js';
 
@@ -39,6 +40,8 @@ export interface OpenRegistryOptions {
    * `{"maxCallsPerHour": 600, "maxTokensPerDay": 2000000}`), else none.
    */
   readonly quotas?: QuotaLimits;
+  /** How much of the audit log is kept; default 90 days and 10,000 entries per tenant. */
+  readonly auditRetention?: AuditRetention;
   /** SQLite only: how long a write waits for another process's lock; see `openDatabase`. */
   readonly lockTimeoutMs?: number;
   /**
@@ -113,6 +116,7 @@ export async function openRegistry(given: OpenRegistryOptions = {}): Promise<Reg
       ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
       ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
       quotas,
+      ...(options.auditRetention === undefined ? {} : { auditRetention: options.auditRetention }),
       ...(feed === undefined ? {} : { changeFeed: feed }),
       home,
       onClose: () => database.close(),

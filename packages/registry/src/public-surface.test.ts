@@ -7,9 +7,11 @@ describe('the public surface of @mcp-agent/registry', () => {
     expect(Object.keys(await import('@mcp-agent/registry')).sort()).toMatchInlineSnapshot(`
       [
         "AVAILABILITY",
+        "AuditLogRepository",
         "Availability",
         "ConnectionPool",
         "CredentialVault",
+        "DEFAULT_AUDIT_RETENTION",
         "DEFAULT_MCP_REGISTRY_URL",
         "DEFAULT_PASSED_ENV",
         "EmbeddingCacheRepository",

@@ -48,6 +48,7 @@ import {
 import { WriteObserver } from './database/write-observer.js';
 import type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
 import { RateLimitRepository } from './limits/rate-limit-repository.js';
+import { AuditLogRepository, type AuditRetention } from './repositories/audit-log.js';
 import { TaskLeases } from './tasks/task-leases.js';
 import { TaskRepository } from './tasks/task-repository.js';
 import type { LaunchPlan } from './pool/pool-store.js';
@@ -69,6 +70,8 @@ export interface RegistryOptions {
   readonly userServers?: UserServerPolicy;
   /** The deployment's quotas (each tenant may have its own in `user_quotas`); default none. */
   readonly quotas?: QuotaLimits;
+  /** How much of the audit log is kept; default 90 days and 10,000 entries per tenant. */
+  readonly auditRetention?: AuditRetention;
   /**
    * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
    * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
@@ -120,6 +123,8 @@ export class Registry {
   readonly taskLeases: TaskLeases;
   /** Rate limits counted in the database, so they hold across processes. */
   readonly rateLimits: RateLimitRepository;
+  /** Who did what to whose servers, per tenant, within a bounded retention. */
+  readonly audit: AuditLogRepository;
   /**
    * Changes of servers, credentials, catalogs and readiness: this registry's own, and, through
    * the change feed, other processes'.
@@ -161,6 +166,7 @@ export class Registry {
     this.tasks = new TaskRepository(options.db);
     this.taskLeases = new TaskLeases(options.db);
     this.rateLimits = new RateLimitRepository(options.db);
+    this.audit = new AuditLogRepository(options.db, options.auditRetention);
     this.#feed = options.changeFeed;
     // Another process's change: whatever this process memoised or holds of it is stale.
     this.#feed?.subscribe((change) => {
@@ -276,6 +282,11 @@ export class Registry {
     checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';
     const record = await this.connections.upsertUserServer(ctx, input);
+    await this.audit.record(ctx, {
+      action: existed ? 'server.updated' : 'server.added',
+      serverId: record.providerId,
+      detail: { transport: record.transport },
+    });
     await this.#announce({
       kind: existed ? 'server-updated' : 'server-registered',
       change: { userId: ctx.userId, providerId: record.providerId, scope: 'user' },
@@ -286,6 +297,7 @@ export class Registry {
   /** Removes a user server; `ProviderNotFoundError` when the tenant has none by that id. */
   async removeServer(ctx: AgentContext, providerId: string): Promise<void> {
     if (!(await this.connections.remove(ctx, providerId))) throw notFound(providerId);
+    await this.audit.record(ctx, { action: 'server.removed', serverId: providerId });
     await this.#announce({
       kind: 'server-removed',
       change: { userId: ctx.userId, providerId, scope: 'user' },
@@ -322,6 +334,11 @@ export class Registry {
       for (const server of servers) await this.connections.upsertUserServer(ctx, server, trx);
     });
     for (const server of servers) {
+      await this.audit.record(ctx, {
+        action: existing.has(server.id) ? 'server.updated' : 'server.added',
+        serverId: server.id,
+        detail: { transport: server.transport, imported: true },
+      });
       await this.#announce({
         kind: existing.has(server.id) ? 'server-updated' : 'server-registered',
         change: { userId: ctx.userId, providerId: server.id, scope: 'user' },
@@ -354,6 +371,10 @@ export class Registry {
         { details: { providerId } },
       );
     await this.connections.setEnabled(ctx, providerId, enabled);
+    await this.audit.record(ctx, {
+      action: enabled ? 'server.enabled' : 'server.disabled',
+      serverId: providerId,
+    });
     await this.#announce({
       kind: 'server-updated',
       change: { userId: ctx.userId, providerId, scope: 'user' },

@@ -30,6 +30,7 @@ import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { httpMetrics } from '../telemetry/http-metrics.js';
 import { observabilityRoutes, type ObservabilityOptions } from '../ui/observability-routes.js';
+import { resourceRoutes } from './resource-routes.js';
 import { contextOf, readBody, type ApiEnv } from './api-request.js';
 import { taskRoutes } from './task-routes.js';
 
@@ -235,6 +236,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   );
 
   app.route('/', taskRoutes({ stack, tasks }));
+  app.route('/', resourceRoutes({ stack }));
 
   // Usage (issue 17): the user's totals by day, connector and model, and their quotas.
   app.get('/v1/usage', async (c) => {

@@ -55,6 +55,13 @@ describe('how main.js signs callers in', () => {
       ),
     ).toThrow(/--clock-skew \(MCP_AGENT_OIDC_CLOCK_SKEW\) is a whole number of seconds/);
     expect(() =>
+      readAuthConfig(
+        { issuer: 'https://login.example.com', audience: 'api://agent' },
+        { MCP_AGENT_OIDC_MAX_TOKEN_AGE: '0' },
+        context,
+      ),
+    ).toThrow(/--max-token-age \(MCP_AGENT_OIDC_MAX_TOKEN_AGE\) is a positive whole number/);
+    expect(() =>
       readAuthConfig({ issuer: 'http://login.example.com', audience: 'api://agent' }, {}, context),
     ).toThrow(/must be an https URL/);
     expect(() =>

@@ -13,6 +13,7 @@ export const AUTH_FLAGS = [
   { flag: 'required-scopes', env: 'MCP_AGENT_OIDC_REQUIRED_SCOPES' },
   { flag: 'algorithms', env: 'MCP_AGENT_OIDC_ALGORITHMS' },
   { flag: 'clock-skew', env: 'MCP_AGENT_OIDC_CLOCK_SKEW' },
+  { flag: 'max-token-age', env: 'MCP_AGENT_OIDC_MAX_TOKEN_AGE' },
 ] as const;
 
 /** The `parseArgs` options of {@link AUTH_FLAGS}. */
@@ -73,6 +74,11 @@ export function readAuthConfig(
       throw new ConfigError(
         `--clock-skew (MCP_AGENT_OIDC_CLOCK_SKEW) is a whole number of seconds; got "${skew}".`,
       );
+    const maxAge = value('max-token-age');
+    if (maxAge !== undefined && !/^[1-9]\d*$/.test(maxAge))
+      throw new ConfigError(
+        `--max-token-age (MCP_AGENT_OIDC_MAX_TOKEN_AGE) is a positive whole number of seconds; got "${maxAge}".`,
+      );
     const scopes = list('required-scopes');
     const algorithms = list('algorithms');
     const jwksUrl = value('jwks-url');
@@ -87,6 +93,7 @@ export function readAuthConfig(
       ...(scopes === undefined ? {} : { requiredScopes: scopes }),
       ...(algorithms === undefined ? {} : { algorithms: algorithms as JwtAlgorithm[] }),
       ...(skew === undefined ? {} : { clockSkewSeconds: Number(skew) }),
+      ...(maxAge === undefined ? {} : { maxTokenAgeSeconds: Number(maxAge) }),
     });
   }
   const described = [

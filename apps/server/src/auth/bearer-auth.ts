@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  normalizeUserId,
   NotReadyError,
   PolicyDeniedError,
   toMcpAgentError,
@@ -25,7 +26,7 @@ export interface Refusal {
 
 /**
  * Authenticates a request from its `Authorization` header: the one answer both the HTTP API and
- * the gateway give. No token: 401 with `Bearer resource_metadata="…"` (RFC 9728), so an MCP
+ * the gateway give. The user it names is held to core's user-id rule and normalised. No token: 401 with `Bearer resource_metadata="…"` (RFC 9728), so an MCP
  * client finds where to sign in. A refused token: 401 with `error="invalid_token"` and why (RFC
  * 6750). A token without a required scope: 403 with `error="insufficient_scope"`. A verifier
  * that cannot check now: 503. The token itself is never logged.
@@ -89,10 +90,24 @@ export async function authenticateBearer(
       headers: challenge({ error: 'invalid_token', error_description: message }),
     };
   }
-  return {
-    ...(typeof verified === 'string' ? { userId: verified } : verified),
-    tokenDigest: tokenDigest(token),
-  };
+  const found = typeof verified === 'string' ? { userId: verified } : verified;
+  // One rule for every verifier and token kind, applied at sign-in: a user id that breaks it
+  // is a refused token, never a session whose every call then fails (AUTH-18).
+  let userId: string;
+  try {
+    userId = normalizeUserId(found.userId);
+  } catch (thrown) {
+    const reason = String(toMcpAgentError(thrown).details.reason);
+    options.logger.info({ reason }, 'token refused: its user id breaks the user-id rule');
+    const message = `The bearer token was refused: the user it names is not a valid user id (${reason}). Ask the operator for a token of a valid user.`;
+    return {
+      status: 401,
+      code: ErrorCode.Unauthorized,
+      message,
+      headers: challenge({ error: 'invalid_token', error_description: message }),
+    };
+  }
+  return { ...found, userId, tokenDigest: tokenDigest(token) };
 }
 
 /** True for an authenticated caller, false for a {@link Refusal}. */

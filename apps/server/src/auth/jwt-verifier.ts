@@ -1,17 +1,11 @@
-import {
-  createRemoteJWKSet,
-  customFetch,
-  errors,
-  jwtVerify,
-  type FetchImplementation,
-  type JWSAlgorithm,
-  type JWTPayload,
-} from 'jose';
+import { errors, jwtVerify, type JWSAlgorithm, type JWTPayload } from 'jose';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ConfigError,
+  normalizeUserId,
   NotReadyError,
   PolicyDeniedError,
+  toMcpAgentError,
   silentLogger,
   UnauthorizedError,
   type Logger,
@@ -19,6 +13,7 @@ import {
 import { guardedFetch } from '@mcp-agent/registry';
 import type { TokenVerifier, VerifiedToken } from '../gateway/token-verifier.js';
 import { discoverJwksUrl } from './issuer-metadata.js';
+import { JwksKeySet } from './jwks-key-set.js';
 
 /** The signature algorithms a JWT may use: asymmetric only, since the keys come from a JWKS. */
 export type JwtAlgorithm = Extract<
@@ -67,11 +62,19 @@ export interface JwtVerifierOptions {
   readonly requiredScopes?: readonly string[];
   /** The algorithm allow-list; RS256, PS256, ES256 and EdDSA by default. */
   readonly algorithms?: readonly JwtAlgorithm[];
-  /** Leeway for `exp` and `nbf`, in seconds; 30. */
+  /** Leeway for `exp`, `nbf` and an `iat` in the future, in seconds; 30. */
   readonly clockSkewSeconds?: number;
-  /** After a JWKS fetch, a token with an unknown `kid` waits this long before another; 30 s. */
+  /**
+   * The oldest token accepted, in seconds since its `iat` (which it must then carry), whatever
+   * its `exp` says; none by default (`--max-token-age`).
+   */
+  readonly maxTokenAgeSeconds?: number;
+  /**
+   * Fetches of the JWKS for tokens with an unknown `kid` start at most once per this window; such
+   * a token waits for the next one (at most the window) rather than being refused; 5 s.
+   */
   readonly jwksCooldownMs?: number;
-  /** The JWKS is fetched again after this long; 10 min. */
+  /** The JWKS is refreshed in the background after its `max-age`, at most this long; 10 min. */
   readonly jwksMaxAgeMs?: number;
   /**
    * Development only: the issuer may be plain http or on a private or loopback address
@@ -89,10 +92,12 @@ const DISCOVERY_RETRY_MS = 5_000;
 
 /**
  * Verifies JWT access tokens from the operator's issuer with `jose`: the signature against the
- * issuer's JWKS (cached; an unknown `kid` fetches it again, at most once per cooldown), `iss`,
- * `aud` (this server's resource URI), `exp` (required) and `nbf` with a small skew, and the
- * algorithm allow-list (`alg: none` and HMAC never pass). The user is the `sub` claim or the
- * configured one. Usable on its own: `await verifier.verify(token)`.
+ * issuer's JWKS ({@link JwksKeySet}: refreshed by its cache headers; an unknown `kid` waits for
+ * the next fetch, at most one per window), `iss`, `aud` (this server's resource URI), `exp`
+ * (required), `nbf` and `iat` (not in the future) with a small skew, an optional maximum age, and
+ * the algorithm allow-list (`alg: none` and HMAC never pass). The user is the `sub` claim or the
+ * configured one, held to core's user-id rule (`normalizeUserId`). Usable on its own:
+ * `await verifier.verify(token)`.
  */
 export class JwtVerifier implements TokenVerifier {
   readonly authorizationServers: readonly string[];
@@ -105,7 +110,7 @@ export class JwtVerifier implements TokenVerifier {
   readonly #fetch: FetchLike;
   readonly #options: JwtVerifierOptions;
   readonly #logger: Logger;
-  #keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  #keys: Promise<JwksKeySet['resolve']> | undefined;
   #failedAt = -Infinity;
   #failure: NotReadyError | undefined;
 
@@ -130,6 +135,11 @@ export class JwtVerifier implements TokenVerifier {
     this.#userClaim = options.userClaim ?? 'sub';
     this.#algorithms = [...algorithms];
     this.#clockSkewSeconds = options.clockSkewSeconds ?? 30;
+    const maxAge = options.maxTokenAgeSeconds;
+    if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge > 0))
+      throw new ConfigError(
+        `The maximum token age is a positive whole number of seconds; got ${String(maxAge)}.`,
+      );
     this.requiredScopes = [...(options.requiredScopes ?? [])];
     this.authorizationServers = [issuer];
     this.#logger = options.logger ?? silentLogger;
@@ -151,13 +161,28 @@ export class JwtVerifier implements TokenVerifier {
         algorithms: this.#algorithms,
         clockTolerance: this.#clockSkewSeconds,
         requiredClaims: ['exp'],
+        ...(this.#options.maxTokenAgeSeconds === undefined
+          ? {}
+          : { maxTokenAge: this.#options.maxTokenAgeSeconds }),
       }));
     } catch (thrown) {
       throw this.#refusal(thrown);
     }
-    const userId = payload[this.#userClaim];
-    if (typeof userId !== 'string' || userId === '' || userId.length > 200)
+    // jose checks `iat` against the clock only with a maximum age; a token from the future is
+    // refused here either way (AUTH-19).
+    if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + this.#clockSkewSeconds)
+      throw this.#refused('its issue time (iat) is in the future');
+    const claimed = payload[this.#userClaim];
+    if (typeof claimed !== 'string' || claimed === '')
       throw this.#refused(`it has no "${this.#userClaim}" claim naming the user`);
+    let userId: string;
+    try {
+      userId = normalizeUserId(claimed);
+    } catch (thrown) {
+      throw this.#refused(
+        `its "${this.#userClaim}" claim is not a valid user id (${String(toMcpAgentError(thrown).details.reason)})`,
+      );
+    }
     const scopes = scopesOf(payload);
     const missing = this.requiredScopes.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {
@@ -172,7 +197,7 @@ export class JwtVerifier implements TokenVerifier {
 
   // The key resolver, after discovering the JWKS URL once; a failed discovery is retried, but
   // not more than once per DISCOVERY_RETRY_MS whatever the traffic.
-  async #jwks(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+  async #jwks(): Promise<JwksKeySet['resolve']> {
     if (this.#keys === undefined) {
       if (this.#failure !== undefined && Date.now() - this.#failedAt < DISCOVERY_RETRY_MS)
         throw this.#failure;
@@ -182,11 +207,13 @@ export class JwtVerifier implements TokenVerifier {
           options.jwksUrl === undefined
             ? await discoverJwksUrl(this.authorizationServers[0] as string, this.#fetch)
             : new URL(options.jwksUrl);
-        return createRemoteJWKSet(url, {
-          cooldownDuration: options.jwksCooldownMs ?? 30_000,
-          cacheMaxAge: options.jwksMaxAgeMs ?? 600_000,
-          [customFetch]: this.#fetch as FetchImplementation,
-        });
+        return new JwksKeySet({
+          url,
+          fetch: this.#fetch,
+          refetchWindowMs: options.jwksCooldownMs ?? 5_000,
+          maxAgeMs: options.jwksMaxAgeMs ?? 600_000,
+          logger: this.#logger,
+        }).resolve;
       })();
       this.#keys.catch((error: unknown) => {
         this.#keys = undefined;
@@ -211,7 +238,12 @@ export class JwtVerifier implements TokenVerifier {
       this.#logger.warn({ reason }, "JWT not checked: the issuer's keys cannot be fetched");
       return new NotReadyError(`The issuer's keys cannot be fetched right now (${reason}); retry.`);
     }
-    if (thrown instanceof errors.JWTExpired) return this.#refused('it has expired');
+    if (thrown instanceof errors.JWTExpired)
+      return this.#refused(
+        thrown.claim === 'iat'
+          ? `it is older than the ${String(this.#options.maxTokenAgeSeconds)} s this server accepts (its iat)`
+          : 'it has expired',
+      );
     if (thrown instanceof errors.JWTClaimValidationFailed)
       return this.#refused(
         CLAIM_REASONS[thrown.claim] ?? `its "${thrown.claim}" claim: ${thrown.reason}`,
@@ -253,7 +285,7 @@ const CLAIM_REASONS: Readonly<Record<string, string>> = {
   aud: 'it is meant for another resource (its audience is not this server)',
   nbf: 'it is not valid yet (nbf)',
   exp: 'it has no expiry (exp)',
-  iat: 'its issue time (iat) is invalid',
+  iat: 'its issue time (iat) is missing, invalid or in the future',
 };
 
 // RFC 9068 `scope` is a space-separated string; some issuers send `scp`, a string or a list.

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError, InvalidArgumentsError, ProviderNotFoundError } from '@mcp-agent/core';
+import {
+  ConfigError,
+  InvalidArgumentsError,
+  normalizeUserId,
+  ProviderNotFoundError,
+} from '@mcp-agent/core';
 import { tokenDigest } from './token-digest.js';
 
 /** One token of a token file: who it belongs to and its SHA-256, never the token itself. */
@@ -97,7 +102,7 @@ export function writeTokenFile(path: string, entries: readonly TokenEntry[]): vo
 export function addToken(path: string, user: string): { token: string; entry: TokenEntry } {
   if (!isUserName(user))
     throw new InvalidArgumentsError(
-      `The user must be a name of 1 to 200 characters without spaces; got ${JSON.stringify(user)}.`,
+      `The user must be a valid user id (1 to 256 characters without spaces, control characters or "." / ".." path segments); got ${JSON.stringify(String(user).slice(0, 300))}.`,
     );
   const current = existsSync(path) ? readTokenFile(path).entries : [];
   const token = `mat_${randomBytes(32).toString('base64url')}`;
@@ -147,15 +152,19 @@ function entryOf(path: string) {
 function userOf(user: unknown, path: string): string {
   if (!isUserName(user))
     throw new ConfigError(
-      `The token file ${path} has a user that is not a name of 1 to 200 characters without spaces: ${JSON.stringify(user)}.`,
+      `The token file ${path} has a user that is not a valid user id (1 to 256 characters without spaces, control characters or "." / ".." path segments): ${JSON.stringify(typeof user === 'string' ? user.slice(0, 300) : user)}.`,
     );
   return user;
 }
 
+// Core's one user-id rule, already in its normal form, and without spaces (the plain format
+// separates a token from its user by one).
 function isUserName(user: unknown): user is string {
-  return (
-    typeof user === 'string' && user.length > 0 && user.length <= 200 && !/[\s\p{Cc}]/u.test(user)
-  );
+  try {
+    return normalizeUserId(user) === user && !/\s/.test(user as string);
+  } catch {
+    return false;
+  }
 }
 
 function checked(entries: TokenEntry[], path: string): TokenEntry[] {

@@ -4,7 +4,7 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createContext, type Logger } from '@mcp-agent/core';
+import { createContext, normalizeUserId, type Logger } from '@mcp-agent/core';
 import {
   executeTaskTool,
   isModelConfigured,
@@ -39,7 +39,9 @@ const INSTRUCTIONS =
  * receives the upstream server's progress.
  */
 export function createGatewayServer(options: GatewayServerOptions): Server {
-  const { stack, userId, tasks } = options;
+  const { stack, tasks } = options;
+  // The one user-id rule, at the start: a bad id fails here, not on every call of the session.
+  const userId = normalizeUserId(options.userId);
   const server = new Server(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
     { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },

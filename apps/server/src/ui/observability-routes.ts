@@ -317,6 +317,22 @@ export function observabilityRoutes(options: {
     });
   });
 
+  // The audit log of one tenant, newest first: a tenant's own, or with the operator token any
+  // tenant's (`?tenant=`); `?before=<seq>` pages on.
+  app.get('/ui/api/audit', async (c) => {
+    const ctx = tenantContext(c.get('caller'));
+    const raw = c.req.query('before');
+    if (raw !== undefined && !/^\d{1,15}$/.test(raw))
+      throw new InvalidArgumentsError(
+        `before is an entry's seq, a whole number; got "${raw.slice(0, 20)}".`,
+      );
+    const entries = await stack.registry.audit.list(ctx, {
+      limit: limitOf(c, 100, 1_000),
+      ...(raw === undefined ? {} : { before: Number(raw) }),
+    });
+    return c.json({ tenant: ctx.userId, entries });
+  });
+
   // The operator's figures of the process; a tenant gets 403.
   app.get('/ui/api/process', async (c) => {
     if (!c.get('caller').operator)

@@ -16,7 +16,8 @@ const RUNS = 2_000;
  * `pnpm bench dispatch [--tracing]`: a direct SDK call on a held connection against
  * `dispatchTool` (with telemetry, logging, metrics and policy links) on the same
  * server-everything, same arguments, same run. Calls alternate between the two so drift on the
- * machine hits both alike. With `--tracing` the OpenTelemetry SDK is registered (every span
+ * machine hits both alike; then the same for a resource read (`readResource`, through the same
+ * chain) against the SDK's read. With `--tracing` the OpenTelemetry SDK is registered (every span
  * recorded and exported to a sink), so two runs give tracing's cost per dispatch.
  */
 export async function runDispatchBenchmark(
@@ -53,11 +54,30 @@ export async function runDispatchBenchmark(
     dispatchTimes.push(performance.now() - start);
     if (!response.ok) throw new Error(response.error.message);
   }
+  // Resource reads pass the same chain (RES-01): a direct read against `readResource`.
+  const uri = 'demo://resource/static/document/architecture.md';
+  for (let i = 0; i < 100; i++) {
+    await direct.readResource({ uri });
+    await dispatcher.readResource(ctx, 'everything', uri, { caller: 'code' });
+  }
+  const directReads: number[] = [];
+  const dispatchReads: number[] = [];
+  for (let i = 0; i < RUNS / 2; i++) {
+    let start = performance.now();
+    await direct.readResource({ uri });
+    directReads.push(performance.now() - start);
+    start = performance.now();
+    const response = await dispatcher.readResource(ctx, 'everything', uri, { caller: 'code' });
+    dispatchReads.push(performance.now() - start);
+    if (!response.ok) throw new Error(response.error.message);
+  }
   await direct.close();
   await stack.close();
   await tracing?.stop();
   const directStats = latencyStats(directTimes);
   const dispatchStats = latencyStats(dispatchTimes);
+  const directReadStats = latencyStats(directReads);
+  const dispatchReadStats = latencyStats(dispatchReads);
   return {
     benchmark: 'dispatch',
     server: '@modelcontextprotocol/server-everything (stdio)',
@@ -70,5 +90,10 @@ export async function runDispatchBenchmark(
     ratio_p50: round3(dispatchStats.p50 / directStats.p50),
     ratio_p99: round3(dispatchStats.p99 / directStats.p99),
     overhead_p50_ms: round3(dispatchStats.p50 - directStats.p50),
+    resource: uri,
+    direct_sdk_read_resource_ms: directReadStats,
+    dispatcher_read_resource_ms: dispatchReadStats,
+    read_ratio_p50: round3(dispatchReadStats.p50 / directReadStats.p50),
+    read_overhead_p50_ms: round3(dispatchReadStats.p50 - directReadStats.p50),
   };
 }

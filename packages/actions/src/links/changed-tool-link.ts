@@ -27,6 +27,8 @@ export class MemoryToolApprovals implements ToolApprovals {
  */
 export function changedToolLink(approvals: ToolApprovals): DispatchLink {
   return async (ctx, call, next) => {
+    // Only tools have a description and schema that can change under the user.
+    if ((call.operation ?? 'tools/call') !== 'tools/call') return next(call);
     const approved = await approvals.approvedHash(ctx, call.toolId);
     if (approved === undefined) await approvals.approve(ctx, call.toolId, call.contentHash);
     else if (approved !== call.contentHash) {

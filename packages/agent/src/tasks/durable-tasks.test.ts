@@ -41,6 +41,7 @@ interface Process {
   readonly pool: ConnectionPool;
   readonly model: GatedModel;
   readonly tasks: DurableTasks;
+  readonly agent: Agent;
 }
 
 const sqlite = testDialects().dialects[0];
@@ -67,7 +68,7 @@ function processOn(registry: Registry, options: { maxEvents?: number } = {}): Pr
     followPollMs: 20,
     ...(options.maxEvents === undefined ? {} : { maxEventsPerTask: options.maxEvents }),
   });
-  return { registry, pool, model, tasks };
+  return { registry, pool, model, tasks, agent };
 }
 
 async function collect(stream: AsyncGenerator<TaskStreamItem>): Promise<TaskStreamItem[]> {
@@ -200,6 +201,36 @@ describe('DurableTasks: two processes on one database', () => {
     });
     await y.tasks.cancel('frank', one.id);
     await y.tasks.cancel('frank', two.id);
+  });
+
+  it('AUTH-21 "alice " and "alice" are one user for the running-task cap of the agent and of the stored tasks', async () => {
+    const before = x.model.requests.length;
+    // The library's entry: the agent admits by the normalised id.
+    const first = x.agent.executeTask('One.', 'ivy ');
+    const second = x.agent.executeTask('Two.', ' ivy');
+    expect(await x.agent.executeTask('Three.', 'ivy')).toMatchObject({
+      status: 'failed',
+      error: { code: 'RATE_LIMITED', details: { running: 2, limit: 2 } },
+    });
+    await until(() => x.model.requests.length === before + 2);
+    x.model.release();
+    await until(() => x.model.requests.length === before + 4);
+    x.model.release();
+    expect(await first).toMatchObject({ status: 'completed' });
+    expect(await second).toMatchObject({ status: 'completed' });
+    // The stored tasks: admitted, listed and counted under the one tenant.
+    const [xBefore, yBefore] = [x.model.requests.length, y.model.requests.length];
+    const one = await y.tasks.start('jay ', 'One.');
+    const two = await x.tasks.start('jay', 'Two.');
+    await until(
+      () => x.model.requests.length === xBefore + 1 && y.model.requests.length === yBefore + 1,
+    );
+    await expect(y.tasks.start(' jay', 'Three.')).rejects.toThrow(RateLimitedError);
+    expect(
+      (await y.registry.tasks.list(createContext({ userId: 'jay' }), {})).map((t) => t.id).sort(),
+    ).toEqual([one.id, two.id].sort());
+    await y.tasks.cancel('jay', one.id);
+    await x.tasks.cancel('jay ', two.id);
   });
 
   it('events past the bound are counted, not stored, and the end says how many', async () => {

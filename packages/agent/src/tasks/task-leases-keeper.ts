@@ -61,6 +61,8 @@ export class TaskLeasesKeeper {
       if (now - this.#lastPrune >= Math.min(60_000, this.timings.maxAgeMs)) {
         this.#lastPrune = now;
         await this.registry.taskLeases.prune(now - this.timings.maxAgeMs);
+        // The audit log's age bound, for tenants who no longer write (each write keeps its own).
+        await this.registry.audit.prune(now);
       }
       return lost.length;
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '@mcp-agent/core';
+import { toJsonSafe, type JsonValue } from '@mcp-agent/core';
 
 /** Nesting past this becomes a note: deeper data comes only from a hostile server. */
 const MAX_DEPTH = 256;
@@ -29,8 +29,8 @@ export interface ObservationDocument {
 /**
  * A plain-JSON copy of a raw result, the form that is measured, cut and kept. `serialised` is
  * the raw result's JSON when it had one (the copy is then exactly what `JSON.parse` gives back);
- * otherwise cycles become `"[Circular]"`, bigints strings, `undefined`, functions and symbols
- * `null`, non-finite numbers strings. With `parseJsonText`, a result that is one JSON text and
+ * otherwise core's `toJsonSafe` copies it (cycles, bigints, `undefined`, a `"__proto__"` key
+ * kept as data). With `parseJsonText`, a result that is one JSON text and
  * the `text` of MCP text blocks are parsed, so that paths and cuts follow their structure. Media
  * stay whole.
  */
@@ -45,7 +45,7 @@ export function toObservationDocument(
     return value === raw ? { value } : { value, json: raw };
   }
   if (serialised === undefined) {
-    const value = copy(raw);
+    const value = toJsonSafe(raw, { maxDepth: MAX_DEPTH });
     if (options.parseJsonText) parseTextBlocks(value);
     return { value };
   }
@@ -75,45 +75,4 @@ function parseTextBlocks(document: JsonValue): boolean {
     for (const key of Object.keys(node)) stack.push(node[key] as JsonValue);
   }
   return changed;
-}
-
-function copy(raw: unknown): JsonValue {
-  const seen = new Set<object>();
-  const visit = (value: unknown, depth: number): JsonValue => {
-    switch (typeof value) {
-      case 'string':
-      case 'boolean':
-        return value;
-      case 'number':
-        return Number.isFinite(value) ? value : String(value);
-      case 'bigint':
-        return value.toString();
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        return null;
-    }
-    if (value === null) return null;
-    const object = value as object;
-    if (seen.has(object)) return '[Circular]';
-    if (depth >= MAX_DEPTH) return `[nested deeper than ${MAX_DEPTH} levels]`;
-    seen.add(object);
-    try {
-      if (Array.isArray(object)) return object.map((item) => visit(item, depth + 1));
-      const out: JsonObject = {};
-      const record = object as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        // defineProperty keeps a "__proto__" key as data.
-        const item = visit(record[key], depth + 1);
-        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true });
-      }
-      return out;
-    } catch {
-      // A throwing getter or proxy trap: say so rather than lose the whole result.
-      return '[unreadable]';
-    } finally {
-      seen.delete(object);
-    }
-  };
-  return visit(raw, 0);
 }

@@ -53,6 +53,7 @@ describe.each(targets)('migrations on $name', (target) => {
       Object.keys(migrations),
     );
     expect(await tableNames(db.db as Kysely<unknown>, schema)).toEqual([
+      'audit_log',
       'auth_configs',
       'connected_accounts',
       'embedding_cache',

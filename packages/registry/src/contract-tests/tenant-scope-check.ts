@@ -37,6 +37,7 @@ export const TENANT_COLUMN: {
   task_admissions: 'user_id',
   rate_limits: 'user_id',
   registry_changes: 'user_id',
+  audit_log: 'user_id',
 };
 
 /** One statement as the check saw it: which tenants it is scoped to, and what is wrong. */

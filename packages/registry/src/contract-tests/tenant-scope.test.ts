@@ -39,8 +39,7 @@ interface RowIds {
 
 type Call = (registry: Registry, ctx: AgentContext, ids: RowIds) => Promise<unknown>;
 
-// Every repository method, called with the ids it is handed. A method missing here fails the
-// coverage check below, so a new method cannot skip the property.
+// Every repository method, called with the ids it is handed; a missing one fails coverage below.
 const reads: Record<string, Call> = {
   'users.get': (r, ctx) => r.users.get(ctx),
   'connections.find': (r, ctx, ids) => r.connections.find(ctx, ids.providerId),
@@ -69,6 +68,7 @@ const reads: Record<string, Call> = {
   'tasks.get': (r, ctx, ids) => r.tasks.get(ctx, ids.taskId),
   'tasks.list': (r, ctx) => r.tasks.list(ctx),
   'tasks.events': (r, ctx, ids) => r.tasks.events(ctx, ids.taskId),
+  'audit.list': (r, ctx) => r.audit.list(ctx),
 };
 const writes: Record<string, Call> = {
   'connections.remove': (r, ctx, ids) => r.connections.remove(ctx, ids.providerId),
@@ -125,11 +125,11 @@ const writes: Record<string, Call> = {
     }),
   'rateLimits.take': (r, ctx, ids) =>
     r.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
+  'audit.record': (r, ctx) => r.audit.record(ctx, { action: 'server.removed' }),
 };
 
-// Methods that cross tenants by design, as key rotation does (housekeeping that deletes rows
-// whose time has passed); the rate-limit contract suite tests them.
-const MAINTENANCE = new Set(['rateLimits.prune']);
+// Cross-tenant by design (housekeeping, the operator's audit reading): their suites test them.
+const MAINTENANCE = new Set(['rateLimits.prune', 'audit.forOperator', 'audit.prune']);
 
 // Tenant A's rows, every value carrying `marker` so that any leak of them can be found.
 async function seed(
@@ -181,6 +181,7 @@ async function seed(
     { seq: 0, event: { type: 'answer', requestId: marker, answer: marker } },
   ]);
   await registry.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 5 });
+  await registry.audit.record(ctx, { action: 'token.added', detail: { marker } });
   return { ...ids, connectionId: connection.id, accountId: account.id, taskId };
 }
 
@@ -275,6 +276,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
       'threads',
       'tasks',
       'rateLimits',
+      'audit',
     ] as const) {
       const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(registry[name])).filter(
         (method) => method !== 'constructor',

@@ -276,10 +276,35 @@ async function scaleOut(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+// Who did what to whose servers: one row per act, kept per tenant within a bounded retention.
+async function auditLog(db: Kysely<unknown>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db.schema
+    .createTable('audit_log')
+    .addColumn('seq', postgres ? sql`bigserial` : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('actor', 'text', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('server_id', 'text')
+    .addColumn('detail', 'text', (c) => c.notNull())
+    .addColumn('request_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('audit_log_user_seq')
+    .on('audit_log')
+    .columns(['user_id', 'seq'])
+    .execute();
+  await db.schema.createIndex('audit_log_created').on('audit_log').column('created_at').execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_embedding_cache': { up: embeddingCache },
   '0003_usage_and_quotas': { up: usageAndQuotas },
   '0004_scale_out': { up: scaleOut },
+  '0005_audit_log': { up: auditLog },
 });

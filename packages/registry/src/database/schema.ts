@@ -232,6 +232,22 @@ export interface RegistryChangesTable {
 }
 
 /** The whole database, for kysely. */
+/** One act on a tenant's servers (see `AuditLogRepository`). */
+export interface AuditLogTable {
+  /** Assigned by the database (bigint: a string on PostgreSQL). */
+  seq: ColumnType<number | string, never, never>;
+  /** The tenant whose servers were acted on. */
+  user_id: string;
+  /** Who acted: the tenant itself, or the operator acting for them. */
+  actor: string;
+  action: string;
+  server_id: string | null;
+  /** What else the act said, as JSON: never a secret. */
+  detail: string;
+  request_id: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   auth_configs: AuthConfigsTable;
@@ -251,4 +267,5 @@ export interface Database {
   task_admissions: TaskAdmissionsTable;
   rate_limits: RateLimitsTable;
   registry_changes: RegistryChangesTable;
+  audit_log: AuditLogTable;
 }

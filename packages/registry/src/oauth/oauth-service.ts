@@ -148,6 +148,7 @@ export class OAuthService {
     });
     if (result !== 'AUTHORIZED')
       throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
+    await this.registry.audit.record(ctx, { action: 'oauth.signed_in', serverId: providerId });
   }
 
   async #checkIssuer(ctx: AgentContext, providerId: string, iss: string | undefined) {
@@ -238,6 +239,7 @@ export class OAuthService {
   /** Deletes the tenant's tokens and client registration for the server. */
   async disconnect(ctx: AgentContext, providerId: string): Promise<void> {
     await this.#tokens.disconnect(ctx, providerId);
+    await this.registry.audit.record(ctx, { action: 'oauth.disconnected', serverId: providerId });
   }
 
   async #refresh(ctx: AgentContext, providerId: string, tokens: StoredTokens): Promise<string> {

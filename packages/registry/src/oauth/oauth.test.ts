@@ -105,6 +105,15 @@ describe('OAuth for remote servers', () => {
     expect(JSON.stringify(stored)).not.toMatch(/at_|rt_/);
     const result = await pool.callTool(alice, 'linear', 'whoami', {});
     expect(result.content).toEqual([{ type: 'text', text: 'an authorised caller' }]);
+    // The audit log: the sign-in, and the tokens' revocation, on the tenant's record.
+    await oauth.disconnect(alice, 'linear');
+    expect(
+      (await registry.audit.list(alice)).slice(0, 2).map((e) => [e.action, e.serverId]),
+    ).toEqual([
+      ['oauth.disconnected', 'linear'],
+      ['oauth.signed_in', 'linear'],
+    ]);
+    expect((await registry.audit.list(bob)).map((e) => e.action)).not.toContain('oauth.signed_in');
   });
 
   it('AUTH-06 a missing, wrong or replayed state is refused', async () => {

@@ -7,6 +7,7 @@ import { openRegistry, type OpenRegistryOptions } from '../open-registry.js';
 import type { Registry } from '../registry.js';
 import type { UserServerPolicy } from '../user-server-policy.js';
 import type { QuotaLimits } from '../quota-limits.js';
+import type { AuditRetention } from '../repositories/audit-log.js';
 
 /** A database the contract suites run on. */
 export interface TestDialect {
@@ -15,6 +16,7 @@ export interface TestDialect {
   open(options?: {
     appServers?: readonly ServerConfig[];
     env?: Record<string, string>;
+    auditRetention?: AuditRetention;
   }): Promise<Registry>;
   /**
    * `count` registries on one fresh database, each with its own connection, as separate
@@ -49,6 +51,7 @@ export async function createTestRegistry(
     appServers?: readonly ServerConfig[];
     env?: Record<string, string>;
     userServers?: UserServerPolicy;
+    auditRetention?: AuditRetention;
   } = {},
 ): Promise<Registry> {
   return openRegistry({
@@ -56,6 +59,7 @@ export async function createTestRegistry(
     env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
     ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
     ...(options.userServers === undefined ? {} : { userServers: options.userServers }),
+    ...(options.auditRetention === undefined ? {} : { auditRetention: options.auditRetention }),
   });
 }
 
@@ -112,6 +116,7 @@ export function testDialects(): { dialects: TestDialect[]; skipped: string | und
         schema,
         env: { MCP_AGENT_SECRET_KEY: randomKey(), ...options.env },
         ...(options.appServers === undefined ? {} : { appServers: options.appServers }),
+        ...(options.auditRetention === undefined ? {} : { auditRetention: options.auditRetention }),
       });
       // Dropped on close: kysely's migrator looks for its tables in every schema of the
       // database, so each schema left behind slows every later migration.
