@@ -117,11 +117,15 @@ export function svgChart(model: string, summary: readonly ModeSummary[]): string
   const bottom = 50;
   const top = 40;
   const right = 160;
-  const maxTokens = Math.max(1, ...summary.map((s) => s.contextTokens.high)) * 1.1;
+  // Ticks at a round step (1, 2 or 5 times a power of ten), the axis ending on one.
+  const highest = Math.max(1, ...summary.map((s) => s.contextTokens.high));
+  const magnitude = 10 ** Math.floor(Math.log10(highest / 4));
+  const step = magnitude * ([1, 2, 5].find((m) => highest / (m * magnitude) <= 5) ?? 10);
+  const maxTokens = Math.ceil((highest * 1.05) / step) * step;
   const x = (tokens: number) => left + (tokens / maxTokens) * (width - left - right);
   const y = (rate: number) => height - bottom - rate * (height - bottom - top);
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(maxTokens * f));
+  const xTicks = Array.from({ length: Math.round(maxTokens / step) + 1 }, (_, i) => i * step);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
