@@ -54,8 +54,9 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
   };
 }
 
-// The oracle's turn for this request: the plan's next one, unless the last tool result failed
-// or a search did not find a tool the plan needs (then it says so, and the checker fails it).
+// The oracle's turn for this request: the plan's next one, unless the last tool result failed,
+// a search did not find a tool the plan needs, or found one for a task no tool can do (then it
+// says so, and the checker fails it).
 function next(body: AnthropicRequestBody, turns: readonly Block[][]): Block[] {
   const index = body.messages.filter((m) => m.role === 'assistant').length;
   const results = lastResults(body);
@@ -64,6 +65,11 @@ function next(body: AnthropicRequestBody, turns: readonly Block[][]): Block[] {
     return [{ type: 'text', text: `Oracle stopped: a step failed: ${failed.text.slice(0, 400)}` }];
   const turn = turns[index];
   if (turn === undefined) return [{ type: 'text', text: 'Oracle stopped: the plan has ended.' }];
+  // A task no tool can do: declined only when search says nothing connected does it.
+  if (turns.length === 2 && index === 1 && isSearch(turns[0]) && !allNoGoodMatch(results))
+    return [
+      { type: 'text', text: 'Oracle stopped: search offered a tool for a task none can do.' },
+    ];
   const describe = turn.find((b) => b.type === 'tool_use' && b.name === 'describe_tools');
   if (describe?.type === 'tool_use') {
     const searched = results.map((r) => r.text).join('\n');
@@ -73,6 +79,23 @@ function next(body: AnthropicRequestBody, turns: readonly Block[][]): Block[] {
       return [{ type: 'text', text: `Oracle stopped: search did not find ${missed.join(', ')}` }];
   }
   return turn;
+}
+
+function isSearch(turn: readonly Block[] | undefined): boolean {
+  return turn?.some((b) => b.type === 'tool_use' && b.name === 'search_tools') === true;
+}
+
+function allNoGoodMatch(results: readonly { text: string }[]): boolean {
+  try {
+    const answer = JSON.parse(results[0]?.text ?? '') as {
+      queries?: { no_good_match?: boolean }[];
+    };
+    return (
+      (answer.queries ?? []).length > 0 && answer.queries!.every((q) => q.no_good_match === true)
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The oracle's turns for a plan in one mode, each a model response. */
