@@ -71,6 +71,11 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
     );
     for (const task of options.tasks) {
       resetWorld(world);
+      // What a server keeps between calls is state too: the git server's session folder.
+      const cleared = await stack.dispatcher.dispatchTool(ctx, 'git.git_clear_working_dir', {
+        confirm: 'Y',
+      });
+      if (!cleared.ok) throw new Error(`the git server's state: ${cleared.error.message}`);
       task.setup?.(world);
       scripted?.prepare(task, world, mode);
       const result = await stack.agent.executeTask(task.prompt, 'eval', {
