@@ -25,6 +25,11 @@ export interface ReferencePlan {
   /** Empty for a task no connected tool can do. */
   readonly steps: readonly PlanStep[];
   readonly answer: string;
+  /**
+   * Values the tools' results must show before the answer is given (what the answer rests
+   * on): the oracle checks them, so a passing question task proves the tools gave the value.
+   */
+  readonly evidence?: readonly string[];
 }
 
 /** What the checker sees after the task ran. */

@@ -27,13 +27,14 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
     import('@mcp-agent/agent/anthropic'),
   ]);
   let turns: readonly Block[][] = [];
+  let evidence: readonly string[] = [];
   let lastPrefix = '';
   const server = await startScriptedAnthropicServer();
   // Always one step queued: each request queues the next, so a task may take any number.
   const step: ScriptStep = ({ body }) => {
     server.push(step);
     const content =
-      name === 'idle' ? [{ type: 'text' as const, text: 'Done.' }] : next(body, turns);
+      name === 'idle' ? [{ type: 'text' as const, text: 'Done.' }] : next(body, turns, evidence);
     const usage = usageOf(body, content, lastPrefix);
     lastPrefix = usage.prefix;
     return { content, usage: usage.tokens };
@@ -47,7 +48,9 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
       maxRetries: 0,
     }),
     prepare(task, world, mode) {
-      turns = name === 'oracle' ? oracleTurns(task.plan(world), mode) : [];
+      const plan = task.plan(world);
+      turns = name === 'oracle' ? oracleTurns(plan, mode) : [];
+      evidence = plan.evidence ?? [];
       lastPrefix = '';
     },
     close: () => server.close(),
@@ -57,7 +60,11 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
 // The oracle's turn for this request: the plan's next one, unless the last tool result failed,
 // a search did not find a tool the plan needs, or found one for a task no tool can do (then it
 // says so, and the checker fails it).
-function next(body: AnthropicRequestBody, turns: readonly Block[][]): Block[] {
+function next(
+  body: AnthropicRequestBody,
+  turns: readonly Block[][],
+  evidence: readonly string[],
+): Block[] {
   const index = body.messages.filter((m) => m.role === 'assistant').length;
   const results = lastResults(body);
   const failed = results.find((r) => r.isError);
@@ -70,6 +77,13 @@ function next(body: AnthropicRequestBody, turns: readonly Block[][]): Block[] {
     return [
       { type: 'text', text: 'Oracle stopped: search offered a tool for a task none can do.' },
     ];
+  // The answer only once the tools' results showed what it rests on.
+  if (index === turns.length - 1) {
+    const seen = allResults(body);
+    const unseen = evidence.filter((value) => !seen.includes(value));
+    if (unseen.length > 0)
+      return [{ type: 'text', text: `Oracle stopped: no result showed ${unseen.join(', ')}` }];
+  }
   const describe = turn.find((b) => b.type === 'tool_use' && b.name === 'describe_tools');
   if (describe?.type === 'tool_use') {
     const searched = results.map((r) => r.text).join('\n');
@@ -137,10 +151,25 @@ function split(toolId: string): [string, string] {
   return [toolId.slice(0, dot), toolId.slice(dot + 1)];
 }
 
+// Every tool result of the conversation, as one text.
+function allResults(body: AnthropicRequestBody): string {
+  return body.messages
+    .filter((m) => m.role === 'user' && Array.isArray(m.content))
+    .flatMap((m) => resultsOf(m.content as ResultBlock[]))
+    .map((r) => r.text)
+    .join('\n');
+}
+
+type ResultBlock = { type: string; content?: unknown; is_error?: boolean };
+
 function lastResults(body: AnthropicRequestBody): { text: string; isError: boolean }[] {
   const last = body.messages.at(-1);
   if (last?.role !== 'user' || !Array.isArray(last.content)) return [];
-  return (last.content as { type: string; content?: unknown; is_error?: boolean }[])
+  return resultsOf(last.content as ResultBlock[]);
+}
+
+function resultsOf(blocks: readonly ResultBlock[]): { text: string; isError: boolean }[] {
+  return blocks
     .filter((b) => b.type === 'tool_result')
     .map((b) => ({
       text: Array.isArray(b.content)

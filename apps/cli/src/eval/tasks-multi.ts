@@ -33,6 +33,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         { tool: 'pdf.read_pdf', args: { sources: [{ path: join(world.files, 'report.pdf') }] } },
       ],
       answer: 'Revenue rose 12 percent.',
+      evidence: ['Revenue rose 12 percent'],
     }),
     check: ({ answer }) => answerHas(answer, '12'),
   },
@@ -91,6 +92,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       queries: ['days in a month'],
       steps: [{ tool: 'time.days_in_month', args: { date: '2028-02-01' } }],
       answer: 'February 2028 has 29 days.',
+      evidence: ['29'],
     }),
     check: ({ answer }) => answerHas(answer, '29'),
   },
@@ -104,6 +106,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       queries: ['add two numbers'],
       steps: [{ tool: 'everything.get-sum', args: { a: 1234, b: 5678 } }],
       answer: 'The sum is 6912.',
+      evidence: ['6912'],
     }),
     check: ({ answer }) => answerHas(answer.replace(/(\d),(\d{3})/g, '$1$2'), '6912'),
   },
@@ -171,6 +174,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         },
       ],
       answer: `The paid orders total ${paidTotal}; saved in paid-total.txt.`,
+      evidence: [String(paidTotal)],
     }),
     check: ({ world }) =>
       (fileText(world, 'paid-total.txt') ?? '').replace(/[,\s]/g, '') === String(paidTotal)
@@ -253,6 +257,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         },
       ],
       answer: 'Remembered: the outlook is hiring three engineers.',
+      evidence: ['Hiring three engineers'],
     }),
     check: ({ world }) =>
       graph(world).entities.some(
@@ -284,6 +289,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         },
       ],
       answer: 'The repository has 3 commits; remembered.',
+      evidence: [...COMMITS],
     }),
     check: ({ world }) =>
       graph(world).entities.some(
