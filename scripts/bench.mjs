@@ -22,6 +22,8 @@ const benches = {
   'load-05': 'apps/server/build/bench/main.js',
   'load-06': 'apps/server/build/bench/main.js',
   soak: 'apps/server/build/bench/main.js',
+  // The task suite is the CLI's `eval` (see apps/cli/README.md).
+  tasks: ['apps/cli/dist/mcp-agent.js', 'eval'],
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];
@@ -29,5 +31,6 @@ if (entry === undefined) {
   console.error(`usage: pnpm bench <${Object.keys(benches).join('|')}> [args…]`);
   process.exit(2);
 }
-const { status } = spawnSync(process.execPath, [entry, name, ...args], { stdio: 'inherit' });
+const command = Array.isArray(entry) ? [...entry, ...args] : [entry, name, ...args];
+const { status } = spawnSync(process.execPath, command, { stdio: 'inherit' });
 process.exit(status ?? 1);

@@ -24,6 +24,13 @@ const steps = [
   ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
   // The packages as someone outside this repository gets them: packed, installed with npm, used.
   ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
+  // The task suite (apps/cli/src/eval) with its scripted models, about 25 s each: the oracle
+  // passes every task in each mode, the idle model none (each run that does counts as passed).
+  [
+    'tasks-oracle',
+    ['bench', 'tasks', '--model', 'oracle', '--out', 'node_modules/.cache/tasks-oracle'],
+  ],
+  ['tasks-idle', ['bench', 'tasks', '--model', 'idle', '--out', 'node_modules/.cache/tasks-idle']],
   // A two-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
   ['soak', ['exec', 'node', 'scripts/soak-check.mjs']],
 ];
@@ -34,7 +41,11 @@ let failedSteps = 0;
 let scripted = { passed: 0, failed: 0 };
 for (const [name, args] of steps) {
   console.log(`\n[test] ${name}: pnpm ${args.join(' ')}`);
-  const capture = name.startsWith('conformance') || name === 'install-test' || name === 'soak';
+  const capture =
+    name.startsWith('conformance') ||
+    name.startsWith('tasks') ||
+    name === 'install-test' ||
+    name === 'soak';
   const { status, stdout } = spawnSync('pnpm', args, {
     stdio: ['inherit', capture ? 'pipe' : 'inherit', 'inherit'],
     encoding: 'utf8',
@@ -42,7 +53,7 @@ for (const [name, args] of steps) {
   if (capture) {
     process.stdout.write(stdout ?? '');
     const summary =
-      /(?:conformance(?:-server)?|install-test|soak): (\d+) passed, (\d+) failed/.exec(
+      /(?:conformance(?:-server)?|install-test|soak|tasks): (\d+) passed, (\d+) failed/.exec(
         stdout ?? '',
       );
     if (summary) {

@@ -44,6 +44,12 @@ try {
     if (change !== undefined) await auditTokenChange(cli, change);
     process.exit(0);
   }
+  if (command === 'eval') {
+    // Its own stacks, homes and servers, one per mode: nothing of the user's is touched.
+    const { evalCommand } = await import('./commands/eval.js');
+    await evalCommand(cli);
+    process.exit(Number(process.exitCode ?? 0));
+  }
   session = new CliSession(cli);
   if (command === 'ui') {
     // Its own stack: telemetry and the UI's log buffer come before it.

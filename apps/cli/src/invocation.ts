@@ -63,6 +63,15 @@ export const COMMANDS: Readonly<
       status: { timeout: { type: 'string' } },
     },
   },
+  eval: {
+    stack: false,
+    flags: {
+      model: { type: 'string' },
+      mode: { type: 'string', multiple: true },
+      task: { type: 'string', multiple: true },
+      out: { type: 'string' },
+    },
+  },
   auth: { stack: true, subs: { login: { port: { type: 'string' } }, logout: {} } },
   tools: {
     stack: true,

@@ -30,11 +30,12 @@ import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
 import { resolvePrices, type PriceTable } from './model/model-prices.js';
 import { BudgetTracker } from './planner/budget.js';
-import { connectorPrompt, systemPrompt } from './planner/prompts.js';
+import { connectorPrompt } from './planner/prompts.js';
 import { runLoop } from './planner/run-loop.js';
 import { firstUserMessage, parseTaskContext, type TaskContext } from './planner/task-context.js';
 import { Trajectory } from './planner/trajectory.js';
 import { MetaToolSession } from './session/meta-tool-session.js';
+import { modeSurface, type ModeSurface, type ToolMode } from './session/tool-modes.js';
 import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
 import { failed, observed, type Observation } from './session/observation.js';
 import { traceTask } from './telemetry/task-span.js';
@@ -77,6 +78,11 @@ export interface ExecuteTaskOptions {
   readonly model?: ModelClient;
   /** Offer query_connector in this task. */
   readonly connectors?: boolean;
+  /**
+   * How the model reaches the tools (see {@link ToolMode}): the meta-tools (default), every
+   * tool up front, or code only; the task suite compares them.
+   */
+  readonly mode?: ToolMode;
   /**
    * What the user's client knows (cwd, activeDocumentURI, selectionText, …): bounded and given
    * to the model as data the user supplied, in the first user message, never as instructions.
@@ -220,11 +226,13 @@ export class Agent {
         usage: this.#options.registry.usage,
         prices: this.#prices,
       });
-      run = this.#startRun(ctx, metered, tracker, connectors);
-      const inventory = await this.#options.knowledge.inventoryView(ctx);
+      const surface = await modeSurface(options.mode ?? 'discovery', ctx, this.#options.knowledge, {
+        connectors,
+      });
+      run = this.#startRun(ctx, metered, tracker, connectors, surface);
       const answer = await runLoop(
         { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
-        systemPrompt(inventory, { connectors }),
+        surface.system,
         firstUserMessage(task, context),
       );
       return finish('completed', answer);
@@ -252,12 +260,14 @@ export class Agent {
     model: ModelClient,
     budget: BudgetTracker,
     connectors: boolean,
+    surface: Omit<ModeSurface, 'system'> = {},
   ): Run {
     const { knowledge, dispatcher, sandbox } = this.#options;
     const session = new MetaToolSession({
       knowledge,
       dispatcher,
       budget,
+      ...surface,
       images: model.images !== false,
       ...(sandbox === undefined ? {} : { sandbox }),
       ...(connectors

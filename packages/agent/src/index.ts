@@ -25,6 +25,7 @@ export type {
   ModelTool,
 } from './model/model-client.js';
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
+export { TOOL_MODES, type DirectTool, type ToolMode } from './session/tool-modes.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
 export { taskContextSchema, type TaskContext } from './planner/task-context.js';

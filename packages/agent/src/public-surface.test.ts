@@ -11,6 +11,7 @@ describe('the public surface of @mcp-agent/agent', () => {
         "DurableTasks",
         "InvalidToolInput",
         "MetaToolSession",
+        "TOOL_MODES",
         "closeSharedStack",
         "createModelClientFromEnv",
         "executeTask",

@@ -27,6 +27,7 @@ import { runCode } from './meta-tools/run-code.js';
 import { searchTools } from './meta-tools/search-tools.js';
 import { failed, type Observation } from './observation.js';
 import type { SessionState } from './session-state.js';
+import type { DirectTool } from './tool-modes.js';
 
 /** Options of {@link MetaToolSession}. */
 export interface MetaToolSessionOptions {
@@ -43,6 +44,12 @@ export interface MetaToolSessionOptions {
   readonly images?: boolean;
   /** Meta-tools of one surface only: query_connector (agent), execute_task (gateway). */
   readonly extraTools?: readonly MetaTool<unknown>[];
+  /** The meta-tools offered, by name (a tool mode's surface); all when absent. */
+  readonly metaTools?: readonly string[];
+  /** Server tools offered under their own names, each run as call_tool runs it. */
+  readonly direct?: readonly DirectTool[];
+  /** Tools that may be called without describe_tools (their declarations were given). */
+  readonly described?: readonly string[];
 }
 
 /**
@@ -56,6 +63,8 @@ export class MetaToolSession {
   readonly #tools: ReadonlyMap<string, MetaTool<unknown>>;
   readonly #state: SessionState;
   readonly #used = new Set<ToolId>();
+  readonly #direct: ReadonlyMap<string, DirectTool>;
+  readonly #call: MetaTool<unknown>;
 
   constructor(options: MetaToolSessionOptions) {
     this.#state = {
@@ -64,25 +73,41 @@ export class MetaToolSession {
       sandbox: options.sandbox,
       budget: options.budget,
       images: options.images ?? true,
-      described: new Set(),
+      described: new Set([
+        ...(options.described ?? []),
+        ...(options.direct ?? []).map((tool) => tool.toolId),
+      ]),
       links: new Map(),
       used: (toolId) => this.#used.add(toolId),
     };
+    // A direct tool runs as call_tool does, whether or not call_tool is offered.
+    this.#call = callTool(this.#state) as MetaTool<unknown>;
     const tools = [
       searchTools(this.#state),
       describeTools(this.#state),
-      callTool(this.#state),
+      this.#call,
       runCode(this.#state),
       readResult(this.#state),
       readResource(this.#state),
       ...(options.extraTools ?? []),
     ] as MetaTool<unknown>[];
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    const offered = options.metaTools === undefined ? undefined : new Set(options.metaTools);
+    this.#tools = new Map(
+      tools.filter((tool) => offered?.has(tool.name) ?? true).map((tool) => [tool.name, tool]),
+    );
+    this.#direct = new Map((options.direct ?? []).map((tool) => [tool.name, tool]));
   }
 
   /** The meta-tools as a model or an MCP client lists them. */
   get tools(): MetaToolListing[] {
-    return [...this.#tools.values()].map(listMetaTool);
+    return [
+      ...[...this.#tools.values()].map(listMetaTool),
+      ...[...this.#direct.values()].map(({ name, description, inputSchema }) => ({
+        name,
+        description,
+        inputSchema,
+      })),
+    ];
   }
 
   /** Tools called successfully in this session, in the order first used. */
@@ -107,7 +132,7 @@ export class MetaToolSession {
    */
   run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
     // One span per meta-tool call, a child of the loop step or the gateway request that made it.
-    const known = this.#tools.has(name);
+    const known = this.#tools.has(name) || this.#direct.has(name);
     return inSpan(known ? `mcp_agent.${name}` : 'mcp_agent.unknown_command', {}, async (span) => {
       const observation = await this.#run(name, input, call, span);
       if (!observation.ok) markSpanFailed(span, errorCodeOf(observation));
@@ -116,11 +141,12 @@ export class MetaToolSession {
   }
 
   async #run(name: string, input: unknown, call: MetaToolCall, span: Span): Promise<Observation> {
-    const tool = this.#tools.get(name);
+    const direct = this.#direct.get(name);
+    const tool = direct === undefined ? this.#tools.get(name) : this.#call;
     if (tool === undefined) {
       return failed({
         code: ErrorCode.InvalidArguments,
-        message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys()].join(', ')}.`,
+        message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys(), ...this.#direct.keys()].join(', ')}.`,
       });
     }
     if (input instanceof InvalidToolInput) {
@@ -129,7 +155,10 @@ export class MetaToolSession {
         message: `The arguments of ${name} are not valid JSON (${input.reason.slice(0, 200)}). Send the call again with one JSON object as its arguments.`,
       });
     }
-    const parsed = parseMetaToolInput(tool, input);
+    const parsed = parseMetaToolInput(
+      tool,
+      direct === undefined ? input : { tool_id: direct.toolId, arguments: input ?? {} },
+    );
     if (!parsed.ok) return failed({ code: ErrorCode.InvalidArguments, message: parsed.message });
     span.setAttributes(metaToolAttributes(name, parsed.value));
     try {

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ADAPTERS, e2e, say, USER, useE2eStack } from './e2e-test-helpers.js';
+
+// The three tool modes on the same task and stack: only what the model is offered differs.
+describe.each(ADAPTERS)('tool modes (%s)', (adapter) => {
+  useE2eStack(adapter);
+
+  it('all-tools gives every tool directly, its schema verbatim, and runs a call as call_tool does', async () => {
+    e2e.model.push(
+      { uses: [{ name: 'github__list_issues', input: { repo: 'acme/app' } }] },
+      say('Two open issues.'),
+    );
+    const result = await e2e.agent.executeTask('List the open issues of acme/app', USER, {
+      mode: 'all-tools',
+    });
+    expect(result).toMatchObject({ status: 'completed', answer: 'Two open issues.' });
+    const [first] = e2e.model.requests;
+    expect(first?.toolNames).toEqual(['read_result', 'github__add_label', 'github__list_issues']);
+    // The server's own schema, not a view of it.
+    expect(first?.toolsJson).toContain(
+      JSON.stringify({
+        type: 'object',
+        properties: { repo: { type: 'string' } },
+        required: ['repo'],
+      }),
+    );
+    expect(first?.system).not.toMatch(/search_tools/);
+    expect(result.steps).toMatchObject([{ command: 'github__list_issues', ok: true }]);
+    expect(e2e.model.requests[1]?.results[0]?.content).toContain('Crash on start');
+    expect(result.toolsUsed).toEqual(['github.list_issues']);
+  });
+
+  it('all-tools checks a direct call against the tool schema and names the bad argument', async () => {
+    e2e.model.push(
+      { uses: [{ name: 'github__list_issues', input: { repo: 7 } }] },
+      say('It failed.'),
+    );
+    const result = await e2e.agent.executeTask('List the open issues', USER, { mode: 'all-tools' });
+    expect(result.steps).toMatchObject([{ command: 'github__list_issues', ok: false }]);
+    expect(e2e.model.requests[1]?.results[0]).toMatchObject({ isError: true });
+    expect(e2e.model.requests[1]?.results[0]?.content).toMatch(/repo/);
+  });
+
+  it('code-first offers run_code with every declaration, callable without describe_tools', async () => {
+    e2e.model.push(
+      {
+        uses: [
+          {
+            name: 'run_code',
+            input: {
+              code: 'const r = await tools.github.list_issues({ repo: "acme/app" }); return r;',
+            },
+          },
+        ],
+      },
+      say('Done.'),
+    );
+    const result = await e2e.agent.executeTask('List the open issues of acme/app', USER, {
+      mode: 'code-first',
+    });
+    expect(result.status).toBe('completed');
+    const [first] = e2e.model.requests;
+    expect(first?.toolNames).toEqual(['run_code', 'read_result']);
+    expect(first?.system).toContain('github.list_issues');
+    expect(first?.system).toContain('github.add_label');
+    expect(result.steps).toMatchObject([{ command: 'run_code', ok: true }]);
+    expect(result.toolsUsed).toEqual(['github.list_issues']);
+  });
+
+  it('discovery stays the default: the meta-tools, and a call before describe_tools is refused', async () => {
+    e2e.model.push(
+      { uses: [{ name: 'github__list_issues', input: { repo: 'acme/app' } }] },
+      say('No.'),
+    );
+    const result = await e2e.agent.executeTask('List the open issues', USER);
+    expect(e2e.model.requests[0]?.toolNames).toContain('search_tools');
+    expect(e2e.model.requests[0]?.toolNames).not.toContain('github__list_issues');
+    expect(result.steps).toMatchObject([{ command: 'github__list_issues', ok: false }]);
+    expect(e2e.model.requests[1]?.results[0]?.content).toMatch(/Unknown command/);
+  });
+});
