@@ -237,7 +237,7 @@ export class Knowledge {
     const catalog = await this.#sync(ctx, options);
     const { index, providers } = catalog;
     const distinct = [...new Set(queries)];
-    const warnings: string[] = [];
+    const warnings: string[] = [...(index.warnings ?? [])];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
     if (this.#semantic !== undefined && catalog.vectors !== undefined) {
       const ranking = await this.#semantic.rank(
