@@ -94,7 +94,7 @@ function firstSense(senses: readonly string[]): string | undefined {
     )
       continue;
     const sense = raw
-      .replace(/\([^)]*\)|\[[^\]]*\]/gu, ' ')
+      .replace(/\([^)]*\)|\[[^\]]*\]|[\p{Script=Han}|]+/gu, ' ')
       .replace(/\s+/gu, ' ')
       .trim();
     if (sense !== '') return sense;

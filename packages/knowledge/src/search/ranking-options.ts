@@ -54,7 +54,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
     description: 0.7,
     parameters: 0.7,
     phrases: 1.2,
-    gloss: 0.2,
+    gloss: 0.4,
   }),
   expansionWeight: 0.28,
   providerWeight: 0.6,

@@ -92,6 +92,7 @@ export class ToolSearchIndex implements SearchIndex {
     this.#tools = new InvertedIndex(
       [name, provider, description, parameters, phrases, glossed],
       this.#ranking.bm25,
+      [false, false, false, false, false, true],
     );
   }
 
