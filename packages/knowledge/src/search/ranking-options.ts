@@ -66,9 +66,9 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   maxQueryTerms: 32,
   bm25: Object.freeze({ k: 2.3, b: 0.65 }),
   relevance: Object.freeze({
-    synonymCredit: 0.25,
+    synonymCredit: 0.1,
     prefixCredit: 0.5,
     absentWeight: 1,
-    goodMatch: 0.06,
+    goodMatch: 0.05,
   }),
 });
