@@ -85,7 +85,12 @@ afterAll(async () => {
 describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
   it('offers the meta-tools with instructions, and walks search → describe → call → run_code', async () => {
     const client = await connect(ALICE_TOKEN);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+    const listed = (await client.listTools()).tools;
+    // search_tools says what it searches: this user's servers and what each is for (#29).
+    expect(listed.find((t) => t.name === 'search_tools')?.description).toMatch(
+      /Searches the tools of the servers connected for you: .*github/,
+    );
+    expect(listed.map((t) => t.name)).toEqual([
       'search_tools',
       'describe_tools',
       'call_tool',
@@ -160,7 +165,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       no_good_match: true,
       matches: [],
     });
-    expect(answer.note).toMatch(/No connected tool matches "horoscope"/);
+    expect(answer.note).toMatch(/No connected tool's text answers "horoscope"/);
     // github.create_issue, found twice, is described once, under its server.
     const listed = answer.servers.flatMap((s: { server: string; tools: { tool_id: string }[] }) =>
       s.tools.map((t) => `${s.server}:${t.tool_id}`),

@@ -56,6 +56,8 @@ export class MetaToolSession {
   readonly #tools: ReadonlyMap<string, MetaTool<unknown>>;
   readonly #state: SessionState;
   readonly #used = new Set<ToolId>();
+  // What search_tools searches (`searchScope`), appended to its description; '' until set.
+  #searchScope = '';
 
   constructor(options: MetaToolSessionOptions) {
     this.#state = {
@@ -82,7 +84,22 @@ export class MetaToolSession {
 
   /** The meta-tools as a model or an MCP client lists them. */
   get tools(): MetaToolListing[] {
-    return [...this.#tools.values()].map(listMetaTool);
+    return [...this.#tools.values()].map((tool) => {
+      const listing = listMetaTool(tool);
+      return tool.name === 'search_tools' && this.#searchScope !== ''
+        ? { ...listing, description: `${listing.description} ${this.#searchScope}` }
+        : listing;
+    });
+  }
+
+  /**
+   * Sets what search_tools says it searches (`searchScope(manifest)`); true when it changed, so
+   * that a surface that listed the tools can say they changed (`notifications/tools/list_changed`).
+   */
+  setSearchScope(scope: string): boolean {
+    if (scope === this.#searchScope) return false;
+    this.#searchScope = scope;
+    return true;
   }
 
   /** Tools called successfully in this session, in the order first used. */
