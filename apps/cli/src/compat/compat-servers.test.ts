@@ -125,7 +125,7 @@ describe(
         'reason through a hard problem, revising my thoughts as I go':
           'thinking.sequentialthinking',
         'query the rows of a database table': 'sqlite.execute_sql',
-        'show the history of changes made in this repository': 'git.git_log',
+        'list the past commits made by one author': 'git.git_log',
         'extract the text and metadata from the pages of a document': 'pdf.read_pdf',
         'what hour is it in Tokyo when it is nine in London': 'time.convert_time',
       };
