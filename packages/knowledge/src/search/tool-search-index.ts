@@ -5,6 +5,7 @@ import type { IndexSearchOptions, SearchIndex } from './search-index.js';
 import { expandQuery } from './thesaurus.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { tokenize } from './tokenizer.js';
+import { queryCoverage, type PreparedQuery } from './query-coverage.js';
 import { cedictGloss, hasHan, type GlossSource, type TextGloss } from './chinese-gloss.js';
 
 export type { IndexSearchOptions } from './search-index.js';
@@ -12,13 +13,6 @@ export type { IndexSearchOptions } from './search-index.js';
 interface Scored {
   readonly hit: Omit<SearchHit, 'relevance'>;
   score: number;
-}
-
-interface PreparedQuery {
-  /** The query's distinct terms that are searched, in query order. */
-  readonly terms: readonly string[];
-  /** What is scored: those terms, their expansions and word pairs. */
-  readonly query: readonly QueryTerm[];
 }
 
 interface IndexedTool {
@@ -33,8 +27,6 @@ interface IndexedProvider {
   readonly toolSlots: readonly number[];
 }
 
-// The catalog size relevance reckons information in, whatever the real size (#relevances).
-const RELEVANCE_CATALOG = 1_000;
 // How many of the best-ranked tools the query's answerability is read from (#calibrate).
 const CALIBRATION_DEPTH = 10;
 // How deep the rankings that get fused are kept.
@@ -278,7 +270,12 @@ export class ToolSearchIndex implements SearchIndex {
       // the whole request or to the clause it fits best.
       const ids = ranked.slice(0, CALIBRATION_DEPTH).map(({ hit }) => hit.id);
       for (const prepared of [whole, ...clauses]) {
-        for (const coverage of this.#coverages(ids, prepared))
+        for (const coverage of queryCoverage(
+          this.#tools,
+          ids.map((id) => this.#byId.get(id)?.slot),
+          prepared,
+          this.#ranking.relevance.absentWeight,
+        ))
           answerable = Math.max(answerable, coverage);
       }
     }
@@ -360,53 +357,6 @@ export class ToolSearchIndex implements SearchIndex {
     return board.top(RANK_DEPTH, tieBreak, keep).map((slot) => {
       const score = board.get(slot);
       return { hit: toHit(this.#bySlot[slot]!, score), score };
-    });
-  }
-
-  // How much of the query each tool's text answers: the share of the query's information
-  // (IDF-weighted terms) that the tool holds. Each term weighs its IDF; a term no tool has
-  // weighs `absentWeight` times that (nothing here answers it, or it is a value such as
-  // "Paris"); thesaurus terms and completions count in part. What the tool is "about" (its
-  // name, the first words of its description) is deliberately not required: a request in
-  // other words than a tool's name is still answered by its description (#29).
-  #coverages(ids: readonly string[], { terms, query }: PreparedQuery): number[] {
-    if (terms.length === 0) return ids.map(() => 0);
-    // IDF as if the catalog had RELEVANCE_CATALOG tools with the same share holding the term:
-    // a word no tool has then weighs as much against a common one in 9 tools as in 9,000, so
-    // a relevance means the same whatever the catalog's size.
-    const count = this.#tools.count || 1;
-    const information = (term: string) => {
-      const df = this.#tools.documentFrequency(term);
-      const scaled = (df * RELEVANCE_CATALOG) / count;
-      const idf = Math.log(1 + (RELEVANCE_CATALOG - scaled + 0.5) / (scaled + 0.5));
-      return df === 0 ? this.#ranking.relevance.absentWeight * idf : idf;
-    };
-    const termInformation = terms.map(information);
-    const queryInformation = termInformation.reduce((a, b) => a + b, 0);
-    // What a tool term answers: (query term position, credit) for the term itself and for each
-    // expansion.
-    const answers = new Map<string, [number, number][]>();
-    terms.forEach((term, i) => {
-      answers.set(term, [[i, 1]]);
-    });
-    for (const { term, source, credit } of query) {
-      if (source === undefined || credit === undefined) continue;
-      let list = answers.get(term);
-      if (list === undefined) answers.set(term, (list = []));
-      list.push([source, credit]);
-    }
-    const credits = new Float64Array(terms.length);
-    return ids.map((id) => {
-      const indexed = this.#byId.get(id);
-      if (indexed === undefined) return 0;
-      credits.fill(0);
-      for (const term of this.#tools.termsOf(indexed.slot)) {
-        for (const [at, credit] of answers.get(term) ?? [])
-          credits[at] = Math.max(credits[at]!, credit);
-      }
-      let answered = 0;
-      for (let i = 0; i < terms.length; i++) answered += termInformation[i]! * credits[i]!;
-      return queryInformation === 0 ? 0 : answered / queryInformation;
     });
   }
 
