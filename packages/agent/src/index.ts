@@ -27,6 +27,6 @@ export type {
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
-export { MAX_SEARCH_SCOPE_CHARS, searchScope } from './session/search-scope.js';
+export { searchScope } from './session/search-scope.js';
 export { taskContextSchema, type TaskContext } from './planner/task-context.js';
 export type { Observation } from './session/observation.js';

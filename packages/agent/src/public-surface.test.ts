@@ -17,6 +17,7 @@ describe('the public surface of @mcp-agent/agent', () => {
         "executeTaskTool",
         "isModelConfigured",
         "openAgentStack",
+        "searchScope",
         "taskContextSchema",
       ]
     `);
