@@ -36,6 +36,8 @@ export interface ToolSearchResult {
   readonly tool_id: string;
   readonly description: string;
   readonly score: number;
+  /** 0–1, follows the order (`SearchHit.relevance`); under `goodMatch` the hit is a weak one. */
+  readonly relevance: number;
 }
 
 /** Options of {@link Knowledge.search}. */
@@ -202,6 +204,7 @@ export class Knowledge {
       tool_id: hit.id,
       description: trimText(index.get(hit.id)?.description ?? '', 160),
       score: hit.score,
+      relevance: hit.relevance,
     }));
   }
 

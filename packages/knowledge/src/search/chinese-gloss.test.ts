@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { byProvider, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
 import { CedictGloss, cedictGloss, type GlossSource } from './chinese-gloss.js';
+import { explainMatch } from './match-explanation.js';
 import { ToolSearchIndex } from './tool-search-index.js';
 
 // The real MCP tool catalog of ../shared/bench, read in place: 61 of its tools describe
@@ -79,5 +80,12 @@ describe('English glosses of Chinese descriptions (CC-CEDICT)', () => {
     ]);
     expect(asked).toBe(0);
     expect(index.warnings).toEqual([]);
+  });
+
+  it('the reasons shown say when a tool matched through its gloss', () => {
+    const doc = glossed.get('trends-hub/get-weread-rank')!;
+    expect(explainMatch('best-seller novels', doc).fields).toContainEqual(
+      expect.objectContaining({ field: 'gloss', terms: expect.arrayContaining(['novel']) }),
+    );
   });
 });
