@@ -284,7 +284,14 @@ export class Knowledge {
     const named = query.trim().toLowerCase();
     const exact = (hit: SearchHit) =>
       hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
-    return [...fused.filter(exact), ...fused.filter((hit) => !exact(hit))];
+    // Relevance follows the fused order: the best relevance scaled by share of the best score.
+    const top = Math.max(0, ...fused.map((hit) => hit.relevance));
+    const best = Math.max(Number.MIN_VALUE, ...fused.map((hit) => hit.score));
+    const scaled = fused.map((hit) => {
+      const relevance = exact(hit) ? 1 : Math.round((top * hit.score * 1000) / best) / 1000;
+      return { ...hit, relevance };
+    });
+    return [...scaled.filter(exact), ...scaled.filter((hit) => !exact(hit))];
   }
 
   /**
