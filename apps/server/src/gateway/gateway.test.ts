@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, type JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
@@ -134,6 +135,19 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     );
     // Code gets the whole result, its JSON text parsed.
     expect(ran.result).toEqual(['object', 'x']);
+    await client.close();
+  });
+
+  it('tells the client when what search_tools searches has changed (tools/list_changed, #29)', async () => {
+    const client = await connect(ALICE_TOKEN);
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    // The session has not said what it searches yet: the first search does, and says it changed.
+    await client.callTool({ name: 'search_tools', arguments: { query: 'open an issue' } });
+    await changed;
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'search_tools');
+    expect(listed?.description).toMatch(/connected for you: .*github \(\d+ tools/);
     await client.close();
   });
 
