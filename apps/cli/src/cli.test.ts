@@ -115,7 +115,7 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^"read the knowledge graph"\n {2}memory\.read_graph/);
     expect(text.stdout).toMatch(
-      /"book a flight to Paris"\nno good match: nothing connected seems to do this/,
+      /"book a flight to Paris"\nno good match: no connected tool says this in these words\.\nClosest:\n {2}memory\.\w+ +0\.\d\d +\S/,
     );
     const answer = JSON.parse(
       run('--json', 'tools', 'search', 'read the knowledge graph', 'book a flight to Paris').stdout,
@@ -126,7 +126,7 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     expect(answer.queries[0]).toMatchObject({ no_good_match: false });
     expect(answer.queries[0]?.matches[0]?.tool_id).toBe('memory.read_graph');
     expect(answer.queries[1]).toMatchObject({ no_good_match: true, matches: [] });
-    expect(answer.note).toMatch(/nothing connected seems to do this/);
+    expect(answer.note).toMatch(/Read the closest tools' descriptions/);
   });
 
   it('exec runs a JavaScript or TypeScript file in the sandbox', () => {

@@ -28,5 +28,6 @@ export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-too
 export { TOOL_MODES, type DirectTool, type ToolMode } from './session/tool-modes.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
+export { searchScope } from './session/search-scope.js';
 export { taskContextSchema, type TaskContext } from './planner/task-context.js';
 export type { Observation } from './session/observation.js';

@@ -18,6 +18,7 @@ describe('the public surface of @mcp-agent/agent', () => {
         "executeTaskTool",
         "isModelConfigured",
         "openAgentStack",
+        "searchScope",
         "taskContextSchema",
       ]
     `);

@@ -105,7 +105,7 @@ describe('Knowledge.searchMany', () => {
     expect(answer.queries[1]).toMatchObject({ no_good_match: false });
     expect(answer.queries[1]?.matches[0]?.tool_id).toBe('mail.send_email');
     expect(answer.note).toMatch(
-      /No connected tool matches "create a flight booking to Paris" well: nothing connected seems to do this/,
+      /No connected tool's text answers "create a flight booking to Paris" in its own words\. Read the closest tools' descriptions/,
     );
     for (const { relevance } of answer.queries[0]?.closest ?? [])
       expect(relevance).toBeLessThan(GOOD_MATCH);

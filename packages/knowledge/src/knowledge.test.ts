@@ -63,8 +63,17 @@ describe('Knowledge', () => {
       tool_id: 'github.create_issue',
       description: 'Create a new issue in a GitHub repository',
       score: expect.any(Number),
+      relevance: expect.any(Number),
     });
-    expect(Object.keys(results[0] ?? {}).sort()).toEqual(['description', 'score', 'tool_id']);
+    expect(Object.keys(results[0] ?? {}).sort()).toEqual([
+      'description',
+      'relevance',
+      'score',
+      'tool_id',
+    ]);
+    // Relevance follows the order of the results (#29).
+    const relevances = results.map((r) => r.relevance);
+    expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
   });
 
   it("never returns another tenant's tools, even with the same provider id", async () => {

@@ -36,6 +36,8 @@ export interface ToolSearchResult {
   readonly tool_id: string;
   readonly description: string;
   readonly score: number;
+  /** 0–1, follows the order (`SearchHit.relevance`); under `goodMatch` the hit is a weak one. */
+  readonly relevance: number;
 }
 
 /** Options of {@link Knowledge.search}. */
@@ -202,6 +204,7 @@ export class Knowledge {
       tool_id: hit.id,
       description: trimText(index.get(hit.id)?.description ?? '', 160),
       score: hit.score,
+      relevance: hit.relevance,
     }));
   }
 
@@ -237,7 +240,7 @@ export class Knowledge {
     const catalog = await this.#sync(ctx, options);
     const { index, providers } = catalog;
     const distinct = [...new Set(queries)];
-    const warnings: string[] = [];
+    const warnings: string[] = [...(index.warnings ?? [])];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
     if (this.#semantic !== undefined && catalog.vectors !== undefined) {
       const ranking = await this.#semantic.rank(
@@ -281,7 +284,14 @@ export class Knowledge {
     const named = query.trim().toLowerCase();
     const exact = (hit: SearchHit) =>
       hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
-    return [...fused.filter(exact), ...fused.filter((hit) => !exact(hit))];
+    // Relevance follows the fused order: the best relevance scaled by share of the best score.
+    const top = Math.max(0, ...fused.map((hit) => hit.relevance));
+    const best = Math.max(Number.MIN_VALUE, ...fused.map((hit) => hit.score));
+    const scaled = fused.map((hit) => {
+      const relevance = exact(hit) ? 1 : Math.round((top * hit.score * 1000) / best) / 1000;
+      return { ...hit, relevance };
+    });
+    return [...scaled.filter(exact), ...scaled.filter((hit) => !exact(hit))];
   }
 
   /**

@@ -14,11 +14,12 @@ export interface QueryAnswer {
   /** The tools that match this query, best first; their descriptions are under `servers`. */
   readonly matches: readonly QueryMatch[];
   /**
-   * True when no tool matches this query well: nothing connected seems to do it. `matches` is
-   * then empty and `closest` lists the nearest tools, which the caller should not trust.
+   * True when no connected tool's text answers this query's informative words. `matches` is
+   * then empty and `closest` lists the nearest tools (described under `servers`): read them
+   * before concluding that nothing connected can do it.
    */
   readonly no_good_match: boolean;
-  /** With `no_good_match`: the nearest tools, for a human to judge. */
+  /** With `no_good_match`: the nearest tools, to judge by their descriptions. */
   readonly closest?: readonly QueryMatch[];
 }
 
@@ -90,7 +91,7 @@ export function toolSearchAnswer(
     ...(missing.length === 0
       ? {}
       : {
-          note: `No connected tool matches ${missing.join(', ')} well: nothing connected seems to do ${missing.length === 1 ? 'this' : 'these'}. Say so rather than use a tool that does something else; the closest tools are listed only for reference.`,
+          note: `No connected tool's text answers ${missing.join(', ')} in ${missing.length === 1 ? 'its' : 'their'} own words. Read the closest tools' descriptions (listed under servers): one may still do it; else search again in the words a tool would use. Only when none of them can, tell the user rather than use a tool that does something else.`,
         }),
     ...(warnings.length === 0 ? {} : { warnings }),
   };

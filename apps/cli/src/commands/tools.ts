@@ -103,17 +103,19 @@ function searchText(answer: ToolSearchAnswer): string {
   const single = answer.queries.length === 1;
   const blocks = answer.queries.map((query) => {
     const heading = single ? [] : [`"${query.query}"`];
+    const rows = (query.no_good_match ? (query.closest ?? []) : query.matches).map(
+      ({ tool_id, relevance }) => [
+        tool_id,
+        relevance.toFixed(2),
+        firstLine(tools.get(tool_id)?.description ?? '', 70),
+      ],
+    );
     if (query.no_good_match) {
-      const closest = query.closest?.length
-        ? ` Closest: ${query.closest.map((c) => `${c.tool_id} (${c.relevance.toFixed(2)})`).join(', ')}.`
-        : '';
-      return [...heading, `no good match: nothing connected seems to do this.${closest}`];
+      // The closest tools keep their descriptions: a person judges whether one does it.
+      const said = 'no good match: no connected tool says this in these words.';
+      const closest = rows.length === 0 ? '' : `\nClosest:\n${table(rows).replace(/^/gm, '  ')}`;
+      return [...heading, `${said}${closest}`];
     }
-    const rows = query.matches.map(({ tool_id, relevance }) => [
-      tool_id,
-      relevance.toFixed(2),
-      firstLine(tools.get(tool_id)?.description ?? '', 70),
-    ]);
     const text = table(rows);
     return [...heading, single ? text : text.replace(/^/gm, '  ')];
   });

@@ -9,6 +9,7 @@ import {
   executeTaskTool,
   isModelConfigured,
   MetaToolSession,
+  searchScope,
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
@@ -30,7 +31,7 @@ export interface GatewayServerOptions {
 }
 
 const INSTRUCTIONS =
-  'This gateway reaches the MCP servers connected for you. Work in order: search_tools to find tools by what they do (a task of several steps: one short search per step, all in the "queries" of one call), describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters.';
+  'This gateway reaches the MCP servers connected for you (search_tools\' description names them and what each is for, and changes with them). Work in order: search_tools to find tools by what they do (a task of several steps: one short search per step, all in the "queries" of one call), describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters.';
 
 /**
  * One MCP server session bound to one user: a thin adapter over a `MetaToolSession`, so the
@@ -44,7 +45,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   const userId = normalizeUserId(options.userId);
   const server = new Server(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
-    { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { logging: {}, tools: { listChanged: true } }, instructions: INSTRUCTIONS },
   );
   const offerTask = options.executeTask ?? isModelConfigured();
   const session = new MetaToolSession({
@@ -69,8 +70,18 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   let warmed: Promise<unknown> | undefined;
   const warm = () => (warmed ??= stack.pool.warmUp(createContext({ userId })));
 
+  // search_tools says which servers it searches. Read again for every tools/list and after each
+  // search (a server connected, removed or failed since shows up there first); when it changed
+  // after the client listed the tools, the client is told to list them again.
+  const rescope = async (): Promise<boolean> => {
+    const manifest = await stack.knowledge.manifest(createContext({ userId }));
+    return session.setSearchScope(searchScope(manifest));
+  };
   server.setRequestHandler(ListToolsRequestSchema, () =>
-    traceGatewayRequest({ userId, method: 'tools/list' }, async () => ({ tools: session.tools })),
+    traceGatewayRequest({ userId, method: 'tools/list' }, async () => {
+      await rescope().catch(() => false);
+      return { tools: session.tools };
+    }),
   );
   server.setRequestHandler(
     CallToolRequestSchema,
@@ -102,6 +113,11 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
             }),
       });
       await forwarded;
+      if (request.params.name === 'search_tools') {
+        void rescope()
+          .then((changed) => (changed ? server.sendToolListChanged() : undefined))
+          .catch(() => undefined);
+      }
       return {
         content: [
           { type: 'text', text: JSON.stringify(observation.value) },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, type JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
@@ -85,7 +86,12 @@ afterAll(async () => {
 describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
   it('offers the meta-tools with instructions, and walks search → describe → call → run_code', async () => {
     const client = await connect(ALICE_TOKEN);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+    const listed = (await client.listTools()).tools;
+    // search_tools says what it searches: this user's servers and what each is for (#29).
+    expect(listed.find((t) => t.name === 'search_tools')?.description).toMatch(
+      /Searches the tools of the servers connected for you: .*github/,
+    );
+    expect(listed.map((t) => t.name)).toEqual([
       'search_tools',
       'describe_tools',
       'call_tool',
@@ -132,6 +138,19 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     await client.close();
   });
 
+  it('tells the client when what search_tools searches has changed (tools/list_changed, #29)', async () => {
+    const client = await connect(ALICE_TOKEN);
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    // The session has not said what it searches yet: the first search does, and says it changed.
+    await client.callTool({ name: 'search_tools', arguments: { query: 'open an issue' } });
+    await changed;
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'search_tools');
+    expect(listed?.description).toMatch(/connected for you: .*github \(\d+ tools/);
+    await client.close();
+  });
+
   it('search_tools takes several queries in one call: each its own matches, tools once under their server, no good match said', async () => {
     const client = await connect(ALICE_TOKEN);
     const answer = text(
@@ -160,7 +179,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       no_good_match: true,
       matches: [],
     });
-    expect(answer.note).toMatch(/No connected tool matches "horoscope"/);
+    expect(answer.note).toMatch(/No connected tool's text answers "horoscope"/);
     // github.create_issue, found twice, is described once, under its server.
     const listed = answer.servers.flatMap((s: { server: string; tools: { tool_id: string }[] }) =>
       s.tools.map((t) => `${s.server}:${t.tool_id}`),

@@ -159,6 +159,8 @@ export interface SearchRow {
   readonly rank: number;
   readonly toolId: string;
   readonly score: number;
+  /** 0–1, follows the rank: the query's coverage by its best tool, scaled by score. */
+  readonly relevance: number;
   readonly description: string;
   readonly why: MatchExplanation | null;
 }
@@ -181,6 +183,7 @@ export async function explainedSearch(
       rank: index + 1,
       toolId: hit.tool_id,
       score: Math.round(hit.score * 1000) / 1000,
+      relevance: hit.relevance,
       description: hit.description,
       why:
         tool === undefined ? null : explainMatch(query, toDocument(toToolSpec(provider, tool.raw))),

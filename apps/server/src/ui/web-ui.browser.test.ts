@@ -134,8 +134,14 @@ describe('web UI in headless chromium (real server, real MCP servers)', () => {
       );
       expect(first[0]).toBe('1');
       expect(first[1]).toBe('github.list_issues');
-      expect(first[3]).toMatch(/name: list, issu/);
-      expect(first[3]).toMatch(/description: .*open/);
+      expect(first[4]).toMatch(/name: list, issu/);
+      expect(first[4]).toMatch(/description: .*open/);
+      // The relevance shown follows the rank (#29).
+      const relevances = await page.$$eval('[data-view="search"] tbody tr', (rows) =>
+        rows.map((tr) => Number(tr.querySelectorAll('td')[3]?.textContent)),
+      );
+      expect(relevances[0]).toBeGreaterThan(0);
+      expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
       await shoot(page, 'search');
       await page.close();
     },

@@ -65,6 +65,8 @@ export class MetaToolSession {
   readonly #used = new Set<ToolId>();
   readonly #direct: ReadonlyMap<string, DirectTool>;
   readonly #call: MetaTool<unknown>;
+  // What search_tools searches (`searchScope`), appended to its description; '' until set.
+  #searchScope = '';
 
   constructor(options: MetaToolSessionOptions) {
     this.#state = {
@@ -101,13 +103,28 @@ export class MetaToolSession {
   /** The meta-tools as a model or an MCP client lists them. */
   get tools(): MetaToolListing[] {
     return [
-      ...[...this.#tools.values()].map(listMetaTool),
+      ...[...this.#tools.values()].map((tool) => {
+        const listing = listMetaTool(tool);
+        return tool.name === 'search_tools' && this.#searchScope !== ''
+          ? { ...listing, description: `${listing.description} ${this.#searchScope}` }
+          : listing;
+      }),
       ...[...this.#direct.values()].map(({ name, description, inputSchema }) => ({
         name,
         description,
         inputSchema,
       })),
     ];
+  }
+
+  /**
+   * Sets what search_tools says it searches (`searchScope(manifest)`); true when it changed, so
+   * that a surface that listed the tools can say they changed (`notifications/tools/list_changed`).
+   */
+  setSearchScope(scope: string): boolean {
+    if (scope === this.#searchScope) return false;
+    this.#searchScope = scope;
+    return true;
   }
 
   /** Tools called successfully in this session, in the order first used. */

@@ -67,6 +67,11 @@ export class InvertedIndex {
   #documentLive = 0;
   readonly #lengths: Uint32Array[];
   readonly #totalLengths: number[];
+  // Per field: documents where it is not empty, and whether its average length is over those
+  // only (a field most documents lack, such as a gloss, must not make the few that have it
+  // look long).
+  readonly #present: number[];
+  readonly #sparse: readonly boolean[];
   readonly #freeSlots: number[] = [];
   #capacity = 0;
   #count = 0;
@@ -74,7 +79,9 @@ export class InvertedIndex {
   // weight, depend on the whole index. Weights are recomputed per term when next queried.
   #version = 0;
 
-  constructor(fieldWeights: readonly number[], bm25: Bm25Options) {
+  constructor(fieldWeights: readonly number[], bm25: Bm25Options, sparse: readonly boolean[] = []) {
+    this.#sparse = sparse;
+    this.#present = fieldWeights.map(() => 0);
     this.#fieldWeights = fieldWeights;
     this.#width = fieldWeights.length;
     this.#bm25 = bm25;
@@ -100,6 +107,7 @@ export class InvertedIndex {
     fields.forEach((terms, field) => {
       this.#lengths[field]![slot] = terms.length;
       this.#totalLengths[field]! += terms.length;
+      if (terms.length > 0) this.#present[field]!++;
       for (const term of terms) {
         let frequencies = counts.get(term);
         if (frequencies === undefined) {
@@ -144,6 +152,7 @@ export class InvertedIndex {
     }
     this.#lengths.forEach((lengths, field) => {
       this.#totalLengths[field]! -= lengths[slot]!;
+      if (lengths[slot]! > 0) this.#present[field]!--;
       lengths[slot] = 0;
     });
     this.#documentLive -= this.#documentLength[slot]!;
@@ -209,7 +218,9 @@ export class InvertedIndex {
   #computeWeights(id: number): void {
     const { k, b } = this.#bm25;
     const width = this.#width;
-    const averages = this.#totalLengths.map((total) => Math.max(total / (this.#count || 1), 1));
+    const averages = this.#totalLengths.map((total, f) =>
+      Math.max(total / ((this.#sparse[f] ? this.#present[f] : this.#count) || 1), 1),
+    );
     const start = this.#start[id]!;
     for (let i = start; i < start + this.#length[id]!; i++) {
       let tf = 0;

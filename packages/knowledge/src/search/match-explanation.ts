@@ -1,10 +1,11 @@
+import { cedictGloss, hasHan } from './chinese-gloss.js';
 import type { SearchDocument } from './search-document.js';
 import { expandQuery } from './thesaurus.js';
 import { tokenize } from './tokenizer.js';
 
 /** A field of a tool that a query matched, and the index terms that matched it. */
 export interface MatchedField {
-  readonly field: 'name' | 'provider' | 'description' | 'parameters';
+  readonly field: 'name' | 'provider' | 'description' | 'parameters' | 'gloss';
   /** Query terms found in the field (stemmed, as the index holds them). */
   readonly terms: readonly string[];
   /** Terms the thesaurus added to the query (`list` for `show`) found in the field. */
@@ -39,6 +40,12 @@ export function explainMatch(query: string, doc: SearchDocument): MatchExplanati
     ['description', doc.description],
     ['parameters', doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')],
   ];
+  // The English gloss of a Chinese description, as the index holds it, when the optional
+  // dictionary is there (it is loaded once per process, and only for Chinese text).
+  if (hasHan(doc.description)) {
+    const gloss = cedictGloss();
+    if ('gloss' in gloss) fields.push(['gloss', gloss.gloss(doc.description)]);
+  }
   const matched: MatchedField[] = [];
   for (const [field, text] of fields) {
     const terms = new Set(tokenize(text));

@@ -2,10 +2,12 @@
 export interface RankingOptions {
   /**
    * BM25F weight of each field of a tool; `phrases` are the adjacent word pairs of the name and
-   * description, matched against the query's adjacent pairs.
+   * description, matched against the query's adjacent pairs; `gloss` is the English gloss of
+   * a description written in Chinese (`chinese-gloss.ts`), low: a dictionary's first sense is
+   * often not the sense meant.
    */
   readonly fieldBoost: Readonly<
-    Record<'name' | 'provider' | 'description' | 'parameters' | 'phrases', number>
+    Record<'name' | 'provider' | 'description' | 'parameters' | 'phrases' | 'gloss', number>
   >;
   /** Weight of the thesaurus expansion relative to the query itself. */
   readonly expansionWeight: number;
@@ -52,6 +54,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
     description: 0.7,
     parameters: 0.7,
     phrases: 1.2,
+    gloss: 0.4,
   }),
   expansionWeight: 0.28,
   providerWeight: 0.6,
@@ -63,9 +66,9 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   maxQueryTerms: 32,
   bm25: Object.freeze({ k: 2.3, b: 0.65 }),
   relevance: Object.freeze({
-    synonymCredit: 0.25,
+    synonymCredit: 0.1,
     prefixCredit: 0.5,
     absentWeight: 1,
-    goodMatch: 0.13,
+    goodMatch: 0.05,
   }),
 });

@@ -19,6 +19,8 @@ export interface SearchIndex {
   readonly version: number;
   /** The least relevance of a result list's best hit for it to count as a good match. */
   readonly goodMatch: number;
+  /** What limits the search now (a missing optional dictionary), for the answer's `warnings`. */
+  readonly warnings?: readonly string[];
   /** Adds (or replaces) every tool of `provider`; other providers are untouched. */
   setProvider(provider: string, documents: readonly SearchDocument[]): void;
   /** Removes every tool of `provider`. */

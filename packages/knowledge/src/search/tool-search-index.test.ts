@@ -148,4 +148,41 @@ describe('ToolSearchIndex', () => {
       .map((h) => h.id);
     expect(ids).toEqual(expect.arrayContaining(['github.create_issue', 'gmail.send_email']));
   });
+
+  it('relevance follows the order of the hits (#29)', () => {
+    const index = sample();
+    expect(index.search('search code', { limit: 6 }).length).toBeGreaterThan(2);
+    for (const query of [
+      'search code',
+      'create an issue',
+      'send an email to the team',
+      'weather in Paris tomorrow',
+      'list pull requests and search code',
+    ]) {
+      const relevances = index.search(query, { limit: 6 }).map((hit) => hit.relevance);
+      expect(relevances.length).toBeGreaterThan(0);
+      for (let i = 1; i < relevances.length; i++)
+        expect(relevances[i]).toBeLessThanOrEqual(relevances[i - 1]!);
+    }
+  });
+
+  it('a request in other words than the tool name is a good match when its description answers it (#29)', () => {
+    const index = new ToolSearchIndex();
+    index.setProvider('dc', [
+      doc('dc', 'get_config', 'Get the complete server configuration as JSON'),
+      doc(
+        'dc',
+        'start_process',
+        'Start a new terminal process with intelligent state detection. Suitable for shell commands, scripts and long-running programs.',
+        ['command', 'timeout_ms'],
+      ),
+      doc('dc', 'read_file', 'Read the contents of a file from the file system'),
+    ]);
+    const [best] = index.search('run a shell command', { limit: 3 });
+    expect(best?.id).toBe('dc.start_process');
+    expect(best!.relevance).toBeGreaterThanOrEqual(index.goodMatch);
+    // A request nothing here answers stays under the good-match line.
+    const [none] = index.search('book a flight to Paris', { limit: 3 });
+    expect(none?.relevance ?? 0).toBeLessThan(index.goodMatch);
+  });
 });

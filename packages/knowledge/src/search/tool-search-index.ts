@@ -5,6 +5,8 @@ import type { IndexSearchOptions, SearchIndex } from './search-index.js';
 import { expandQuery } from './thesaurus.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { tokenize } from './tokenizer.js';
+import { queryCoverage, type PreparedQuery } from './query-coverage.js';
+import { cedictGloss, hasHan, type GlossSource, type TextGloss } from './chinese-gloss.js';
 
 export type { IndexSearchOptions } from './search-index.js';
 
@@ -13,18 +15,9 @@ interface Scored {
   score: number;
 }
 
-interface PreparedQuery {
-  /** The query's distinct terms that are searched, in query order. */
-  readonly terms: readonly string[];
-  /** What is scored: those terms, their expansions and word pairs. */
-  readonly query: readonly QueryTerm[];
-}
-
 interface IndexedTool {
   readonly doc: SearchDocument;
   readonly slot: number;
-  // What it is about, for relevance (`aboutTerms`): tokenized the first time it is a hit.
-  about?: readonly string[];
 }
 
 interface IndexedProvider {
@@ -34,10 +27,8 @@ interface IndexedProvider {
   readonly toolSlots: readonly number[];
 }
 
-// The catalog size relevance reckons information in, whatever the real size (#relevances).
-const RELEVANCE_CATALOG = 1_000;
-// Words of a description's first sentence counted in what a tool is about (bench no-match).
-const ABOUT_WORDS = 8;
+// How many of the best-ranked tools the query's answerability is read from (#calibrate).
+const CALIBRATION_DEPTH = 10;
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
 // Share of the best provider score below which the provider stage leaves a provider out.
@@ -64,8 +55,16 @@ export class ToolSearchIndex implements SearchIndex {
   readonly #toolScores = new ScoreBoard();
   readonly #providerScores = new ScoreBoard();
   #version = 0;
+  readonly #glossSource: GlossSource;
+  #gloss: TextGloss | undefined;
+  #glossWarning: string | undefined;
 
-  constructor(ranking: Partial<RankingOptions> = {}) {
+  /**
+   * `gloss` is where English glosses of Chinese descriptions come from (default: CC-CEDICT from
+   * the optional `@mcp-agent/cedict-data`), asked only when a description has Chinese text.
+   */
+  constructor(ranking: Partial<RankingOptions> = {}, gloss: GlossSource = cedictGloss) {
+    this.#glossSource = gloss;
     // Nested knobs merge too, so `{"fieldBoost":{"name":5}}` from the environment keeps the rest.
     this.#ranking = {
       ...DEFAULT_RANKING,
@@ -74,10 +73,18 @@ export class ToolSearchIndex implements SearchIndex {
       bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25 },
       relevance: { ...DEFAULT_RANKING.relevance, ...ranking.relevance },
     };
-    const { name, provider, description, parameters, phrases } = this.#ranking.fieldBoost;
+    const {
+      name,
+      provider,
+      description,
+      parameters,
+      phrases,
+      gloss: glossed,
+    } = this.#ranking.fieldBoost;
     this.#tools = new InvertedIndex(
-      [name, provider, description, parameters, phrases],
+      [name, provider, description, parameters, phrases, glossed],
       this.#ranking.bm25,
+      [false, false, false, false, false, true],
     );
   }
 
@@ -101,6 +108,11 @@ export class ToolSearchIndex implements SearchIndex {
     return this.#ranking.relevance.goodMatch;
   }
 
+  /** What limits the search now: the gloss dictionary missing while Chinese text is indexed. */
+  get warnings(): readonly string[] {
+    return this.#glossWarning === undefined ? [] : [this.#glossWarning];
+  }
+
   /** Every indexed document. */
   documents(): IterableIterator<SearchDocument> {
     return [...this.#byId.values()].map((tool) => tool.doc)[Symbol.iterator]();
@@ -122,6 +134,7 @@ export class ToolSearchIndex implements SearchIndex {
         description,
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
         [...bigrams(name), ...bigrams(description)],
+        this.#glossOf(doc.description),
       ]);
       this.#byId.set(doc.id, { doc, slot });
       this.#bySlot[slot] = doc;
@@ -141,6 +154,19 @@ export class ToolSearchIndex implements SearchIndex {
     ]);
     this.#providerBySlot[slot] = provider;
     this.#byProvider.set(provider, { slot, ids: unique.map((doc) => doc.id), toolSlots });
+  }
+
+  // The English gloss of a description with Chinese text, as index terms; the dictionary is
+  // loaded the first time one is met, and its absence is said once in `warnings`.
+  #glossOf(description: string): string[] {
+    if (!hasHan(description)) return [];
+    if (this.#gloss === undefined && this.#glossWarning === undefined) {
+      const source = this.#glossSource();
+      if ('gloss' in source) this.#gloss = source;
+      else
+        this.#glossWarning = `Tools described in Chinese are found only by Chinese words or their names: ${source.unavailable}. Install @mcp-agent/cedict-data (CC BY-SA 4.0) for English requests to reach them.`;
+    }
+    return this.#gloss === undefined ? [] : tokenize(this.#gloss.gloss(description));
   }
 
   /** Removes every tool of `provider`. */
@@ -215,20 +241,45 @@ export class ToolSearchIndex implements SearchIndex {
       }
     }
     const top = ranked.slice(0, limit);
-    // A tool answers one need of a request that lists several: its relevance is its fit to the
-    // whole request or to the clause it fits best.
-    const ids = top.map(({ hit }) => hit.id);
-    const relevances = this.#relevances(ids, whole);
-    for (const prepared of preparedClauses) {
-      this.#relevances(ids, prepared).forEach((relevance, i) => {
-        relevances[i] = Math.max(relevances[i]!, relevance);
-      });
-    }
-    return top.map(({ hit, score }, i) => ({
+    const calibrated = this.#calibrate(ranked, whole, preparedClauses, exactIds);
+    return top.map(({ hit, score }) => ({
       ...hit,
       score: round(score),
-      relevance: exactIds.has(hit.id) ? 1 : round(relevances[i]!),
+      relevance: round(calibrated(score)),
     }));
+  }
+
+  // A hit's relevance follows the ranking: the query's answerability (the best coverage among
+  // its first CALIBRATION_DEPTH hits, 1 for an exact name) scaled by the hit's share of the
+  // best score, so a lower rank never shows a higher relevance. The best coverage is read from
+  // several hits, not the first alone: the ranking may put a tool that answers fewer of the
+  // query's words first (its name matched), and what "no good match" asks is whether any
+  // connected tool's text answers the request, not whether the first one does.
+  #calibrate(
+    ranked: readonly Scored[],
+    whole: PreparedQuery,
+    clauses: readonly PreparedQuery[],
+    exactIds: ReadonlySet<string>,
+  ): (score: number) => number {
+    const best = ranked[0]?.score ?? 0;
+    if (best <= 0) return () => 0;
+    let answerable = 0;
+    if (exactIds.size > 0) answerable = 1;
+    else {
+      // A tool answers one need of a request that lists several: its coverage is its fit to
+      // the whole request or to the clause it fits best.
+      const ids = ranked.slice(0, CALIBRATION_DEPTH).map(({ hit }) => hit.id);
+      for (const prepared of [whole, ...clauses]) {
+        for (const coverage of queryCoverage(
+          this.#tools,
+          ids.map((id) => this.#byId.get(id)?.slot),
+          prepared,
+          this.#ranking.relevance.absentWeight,
+        ))
+          answerable = Math.max(answerable, coverage);
+      }
+    }
+    return (score) => (answerable * Math.max(0, score)) / best;
   }
 
   // Keeps the query's rarest distinct terms, in their original order: common words add time
@@ -306,65 +357,6 @@ export class ToolSearchIndex implements SearchIndex {
     return board.top(RANK_DEPTH, tieBreak, keep).map((slot) => {
       const score = board.get(slot);
       return { hit: toHit(this.#bySlot[slot]!, score), score };
-    });
-  }
-
-  // How well each tool and the query fit each other: the geometric mean of the share of the
-  // query's information the tool's text holds and the share of the information of what the
-  // tool is about (name, server, first words of its description) the query holds. A tool must both answer the query and be about it: "create
-  // an issue on github" covers "create" of memory.create_entities, which it is not about. Each
-  // term weighs its IDF; a term no tool has weighs `absentWeight` times that (nothing here
-  // answers it, or it is a value such as "Paris"); thesaurus terms and completions count in part.
-  #relevances(ids: readonly string[], { terms, query }: PreparedQuery): number[] {
-    if (terms.length === 0) return ids.map(() => 0);
-    // IDF as if the catalog had RELEVANCE_CATALOG tools with the same share holding the term:
-    // a word no tool has then weighs as much against a common one in 9 tools as in 9,000, so
-    // a relevance means the same whatever the catalog's size.
-    const count = this.#tools.count || 1;
-    const information = (term: string) => {
-      const df = this.#tools.documentFrequency(term);
-      const scaled = (df * RELEVANCE_CATALOG) / count;
-      const idf = Math.log(1 + (RELEVANCE_CATALOG - scaled + 0.5) / (scaled + 0.5));
-      return df === 0 ? this.#ranking.relevance.absentWeight * idf : idf;
-    };
-    const termInformation = terms.map(information);
-    const queryInformation = termInformation.reduce((a, b) => a + b, 0);
-    // What a tool term answers: (query term position, credit) for the term itself and for each
-    // expansion; and how much of each tool term the query asks for.
-    const answers = new Map<string, [number, number][]>();
-    const asked = new Map<string, number>();
-    terms.forEach((term, i) => {
-      answers.set(term, [[i, 1]]);
-      asked.set(term, 1);
-    });
-    for (const { term, source, credit } of query) {
-      if (source === undefined || credit === undefined) continue;
-      let list = answers.get(term);
-      if (list === undefined) answers.set(term, (list = []));
-      list.push([source, credit]);
-      asked.set(term, Math.max(asked.get(term) ?? 0, credit));
-    }
-    const credits = new Float64Array(terms.length);
-    return ids.map((id) => {
-      const indexed = this.#byId.get(id);
-      if (indexed === undefined) return 0;
-      credits.fill(0);
-      for (const term of this.#tools.termsOf(indexed.slot)) {
-        for (const [at, credit] of answers.get(term) ?? [])
-          credits[at] = Math.max(credits[at]!, credit);
-      }
-      let answered = 0;
-      for (let i = 0; i < terms.length; i++) answered += termInformation[i]! * credits[i]!;
-      indexed.about ??= aboutTerms(indexed.doc);
-      let about = 0;
-      let aboutTotal = 0;
-      for (const term of indexed.about) {
-        const weight = information(term);
-        aboutTotal += weight;
-        about += weight * (asked.get(term) ?? 0);
-      }
-      if (queryInformation === 0 || aboutTotal === 0) return 0;
-      return Math.sqrt((answered / queryInformation) * (about / aboutTotal));
     });
   }
 
@@ -460,16 +452,4 @@ function compare(a: string, b: string): number {
 
 function round(score: number): number {
   return Math.round(score * 1000) / 1000;
-}
-
-// What a tool is about: its name, its server, and the start of its description's first
-// sentence (where tools named in one language say what they do in another).
-function aboutTerms(doc: SearchDocument): string[] {
-  const first = doc.description.split(/[.!?。！？;；\n]/u, 1)[0] ?? '';
-  return [
-    ...new Set([
-      ...tokenize(`${doc.name} ${doc.provider}`),
-      ...tokenize(first).slice(0, ABOUT_WORDS),
-    ]),
-  ];
 }

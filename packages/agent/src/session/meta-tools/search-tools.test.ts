@@ -11,6 +11,7 @@ import { runLoop } from '../../planner/run-loop.js';
 import { Trajectory } from '../../planner/trajectory.js';
 import { MockModelClient, mockText, mockToolUse } from '../../testing/index.js';
 import { MetaToolSession } from '../meta-tool-session.js';
+import { MAX_SEARCH_SCOPE_CHARS, searchScope } from '../search-scope.js';
 
 // search_tools over a real (in-memory SQLite) registry and the real search: one query or
 // several, each answered on its own, tools listed once under their server.
@@ -83,7 +84,7 @@ describe('search_tools', () => {
       expect(q.matches[0]!.relevance).toBeGreaterThanOrEqual(DEFAULT_RANKING.relevance.goodMatch);
       expect(q.matches[0]!.relevance).toBeLessThanOrEqual(1);
     }
-    expect(answer.note).toMatch(/No connected tool matches "horoscope" well/);
+    expect(answer.note).toMatch(/No connected tool's text answers "horoscope" in its own words/);
     // Every tool found is described once, under its own server, however many queries found it.
     const listed = answer.servers.flatMap((s) => s.tools.map((t) => `${s.server}/${t.tool_id}`));
     expect(new Set(listed).size).toBe(listed.length);
@@ -139,6 +140,37 @@ describe('search_tools', () => {
     expect(systemPrompt('inventory', { connectors: false })).toMatch(
       /split it into short searches, one per thing to do, in one search_tools call/,
     );
+  });
+
+  it('says what it searches: the connected servers and what each is for, bounded, and when that changed (#29)', async () => {
+    const listed = session();
+    knowledge ??= new Knowledge({ registry });
+    const scope = searchScope(await knowledge.manifest(ctx));
+    expect(scope).toBe(
+      'Searches the tools of the servers connected for you: calendar (1 tools: create_event); github (2 tools: create_issue, list_issues); slack (1 tools: post_message).',
+    );
+    expect(listed.setSearchScope(scope)).toBe(true);
+    expect(listed.setSearchScope(scope)).toBe(false);
+    const description = listed.tools.find((t) => t.name === 'search_tools')!.description;
+    expect(description).toMatch(
+      /^Step 1\. .*Searches the tools of the servers connected for you: calendar/,
+    );
+    // A server removed: the scope changes, so the gateway tells its client to list again.
+    await registry.removeServer(ctx, 'slack');
+    const after = searchScope(await knowledge.manifest(ctx));
+    expect(after).not.toMatch(/slack/);
+    expect(listed.setSearchScope(after)).toBe(true);
+    // Fifty servers stay within the bound, saying how many more there are.
+    const many = {
+      providers: Array.from({ length: 50 }, (_, i) => ({
+        provider: { id: `server${i}`, description: `Server number ${i} does things`.repeat(3) },
+        available: true,
+        tools: [{ spec: { name: 'a_tool' } }],
+      })),
+    } as unknown as Parameters<typeof searchScope>[0];
+    const bounded = searchScope(many);
+    expect(bounded.length).toBeLessThanOrEqual(MAX_SEARCH_SCOPE_CHARS);
+    expect(bounded).toMatch(/; and \d+ more\.$/);
   });
 
   it('a model that searches several steps in one call reads every answer in one observation', async () => {

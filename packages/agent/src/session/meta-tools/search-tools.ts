@@ -62,7 +62,7 @@ export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>
   return {
     name: 'search_tools',
     description:
-      'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means nothing connected does it. Search before describing or calling.',
+      'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Search before describing or calling.',
     input,
     async run({ query, queries, limit, providers }, { ctx }) {
       const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
