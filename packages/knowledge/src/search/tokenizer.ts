@@ -40,7 +40,7 @@ const NON_ASCII = /[^\p{ASCII}]/u;
 // `splitWords` for ASCII text. A boundary falls at every character other than a letter or digit,
 // and between a lower- and an upper-case letter ("createIssue"), before the last capital of an
 // acronym followed by a lower-case letter ("HTTPServer"), and between letters and digits: what
-// the four expressions above mark with spaces, as tokenizer.test.ts checks on the bench catalogs.
+// the four expressions above mark with spaces, as index-build.test.ts checks on the bench data.
 function splitAscii(text: string): string[] {
   const lower = text.toLowerCase();
   const words: string[] = [];
