@@ -188,7 +188,9 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
   return {
     benchmark: 'search-speed',
     folders: folders.map((f) => basename(resolve(f))),
-    tools: index.size,
+    tools: specs.length,
+    // Tools indexed: a server's tools with one name count once.
+    indexed: index.size,
     providers: groups.size,
     index_build_ms: { best: round3(Math.min(...buildTimes)), runs: buildTimes.map(round3) },
     index_build_cpu_ms: { best: round3(Math.min(...buildCpu)), runs: buildCpu.map(round3) },
