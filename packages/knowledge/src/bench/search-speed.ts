@@ -1,33 +1,112 @@
 import { performance } from 'node:perf_hooks';
 import { basename, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { toDocument } from '../tool-document.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
 import { trimText } from '../views/description-text.js';
 import { toToolSpecs } from './bench-catalog.js';
-import { readCorpus } from './bench-data.js';
+import { readCorpus, type BenchTool } from './bench-data.js';
+import { minisearchIndex } from './minisearch-baseline.js';
 import { rankingFromEnv } from './ranking-from-env.js';
 
 import { percentile, round3 } from '@mcp-agent/core/testing';
 
-/**
- * `pnpm bench search-speed <folder> [<more folders>…]`: index build time over all the tools,
- * query latency (500 queries made of tools' own names and description openings, and 500
- * three-need requests made of three tools' descriptions, searched whole and as three queries),
- * and the incremental add and removal of a 50-tool server, all in one run.
- */
-export function runSearchSpeedBenchmark(...folders: string[]): Record<string, unknown> {
-  const specs = toToolSpecs(folders.flatMap((folder) => readCorpus(folder)));
-  const groups = new Map<string, ReturnType<typeof toDocument>[]>();
-  for (const spec of specs)
-    groups.set(spec.providerId, [...(groups.get(spec.providerId) ?? []), toDocument(spec)]);
+// A full collection before each memory reading, without asking the caller for `--expose-gc`.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 
+// Builds of each index: the best of them is compared.
+const BUILD_RUNS = 5;
+// Queries minisearch answers at 100,000 tools take tens of milliseconds each: a sample of them.
+const MINISEARCH_QUERIES = 100;
+
+/**
+ * `pnpm bench search-speed <folder> [<more folders>…] [--tools <n>]`: index build time over all
+ * the tools, query latency (500 queries made of tools' own names and description openings, and
+ * 500 three-need requests made of three tools' descriptions, searched whole and as three
+ * queries), and the incremental add and removal of a 50-tool server, all in one run. Beside it,
+ * interleaved, minisearch's build of the same text, the memory each index holds, and
+ * minisearch's latency on a sample of the queries. `--tools <n>` repeats the folders' tools
+ * under servers renamed per copy (`<server> copy 2`…) until there are `n` of them.
+ */
+export function runSearchSpeedBenchmark(...args: string[]): Record<string, unknown> {
+  const toolsFlag = args.indexOf('--tools');
+  const target = toolsFlag === -1 ? undefined : Number(args[toolsFlag + 1]);
+  if (target !== undefined && !(Number.isInteger(target) && target > 0))
+    throw new Error(`--tools takes a positive whole number of tools, not ${args[toolsFlag + 1]}`);
+  const folders =
+    toolsFlag === -1 ? args : args.filter((_, i) => i !== toolsFlag && i !== toolsFlag + 1);
+  const specs = toToolSpecs(
+    repeated(
+      folders.flatMap((folder) => readCorpus(folder)),
+      target,
+    ),
+  );
+  const groups = new Map<string, ReturnType<typeof toDocument>[]>();
+  for (const spec of specs) {
+    let group = groups.get(spec.providerId);
+    if (group === undefined) groups.set(spec.providerId, (group = []));
+    group.push(toDocument(spec));
+  }
+
+  // Each build from nothing, ours and minisearch's in turn (which goes first alternates), with
+  // what each holds once built and searched once (ours packs its arenas at the first search).
+  // Wall and CPU time: on a shared machine the wall time of a build is mostly waiting for a core.
   const buildTimes: number[] = [];
+  const buildCpu: number[] = [];
+  const minisearchTimes: number[] = [];
+  const minisearchCpu: number[] = [];
   let index = new ToolSearchIndex(rankingFromEnv());
-  for (let run = 0; run < 3; run++) {
-    index = new ToolSearchIndex(rankingFromEnv());
+  let minisearch = minisearchIndex([]);
+  let held = 0;
+  let minisearchHeld = 0;
+  const measure = (
+    build: () => void,
+    search: () => void,
+    times: number[],
+    cpu: number[],
+  ): number => {
+    collect();
+    collect();
+    const before = heldBytes();
     const start = performance.now();
-    for (const [provider, docs] of groups) index.setProvider(provider, docs);
-    buildTimes.push(performance.now() - start);
+    const startCpu = process.cpuUsage();
+    build();
+    times.push(performance.now() - start);
+    const { user, system } = process.cpuUsage(startCpu);
+    cpu.push((user + system) / 1_000);
+    search();
+    // Twice: typed arrays' memory is given back after the collection that found them dead.
+    collect();
+    collect();
+    return heldBytes() - before;
+  };
+  const ours = () => {
+    held = measure(
+      () => {
+        index = new ToolSearchIndex(rankingFromEnv());
+        for (const [provider, docs] of groups) index.setProvider(provider, docs);
+      },
+      () => index.search('read a file'),
+      buildTimes,
+      buildCpu,
+    );
+  };
+  const theirs = () => {
+    minisearchHeld = measure(
+      () => {
+        minisearch = minisearchIndex(uniqueDocuments(groups));
+      },
+      () => minisearch.search('read a file'),
+      minisearchTimes,
+      minisearchCpu,
+    );
+  };
+  for (let run = 0; run < BUILD_RUNS; run++) {
+    index = new ToolSearchIndex();
+    minisearch = minisearchIndex([]);
+    for (const build of run % 2 === 0 ? [ours, theirs] : [theirs, ours]) build();
   }
 
   const queries: string[] = [];
@@ -48,6 +127,17 @@ export function runSearchSpeedBenchmark(...folders: string[]): Record<string, un
     return performance.now() - start;
   };
   const latencies = queries.map(time);
+  // minisearch on every fifth query, against ours on the same ones.
+  const sample = queries
+    .map((_, i) => i)
+    .filter((i) => i % 5 === 0)
+    .slice(0, MINISEARCH_QUERIES);
+  const minisearchLatencies = sample.map((i) => {
+    const start = performance.now();
+    minisearch.search(queries[i]!).slice(0, 10);
+    return performance.now() - start;
+  });
+  const sampleLatencies = sample.map((i) => latencies[i]!);
   const longLatencies = longQueries.map(time);
   // The same requests as search_tools' `queries` sends them: one search per need, top 5 each.
   const splitLatencies = needs.map((parts) => {
@@ -99,8 +189,30 @@ export function runSearchSpeedBenchmark(...folders: string[]): Record<string, un
     benchmark: 'search-speed',
     folders: folders.map((f) => basename(resolve(f))),
     tools: specs.length,
+    // Tools indexed: a server's tools with one name count once.
+    indexed: index.size,
     providers: groups.size,
     index_build_ms: { best: round3(Math.min(...buildTimes)), runs: buildTimes.map(round3) },
+    index_build_cpu_ms: { best: round3(Math.min(...buildCpu)), runs: buildCpu.map(round3) },
+    index_held_mb: round3(held / 2 ** 20),
+    minisearch: {
+      build_ms: { best: round3(Math.min(...minisearchTimes)), runs: minisearchTimes.map(round3) },
+      build_cpu_ms: { best: round3(Math.min(...minisearchCpu)), runs: minisearchCpu.map(round3) },
+      held_mb: round3(minisearchHeld / 2 ** 20),
+      query_ms: {
+        p50: round3(percentile(minisearchLatencies, 50)),
+        p99: round3(percentile(minisearchLatencies, 99)),
+        queries: minisearchLatencies.length,
+      },
+    },
+    // Ours over minisearch's, in this run: build wall and CPU time (best of each), memory held,
+    // query p50 on the same sample of queries.
+    versus_minisearch: {
+      build: round3(Math.min(...buildTimes) / Math.min(...minisearchTimes)),
+      build_cpu: round3(Math.min(...buildCpu) / Math.min(...minisearchCpu)),
+      held: round3(held / minisearchHeld),
+      query_p50: round3(percentile(sampleLatencies, 50) / percentile(minisearchLatencies, 50)),
+    },
     query_ms: {
       p50: round3(percentile(latencies, 50)),
       p99: round3(percentile(latencies, 99)),
@@ -135,4 +247,36 @@ export function runSearchSpeedBenchmark(...folders: string[]): Record<string, un
     },
     node: process.version,
   };
+}
+
+// The tools again under servers renamed per copy, until there are `target` of them: a catalog of
+// the size asked for, with the folders' own vocabulary.
+function repeated(tools: readonly BenchTool[], target: number | undefined): BenchTool[] {
+  if (target === undefined || tools.length === 0) return [...tools];
+  const out: BenchTool[] = [];
+  for (let copy = 1; out.length < target; copy++) {
+    for (const tool of tools.slice(0, target - out.length)) {
+      const server = tool.server ?? tool.id;
+      out.push(
+        copy === 1
+          ? tool
+          : { ...tool, id: `${tool.id} copy ${copy}`, server: `${server} copy ${copy}` },
+      );
+    }
+  }
+  return out;
+}
+
+// Each tool once (the index keeps the last of a provider's tools with one id; minisearch refuses
+// a repeated id).
+function uniqueDocuments(
+  groups: ReadonlyMap<string, readonly ReturnType<typeof toDocument>[]>,
+): Iterable<ReturnType<typeof toDocument>> {
+  return new Map([...groups.values()].flat().map((doc) => [doc.id, doc])).values();
+}
+
+// What the JavaScript heap and typed-array buffers hold.
+function heldBytes(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }

@@ -1,4 +1,5 @@
 import type { ScoreBoard } from './score-board.js';
+import { grown, nextSize } from './arena-growth.js';
 import { WordList } from './word-list.js';
 
 /** One weighted query term. */
@@ -56,6 +57,12 @@ export class InvertedIndex {
   #frequencies = new Uint8Array(0);
   #weights = new Float32Array(0);
   #used = 0;
+  // The distinct terms of the document being added and their field frequencies (`add`).
+  #scratchIds = new Int32Array(0);
+  #scratch = new Uint8Array(0);
+  // Postings and document terms held at the last packing (0 before any): see `nextSize`.
+  #packedUsed = 0;
+  #packedDocumentUsed = 0;
   // Postings held (the sum of the terms' lengths): what the arena's slack is measured against.
   #live = 0;
 
@@ -103,28 +110,40 @@ export class InvertedIndex {
   add(fields: readonly (readonly string[])[]): number {
     const slot = this.#freeSlots.pop() ?? this.#newSlot();
     const width = this.#width;
-    const counts = new Map<string, Uint8Array>();
+    // The distinct terms, in order of first appearance, and their field frequencies (`width`
+    // bytes each) go to scratch arrays: no map or array per document. Meanwhile a term's
+    // `#weightsVersion` (stale anyway once it gets a posting) holds -2 - its position there.
+    let ids = this.#scratchIds;
+    let scratch = this.#scratch;
+    let distinct = 0;
     fields.forEach((terms, field) => {
       this.#lengths[field]![slot] = terms.length;
       this.#totalLengths[field]! += terms.length;
       if (terms.length > 0) this.#present[field]!++;
       for (const term of terms) {
-        let frequencies = counts.get(term);
-        if (frequencies === undefined) {
-          frequencies = new Uint8Array(width);
-          counts.set(term, frequencies);
+        const id = this.#idOf(term);
+        let position = -2 - this.#weightsVersion[id]!;
+        if (position < 0) {
+          position = distinct++;
+          this.#weightsVersion[id] = -2 - position;
+          if (position === ids.length) {
+            ids = this.#scratchIds = grown(ids, Math.max(64, 2 * ids.length), Int32Array);
+            scratch = this.#scratch = grown(scratch, ids.length * width, Uint8Array);
+          }
+          ids[position] = id;
+          scratch.fill(0, position * width, position * width + width);
         }
-        if (frequencies[field]! < MAX_FREQUENCY) frequencies[field]!++;
+        const at = position * width + field;
+        if (scratch[at]! < MAX_FREQUENCY) scratch[at]!++;
       }
     });
-    this.#reserveDocumentTerms(counts.size);
+    this.#reserveDocumentTerms(distinct);
     this.#documentStart[slot] = this.#documentUsed;
-    this.#documentLength[slot] = counts.size;
-    this.#documentLive += counts.size;
-    for (const [term, frequencies] of counts) {
-      const id = this.#idOf(term);
-      this.#append(id, slot, frequencies);
-      this.#documentTerms[this.#documentUsed++] = id;
+    this.#documentLength[slot] = distinct;
+    this.#documentLive += distinct;
+    for (let position = 0; position < distinct; position++) {
+      this.#append(ids[position]!, slot, scratch, position * width); // sets its version to -1
+      this.#documentTerms[this.#documentUsed++] = ids[position]!;
     }
     this.#count++;
     this.#version++;
@@ -199,6 +218,9 @@ export class InvertedIndex {
       this.#documentTerms.length - this.#documentLive > this.#documentLive / 2 + 1024
     )
       this.#pack();
+    // Weights exist only once searched: a build never copies them around.
+    if (this.#weights.length < this.#slots.length)
+      this.#weights = grown(this.#weights, this.#slots.length, Float32Array);
     for (const { term, weight } of query) {
       const id = this.#ids.get(term);
       if (id === undefined || weight === 0) continue;
@@ -265,7 +287,7 @@ export class InvertedIndex {
 
   // Appends one posting to a term's block, moving the block to the arena's end (with room to
   // double) when it is full.
-  #append(id: number, slot: number, frequencies: Uint8Array): void {
+  #append(id: number, slot: number, frequencies: Uint8Array, from: number): void {
     const width = this.#width;
     const length = this.#length[id]!;
     if (length === this.#room[id]) {
@@ -285,7 +307,7 @@ export class InvertedIndex {
     }
     const at = this.#start[id]! + length;
     this.#slots[at] = slot;
-    this.#frequencies.set(frequencies, at * width);
+    for (let f = 0; f < width; f++) this.#frequencies[at * width + f] = frequencies[from + f]!;
     this.#length[id] = length + 1;
     this.#live++;
     this.#weightsVersion[id] = -1;
@@ -318,6 +340,7 @@ export class InvertedIndex {
     this.#frequencies = frequencies;
     this.#weights = weights;
     this.#used = total;
+    this.#packedUsed = total;
 
     let documentTotal = 0;
     for (let slot = 0; slot < this.#capacity; slot++) documentTotal += this.#documentLength[slot]!;
@@ -333,18 +356,16 @@ export class InvertedIndex {
     }
     this.#documentTerms = terms;
     this.#documentUsed = documentTotal;
+    this.#packedDocumentUsed = documentTotal;
     this.#shrinkTerms();
   }
 
   #reservePostings(extra: number): void {
     const needed = this.#used + extra;
     if (needed <= this.#slots.length) return;
-    // A quarter more each time: a packed arena that grows a little stays under the packing
-    // threshold, and copying stays linear overall.
-    const size = Math.max(needed, Math.ceil(this.#slots.length * 1.25), 64);
+    const size = nextSize(this.#slots.length, needed, this.#packedUsed);
     this.#slots = grown(this.#slots, size, Int32Array);
     this.#frequencies = grown(this.#frequencies, size * this.#width, Uint8Array);
-    this.#weights = grown(this.#weights, size, Float32Array);
   }
 
   #reserveDocumentTerms(extra: number): void {
@@ -352,7 +373,7 @@ export class InvertedIndex {
     if (needed <= this.#documentTerms.length) return;
     this.#documentTerms = grown(
       this.#documentTerms,
-      Math.max(needed, Math.ceil(this.#documentTerms.length * 1.25), 64),
+      nextSize(this.#documentTerms.length, needed, this.#packedDocumentUsed),
       Int32Array,
     );
   }
@@ -387,14 +408,4 @@ export class InvertedIndex {
     }
     return slot;
   }
-}
-
-function grown<T extends Int32Array | Uint32Array | Uint8Array | Float32Array>(
-  array: T,
-  size: number,
-  Make: new (size: number) => T,
-): T {
-  const next = new Make(size);
-  next.set(array);
-  return next;
 }

@@ -31,6 +31,8 @@ interface IndexedProvider {
 const CALIBRATION_DEPTH = 10;
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
+// Characters of each tool's description that its provider's document holds.
+const PROVIDER_OPENING = 300;
 // Share of the best provider score below which the provider stage leaves a provider out.
 const MIN_PROVIDER_SHARE = 0.2;
 
@@ -125,9 +127,19 @@ export class ToolSearchIndex implements SearchIndex {
     const unique = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
     const providerTerms = tokenize(provider);
     const toolSlots: number[] = [];
+    // The provider document's names and description openings, from the tools' own terms:
+    // tokenizing text joined with spaces gives its parts' terms one after the other.
+    const names: string[][] = [];
+    const openings: string[][] = [];
     for (const doc of unique) {
       const name = tokenize(doc.name);
       const description = tokenize(doc.description);
+      names.push(name);
+      openings.push(
+        doc.description.length <= PROVIDER_OPENING
+          ? description
+          : tokenize(doc.description.slice(0, PROVIDER_OPENING)),
+      );
       const slot = this.#tools.add([
         name,
         providerTerms,
@@ -147,11 +159,7 @@ export class ToolSearchIndex implements SearchIndex {
         );
       }
     }
-    const slot = this.#providerIndex.add([
-      providerTerms,
-      tokenize(unique.map((doc) => doc.name).join(' ')),
-      tokenize(unique.map((doc) => doc.description.slice(0, 300)).join(' ')),
-    ]);
+    const slot = this.#providerIndex.add([providerTerms, names.flat(), openings.flat()]);
     this.#providerBySlot[slot] = provider;
     this.#byProvider.set(provider, { slot, ids: unique.map((doc) => doc.id), toolSlots });
   }
