@@ -88,6 +88,38 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       expect((await repo.summary(bob)).totals.requests).toBe(0);
     });
 
+    it('tool calls are written behind and a clean close writes them: nothing is lost', async () => {
+      const second = await dialect.openPair({});
+      try {
+        const [writer, reader] = second.registries;
+        for (let i = 0; i < 5; i += 1)
+          await writer.usage.recordToolCall(alice, {
+            taskId: 'behind',
+            connector: 'github',
+            ok: i !== 0,
+            durationMs: 10,
+          });
+        // Another process sees nothing until this one writes (within USAGE_FLUSH_MS)…
+        await writer.usage.flush();
+        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
+          { connector: 'github', calls: 5, errors: 1, durationMs: 50 },
+        ]);
+        // …and what waits at close is written before the database closes.
+        await writer.usage.recordToolCall(alice, {
+          taskId: 'behind',
+          connector: 'github',
+          ok: true,
+          durationMs: 10,
+        });
+        await writer.close();
+        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
+          { connector: 'github', calls: 6, errors: 1, durationMs: 60 },
+        ]);
+      } finally {
+        await second.close();
+      }
+    });
+
     it('sums a tenant by day, connector and model; an unpriced model is named, not costed', async () => {
       const { usage: repo } = registry;
       await repo.recordModel(alice, {
