@@ -486,9 +486,9 @@ export class Registry {
   async #close(): Promise<void> {
     this.events.removeAllListeners();
     this.#generation += 1;
-    // Usage written behind is written before the database closes: a clean stop loses nothing,
-    // and a write that fails says so after the rest is closed.
-    const flushed = await this.usage.flush().then(
+    // Usage written behind is written, and leased calls unspent returned, before the database
+    // closes: a clean stop loses nothing, and a write that fails says so after the rest closed.
+    const flushed = await Promise.all([this.usage.flush(), this.quotas.release()]).then(
       () => undefined,
       (error: unknown) => error,
     );
