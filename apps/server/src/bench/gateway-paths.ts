@@ -2,7 +2,7 @@
 // client: direct stdio, our stdio gateway (the built CLI), our HTTP gateway (the built server),
 // and the two bare proxies mcp-hub and supergateway. All on loopback, each on a free port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +207,16 @@ export async function mcpHubPath(): Promise<GatewayPath> {
     config,
     JSON.stringify({
       mcpServers: { everything: { command: process.execPath, args: [everything] } },
+    }),
+  );
+  // A fresh marketplace cache, so the hub never fetches its catalog from the internet.
+  mkdirSync(join(home, '.mcp-hub', 'cache'), { recursive: true });
+  writeFileSync(
+    join(home, '.mcp-hub', 'cache', 'registry.json'),
+    JSON.stringify({
+      registry: { version: 'bench', generatedAt: 0, totalServers: 1, servers: [{ id: 'none' }] },
+      lastFetchedAt: Date.now(),
+      serverDocumentation: {},
     }),
   );
   const port = await freePort();
