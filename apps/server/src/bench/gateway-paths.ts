@@ -155,6 +155,16 @@ async function served(args: string[], url: string, childEnv: NodeJS.ProcessEnv) 
   };
 }
 
+// Stops what was started when the rest of a path's setup fails, so a failed run leaves nothing.
+async function orStop<T>(setup: () => Promise<T>, stop: () => Promise<void>): Promise<T> {
+  try {
+    return await setup();
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
 async function httpClient(url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
@@ -185,16 +195,21 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
     `${base}/health`,
     env(),
   );
-  const client = await httpClient(`${base}/mcp`, { authorization: `Bearer ${token}` });
-  const call = await describedCall(client, 'HTTP gateway');
+  const stop = async () => {
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  };
+  const { client, call } = await orStop(async () => {
+    const client = await httpClient(`${base}/mcp`, { authorization: `Bearer ${token}` });
+    return { client, call: await describedCall(client, 'HTTP gateway') };
+  }, stop);
   return {
     name: 'mcp_agent_http_gateway',
     call,
     pid: server.child.pid as number,
     close: async () => {
       await client.close();
-      await server.stop();
-      rmSync(home, { recursive: true, force: true });
+      await stop();
     },
   };
 }
@@ -226,25 +241,31 @@ export async function mcpHubPath(): Promise<GatewayPath> {
     `${base}/api/health`,
     { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home },
   );
-  // Its HTTP server answers before the hub (and its /mcp endpoint) is ready.
-  for (let tries = 0; ; tries += 1) {
-    const health = (await (await fetch(`${base}/api/health`)).json()) as { state?: string };
-    if (health.state === 'ready') break;
-    if (tries > 300) throw new Error(`mcp-hub stayed ${health.state}`);
-    await sleep(100);
-  }
-  // mcp-hub 4 serves its endpoint over the SSE transport (GET /mcp, POST /messages).
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new SSEClientTransport(new URL(`${base}/mcp`)));
-  // The hub connects its servers in the background: wait until `echo` is listed.
-  let name: string | undefined;
-  for (let tries = 0; name === undefined && tries < 100; tries += 1) {
-    const { tools } = await client.listTools();
-    name = tools.find((tool) => tool.name.endsWith('echo'))?.name;
-    if (name === undefined) await sleep(200);
-  }
-  if (name === undefined) throw new Error('mcp-hub never listed echo');
-  const tool = name;
+  const stop = async () => {
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  };
+  const { client, tool } = await orStop(async () => {
+    // Its HTTP server answers before the hub (and its /mcp endpoint) is ready.
+    for (let tries = 0; ; tries += 1) {
+      const health = (await (await fetch(`${base}/api/health`)).json()) as { state?: string };
+      if (health.state === 'ready') break;
+      if (tries > 300) throw new Error(`mcp-hub stayed ${health.state}`);
+      await sleep(100);
+    }
+    // mcp-hub 4 serves its endpoint over the SSE transport (GET /mcp, POST /messages).
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new SSEClientTransport(new URL(`${base}/mcp`)));
+    // The hub connects its servers in the background: wait until `echo` is listed.
+    let name: string | undefined;
+    for (let tries = 0; name === undefined && tries < 100; tries += 1) {
+      const { tools } = await client.listTools();
+      name = tools.find((tool) => tool.name.endsWith('echo'))?.name;
+      if (name === undefined) await sleep(200);
+    }
+    if (name === undefined) throw new Error('mcp-hub never listed echo');
+    return { client, tool: name };
+  }, stop);
   return {
     name: 'mcp_hub',
     call: async (message) =>
@@ -252,8 +273,7 @@ export async function mcpHubPath(): Promise<GatewayPath> {
     pid: server.child.pid as number,
     close: async () => {
       await client.close();
-      await server.stop();
-      rmSync(home, { recursive: true, force: true });
+      await stop();
     },
   };
 }
