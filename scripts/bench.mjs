@@ -16,6 +16,7 @@ const benches = {
   'result-sizes': 'packages/actions/build/bench/main.js',
   agent: 'packages/agent/build/bench/main.js',
   served: 'apps/server/build/bench/main.js',
+  gateway: 'apps/server/build/bench/main.js',
   ui: 'apps/server/build/bench/main.js',
   scale: 'apps/server/build/bench/main.js',
   'load-03': 'apps/server/build/bench/main.js',

@@ -117,6 +117,7 @@ export class Registry {
   readonly quotas: QuotaRepository;
   /** Usage and estimated cost per tenant, task, model and connector. */
   readonly usage: UsageRepository;
+  #closed: Promise<void> | undefined;
   readonly vault: CredentialVault;
   /** Durable tasks of each tenant, with their events (`tasks`), and their owners' leases. */
   readonly tasks: TaskRepository;
@@ -497,12 +498,24 @@ export class Registry {
     return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
   }
 
-  /** Closes what the registry owns (its change feed, the database when it opened it). */
-  async close(): Promise<void> {
+  /** Closes what the registry owns (its change feed, the database when it opened it); once. */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
     this.events.removeAllListeners();
     this.#generation += 1;
+    // Usage written behind is written, and leased calls unspent returned, before the database
+    // closes: a clean stop loses nothing, and a write that fails says so after the rest closed.
+    const flushed = await Promise.all([this.usage.flush(), this.quotas.release()]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     await this.#feed?.close();
     await this.#onClose?.();
+    if (flushed !== undefined) throw flushed;
   }
 }
 

@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { runLoad05 } from './chaos.js';
+import { runGatewayBenchmark } from './gateway.js';
 import { runLoad06 } from './noisy-neighbour.js';
 import { runLoad03, runScaleBenchmark } from './scale.js';
 import { runServedBenchmark } from './served.js';
 import { runSoak } from './soak.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
-// Entry point of `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
+// Entry point of `pnpm bench gateway [--calls 2000] [--block 50]
+// [--profile-calls 3000]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
 // [--tasks 1000] [--runs 5]`, `pnpm bench scale
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
@@ -29,6 +31,8 @@ const { values, positionals } = parseArgs({
     minutes: { type: 'string' },
     rate: { type: 'string' },
     'idle-ms': { type: 'string' },
+    'profile-calls': { type: 'string' },
+    block: { type: 'string' },
     check: { type: 'boolean' },
   },
 });
@@ -38,6 +42,8 @@ const number = (name: Exclude<keyof typeof values, 'check'>) =>
     : { [name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())]: Number(values[name]) };
 const benches: Record<string, () => Promise<unknown>> = {
   served: () => runServedBenchmark({ ...number('results'), ...number('sessions') }),
+  gateway: () =>
+    runGatewayBenchmark({ ...number('calls'), ...number('block'), ...number('profile-calls') }),
   ui: () => runUiLoadBenchmark({ ...number('tasks'), ...number('runs') }),
   scale: () => runScaleBenchmark({ ...number('tenants'), ...number('calls') }),
   'load-03': () => runLoad03({ ...number('tenants'), ...number('ramp-ms') }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '../index.js';
+import { rateLeaseSize } from '../limits/rate-limit-repository.js';
 import type { SharedDatabase } from '../testing/index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
@@ -80,6 +81,28 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
     expect(verdicts.filter((v) => !v.allowed)).toHaveLength(25);
+  });
+
+  it('two registries racing a bucket, each taking leased blocks: never past the limit, short of it by at most the blocks they hold', async () => {
+    const [a, b] = many.registries as [Registry, Registry];
+    // A burst of 40 and no refill while the clock stands: leases of rateLeaseSize(40) = 5.
+    const slow = { ratePerSecond: 0.001, burst: 40 };
+    expect(rateLeaseSize(slow.burst)).toBe(5);
+    const verdicts = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
+      ),
+    );
+    const passed = verdicts.filter((v) => v.allowed).length;
+    expect(passed).toBeLessThanOrEqual(40);
+    // Each process holds at most one block unspent when it is refused.
+    expect(passed).toBeGreaterThanOrEqual(40 - 2 * (rateLeaseSize(slow.burst) - 1));
+    expect(verdicts.filter((v) => !v.allowed).every((v) => !v.allowed && v.retryAfterMs > 0)).toBe(
+      true,
+    );
+    // Held calls expire one interval after they were taken; the bucket then refills as before.
+    clock.advance(1_000_000);
+    expect((await a.rateLimits.take(bob, 'leased', slow)).allowed).toBe(true);
   });
 
   it('full buckets are pruned, and a pruned bucket is the same as a full one', async () => {

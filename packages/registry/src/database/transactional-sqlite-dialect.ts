@@ -1,4 +1,5 @@
 import { SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver } from 'kysely';
+import { preparedOnce } from './prepared-statements.js';
 import { LockWaitingSqliteDriver, type LockAwareSqliteDatabase } from './sqlite-lock-wait.js';
 
 // kysely's SqliteAdapter reports no transactional DDL, so its migrator would run SQLite
@@ -11,16 +12,17 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
 }
 
 /**
- * kysely's SQLite dialect, with migrations run inside a transaction and statements that wait
- * for another process's lock without blocking the event loop ({@link LockWaitingSqliteDriver}).
+ * kysely's SQLite dialect, with migrations run inside a transaction, each statement prepared
+ * once ({@link preparedOnce}) and statements that wait for another process's lock without blocking the event loop ({@link LockWaitingSqliteDriver}).
  */
 export class TransactionalSqliteDialect extends SqliteDialect {
   readonly #database: LockAwareSqliteDatabase;
   readonly #lockTimeoutMs: number;
 
   constructor(options: { database: LockAwareSqliteDatabase; lockTimeoutMs: number }) {
-    super({ database: options.database });
-    this.#database = options.database;
+    const database = preparedOnce(options.database);
+    super({ database });
+    this.#database = database;
     this.#lockTimeoutMs = options.lockTimeoutMs;
   }
 

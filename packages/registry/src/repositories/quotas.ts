@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ExpiringCache, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
+import { CallLeases } from './call-leases.js';
 import { timestamp } from '../database/timestamp.js';
 import {
   parseQuotaLimits,
@@ -37,16 +38,35 @@ const COLUMNS = {
  * database shares. A count is taken with one conditional upsert (`used + n <= limit`), atomic on
  * both dialects, so concurrent callers never pass the calls limit (nor the servers limit, but
  * for one call of a server being counted); tokens are known only after a response, so that
- * limit holds within one model request per caller.
+ * limit holds within one model request per caller. Calls are taken in leased blocks
+ * ({@link CallLeases}): never past the limit, and no round trip per call.
  */
 export class QuotaRepository {
   readonly #db: Executor;
   readonly #defaults: QuotaLimits;
   readonly #own = new ExpiringCache<string, UserQuotaLimits>({ maxEntries: 10_000, ttlMs: 5_000 });
+  readonly #calls: CallLeases;
 
   constructor(db: Executor, defaults: QuotaLimits = {}) {
     this.#db = db;
     this.#defaults = parseQuotaLimits(defaults);
+    this.#calls = new CallLeases(
+      (ctx, window, amount, max) => this.#take(ctx, 'calls_per_hour', window, amount, max),
+      async (userId, window, amount) => {
+        await this.#db
+          .updateTable('quota_counters')
+          .set({ used: sql<number>`used - ${amount}` })
+          .where('user_id', '=', userId)
+          .where('counter', '=', 'calls_per_hour')
+          .where('window_key', '=', window)
+          .execute();
+      },
+    );
+  }
+
+  /** Returns the calls this process leased and did not spend (see {@link CallLeases}). */
+  release(): Promise<void> {
+    return this.#calls.release();
   }
 
   /** The deployment's limits. */
@@ -133,8 +153,7 @@ export class QuotaRepository {
     }
     if (limits.maxCallsPerHour === undefined) return;
     const window = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
-    const used = await this.#take(ctx, 'calls_per_hour', window, 1, limits.maxCallsPerHour);
-    if (used === undefined) {
+    if (!(await this.#calls.spend(ctx, window, limits.maxCallsPerHour))) {
       throw exceeded('maxCallsPerHour', limits.maxCallsPerHour, 'this hour', window, HOUR, now);
     }
   }
@@ -217,7 +236,8 @@ export class QuotaRepository {
     const used = (counter: string) => count(rows.find((r) => r.counter === counter)?.used) ?? 0;
     return {
       limits: await this.limits(ctx),
-      callsThisHour: used('calls_per_hour'),
+      // What this process leased and has not spent is not used.
+      callsThisHour: used('calls_per_hour') - this.#calls.held(ctx.userId, hour),
       tokensToday: used('tokens_per_day'),
       hourResetsAt: new Date(Date.parse(hour) + HOUR).toISOString(),
       dayResetsAt: new Date(Date.parse(day) + DAY).toISOString(),

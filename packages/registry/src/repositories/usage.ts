@@ -4,6 +4,7 @@ import { compareText } from '../database/compare-text.js';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import { count, type QuotaRepository } from './quotas.js';
+import { ToolCallWriteBehind, type ToolCallTally } from './usage-write-behind.js';
 
 /** One model response of a task, as recorded. */
 export interface ModelUsageRecord {
@@ -48,19 +49,27 @@ export interface UsageSummary {
 }
 
 const NANOS = 1_000_000_000;
+// Rows per statement: 9 parameters each, well under SQLite's and PostgreSQL's limits.
+const WRITE_BATCH = 500;
+const DONE = Promise.resolve();
 /** The longest span a summary covers. */
 export const MAX_USAGE_DAYS = 366;
 
 /**
  * Usage per tenant and task: each model's tokens and estimated cost, each connector's tool
  * calls, failures and time, one row per (task, model) and (task, connector), added to with
- * atomic upserts. Read back per task and as a tenant's totals by day, connector and model.
+ * atomic upserts; tool calls are written behind, in batches. Read back per task and as a tenant's totals by day, connector and model.
  */
 export class UsageRepository {
+  readonly #toolCalls: ToolCallWriteBehind;
+
   constructor(
     private readonly db: Executor,
     private readonly quotas: QuotaRepository,
-  ) {}
+    writeBehind: { flushMs?: number; maxPending?: number } = {},
+  ) {
+    this.#toolCalls = new ToolCallWriteBehind((rows) => this.#writeToolCalls(rows), writeBehind);
+  }
 
   /** Adds one model response to its task's row, and its tokens to the day's quota count. */
   async recordModel(ctx: AgentContext, record: ModelUsageRecord): Promise<void> {
@@ -105,33 +114,58 @@ export class UsageRepository {
     );
   }
 
-  /** Adds one tool call to its task's row for the connector. */
-  async recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
-    const now = timestamp(ctx);
-    const errors = record.ok ? 0 : 1;
-    const duration = Math.round(record.durationMs);
-    await this.db
-      .insertInto('usage_tools')
-      .values({
-        user_id: ctx.userId,
-        task_id: record.taskId,
+  /**
+   * Adds one tool call to its task's row for the connector: written behind (see
+   * {@link ToolCallWriteBehind}), so the call never waits on the database unless the buffer is
+   * full. This process's own reads (`task`, `summary`) write what waits first.
+   */
+  recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
+    return (
+      this.#toolCalls.add({
+        userId: ctx.userId,
+        taskId: record.taskId,
         connector: record.connector,
-        day: now.slice(0, 10),
-        calls: 1,
-        errors,
-        duration_ms: duration,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'task_id', 'connector']).doUpdateSet({
-          calls: sql<number>`usage_tools.calls + 1`,
-          errors: sql<number>`usage_tools.errors + ${errors}`,
-          duration_ms: sql<number>`usage_tools.duration_ms + ${duration}`,
-          updated_at: now,
-        }),
-      )
-      .execute();
+        day: timestamp(ctx).slice(0, 10),
+        errors: record.ok ? 0 : 1,
+        durationMs: Math.round(record.durationMs),
+        at: timestamp(ctx),
+      }) ?? DONE
+    );
+  }
+
+  /** Writes the tool calls waiting to be written (on drain and on close). */
+  flush(): Promise<void> {
+    return this.#toolCalls.flush();
+  }
+
+  // One multi-row upsert per batch of distinct rows (merged by key, so no row twice).
+  async #writeToolCalls(rows: readonly ToolCallTally[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += WRITE_BATCH) {
+      await this.db
+        .insertInto('usage_tools')
+        .values(
+          rows.slice(start, start + WRITE_BATCH).map((row) => ({
+            user_id: row.userId,
+            task_id: row.taskId,
+            connector: row.connector,
+            day: row.day,
+            calls: row.calls,
+            errors: row.errors,
+            duration_ms: row.durationMs,
+            created_at: row.at,
+            updated_at: row.at,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'task_id', 'connector']).doUpdateSet({
+            calls: sql<number>`usage_tools.calls + excluded.calls`,
+            errors: sql<number>`usage_tools.errors + excluded.errors`,
+            duration_ms: sql<number>`usage_tools.duration_ms + excluded.duration_ms`,
+            updated_at: sql<string>`excluded.updated_at`,
+          }),
+        )
+        .execute();
+    }
   }
 
   /** One task's figures, as recorded: each model and each connector. */
@@ -139,6 +173,7 @@ export class UsageRepository {
     ctx: AgentContext,
     taskId: string,
   ): Promise<{ models: ModelUsage[]; connectors: ConnectorUsage[] }> {
+    await this.flush();
     const [models, tools] = await Promise.all([
       this.db
         .selectFrom('usage_models')
@@ -178,6 +213,7 @@ export class UsageRepository {
 
   /** The tenant's usage over the last `days` UTC days (today included; at most 366). */
   async summary(ctx: AgentContext, options: { days?: number } = {}): Promise<UsageSummary> {
+    await this.flush();
     const days = Math.min(MAX_USAGE_DAYS, Math.max(1, Math.floor(options.days ?? 30)));
     const now = ctx.clock.now();
     const to = new Date(now).toISOString().slice(0, 10);
@@ -299,6 +335,7 @@ export class UsageRepository {
    * operator chooses. The one deliberately cross-tenant method here.
    */
   async prune(beforeDay: string): Promise<number> {
+    await this.flush();
     const [models, tools] = await Promise.all([
       this.db.deleteFrom('usage_models').where('day', '<', beforeDay).executeTakeFirst(),
       this.db.deleteFrom('usage_tools').where('day', '<', beforeDay).executeTakeFirst(),

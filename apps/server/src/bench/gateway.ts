@@ -1,0 +1,147 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { latencyStats, round3 } from '@mcp-agent/core/testing';
+import { callSteps } from './call-steps.js';
+import {
+  directPath,
+  httpGatewayPath,
+  mcpHubPath,
+  stdioGatewayPath,
+  supergatewayPath,
+  type GatewayPath,
+  type PathOptions,
+} from './gateway-paths.js';
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * `pnpm bench gateway [--calls 2000] [--block 50] [--profile-calls 3000]`: an SDK client calling
+ * server-everything's `echo` directly over stdio, through `mcp-agent serve --stdio`
+ * (`call_tool` after `describe_tools`), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
+ * and through the bare proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all
+ * in one run: each round calls every path once, in an order that rotates, so drift hits all
+ * alike; then the same number of calls in runs of `block` on one path (rotating too), as a
+ * client calling one gateway again and again sees it, every process awake. Then each gateway runs again under `--cpu-prof` for calls alone, and the profile
+ * gives each step's share of a call (see call-steps.ts); profiling slows a process, so those
+ * runs are not in the latencies.
+ */
+export async function runGatewayBenchmark(
+  options: { calls?: number; profileCalls?: number; block?: number } = {},
+): Promise<Record<string, unknown>> {
+  const calls = options.calls ?? 2_000;
+  const block = options.block ?? 50;
+  const paths: GatewayPath[] = [];
+  try {
+    for (const open of [
+      directPath,
+      stdioGatewayPath,
+      httpGatewayPath,
+      mcpHubPath,
+      supergatewayPath,
+    ])
+      paths.push(await open());
+    for (let i = 0; i < 200; i += 1) for (const path of paths) await path.call(`warm ${i}`);
+    const perCall = summarise(await timed(paths, calls, 1));
+    // The same calls in runs of `block` on one path: a client calling one gateway again and
+    // again, its processes awake; the runs still rotate, so drift hits every path alike.
+    const inRuns = summarise(await timed(paths, Math.max(1, Math.round(calls / block)), block));
+    const bestProxy = (s: Stats) =>
+      Math.min(s.ms.mcp_hub?.p50 ?? Infinity, s.ms.supergateway?.p50 ?? Infinity);
+    const targets = (s: Stats) => {
+      const direct = s.ms.direct_stdio?.p50 ?? 0;
+      const stdio = s.ms.mcp_agent_stdio_gateway?.p50 ?? Infinity;
+      const http = s.ms.mcp_agent_http_gateway?.p50 ?? Infinity;
+      return {
+        stdio_gateway_overhead_p50_ms: round3(stdio - direct),
+        stdio_within_0_3_ms: stdio - direct <= 0.3,
+        http_gateway_p50_vs_best_proxy: round3(http / bestProxy(s)),
+        http_at_or_below_best_proxy: http <= bestProxy(s),
+      };
+    };
+    for (const path of paths.splice(0)) await path.close();
+    const profileCalls = options.profileCalls ?? 3_000;
+    return {
+      benchmark: 'gateway',
+      server: '@modelcontextprotocol/server-everything (stdio)',
+      tool: 'echo',
+      node: process.version,
+      calls_per_path: calls,
+      interleaved_per_call: { ...perCall, targets: targets(perCall) },
+      [`interleaved_in_runs_of_${block}`]: { ...inRuns, targets: targets(inRuns) },
+      steps: {
+        stdio_gateway: await profiled(stdioGatewayPath, profileCalls),
+        http_gateway: await profiled(httpGatewayPath, profileCalls),
+      },
+    };
+  } finally {
+    for (const path of paths) await path.close().catch(() => undefined);
+  }
+}
+
+interface Stats {
+  ms: Record<string, { p50: number; p99: number; n: number }>;
+  versus_direct: Record<string, { ratio_p50: number; ratio_p99: number; overhead_p50_ms: number }>;
+}
+
+// `rounds` rounds; each calls every path `block` times in a row, in an order that rotates.
+async function timed(paths: readonly GatewayPath[], rounds: number, block: number) {
+  const times = new Map(paths.map((path) => [path.name, [] as number[]]));
+  for (let i = 0; i < rounds; i += 1) {
+    for (let k = 0; k < paths.length; k += 1) {
+      const path = paths[(i + k) % paths.length] as GatewayPath;
+      const into = times.get(path.name) as number[];
+      for (let j = 0; j < block; j += 1) {
+        const started = performance.now();
+        await path.call(`hello from the benchmark ${i}.${j}`);
+        into.push(performance.now() - started);
+      }
+    }
+  }
+  return times;
+}
+
+function summarise(times: Map<string, number[]>): Stats {
+  const ms = Object.fromEntries([...times].map(([name, values]) => [name, latencyStats(values)]));
+  const direct = ms.direct_stdio as { p50: number; p99: number };
+  const versus = Object.fromEntries(
+    Object.entries(ms)
+      .filter(([name]) => name !== 'direct_stdio')
+      .map(([name, s]) => [
+        name,
+        {
+          ratio_p50: round3(s.p50 / direct.p50),
+          ratio_p99: round3(s.p99 / direct.p99),
+          overhead_p50_ms: round3(s.p50 - direct.p50),
+        },
+      ]),
+  );
+  return { ms, versus_direct: versus };
+}
+
+// A gateway under `--cpu-prof`: warmed, then `calls` calls in a window the profile is cut to.
+async function profiled(open: (options: PathOptions) => Promise<GatewayPath>, calls: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-prof-'));
+  try {
+    const path = await open({
+      nodeFlags: ['--cpu-prof', '--cpu-prof-interval=200', `--cpu-prof-dir=${dir}`],
+    });
+    const pid = path.pid;
+    for (let i = 0; i < 300; i += 1) await path.call(`warm ${i}`);
+    const fromUs = monotonicUs();
+    const started = performance.now();
+    for (let i = 0; i < calls; i += 1) await path.call(`profiled ${i}`);
+    const wallMs = performance.now() - started;
+    const toUs = monotonicUs();
+    await path.close();
+    const file = readdirSync(dir).find((name) => name.includes(`.${pid}.`));
+    if (file === undefined) return { error: `no profile written by ${pid}` };
+    return {
+      calls,
+      wall_ms_per_call_profiled: round3(wallMs / calls),
+      ...callSteps(join(dir, file), { fromUs, toUs, calls }),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
