@@ -57,9 +57,11 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
   };
 }
 
-// The oracle's turn for this request: the plan's next one, unless the last tool result failed,
-// a search did not find a tool the plan needs, or found one for a task no tool can do (then it
-// says so, and the checker fails it).
+// The oracle's turn for this request: the plan's next one, unless the last tool result failed or
+// a search did not find a tool the plan needs (then it says so, and the checker fails it). A task
+// no tool can do is declined after its search whatever the search said: search keeps "no good
+// match" for requests no connected tool's text answers at all, and otherwise shows the closest
+// tools for the model to judge, as a model reading them would decline.
 function next(
   body: AnthropicRequestBody,
   turns: readonly Block[][],
@@ -72,11 +74,6 @@ function next(
     return [{ type: 'text', text: `Oracle stopped: a step failed: ${failed.text.slice(0, 400)}` }];
   const turn = turns[index];
   if (turn === undefined) return [{ type: 'text', text: 'Oracle stopped: the plan has ended.' }];
-  // A task no tool can do: declined only when search says nothing connected does it.
-  if (turns.length === 2 && index === 1 && isSearch(turns[0]) && !allNoGoodMatch(results))
-    return [
-      { type: 'text', text: 'Oracle stopped: search offered a tool for a task none can do.' },
-    ];
   // The answer only once the tools' results showed what it rests on.
   if (index === turns.length - 1) {
     const seen = allResults(body);
@@ -93,23 +90,6 @@ function next(
       return [{ type: 'text', text: `Oracle stopped: search did not find ${missed.join(', ')}` }];
   }
   return turn;
-}
-
-function isSearch(turn: readonly Block[] | undefined): boolean {
-  return turn?.some((b) => b.type === 'tool_use' && b.name === 'search_tools') === true;
-}
-
-function allNoGoodMatch(results: readonly { text: string }[]): boolean {
-  try {
-    const answer = JSON.parse(results[0]?.text ?? '') as {
-      queries?: { no_good_match?: boolean }[];
-    };
-    return (
-      (answer.queries ?? []).length > 0 && answer.queries!.every((q) => q.no_good_match === true)
-    );
-  } catch {
-    return false;
-  }
 }
 
 /** The oracle's turns for a plan in one mode, each a model response. */
