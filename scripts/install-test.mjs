@@ -18,10 +18,14 @@ const packages = [
   'packages/actions',
   'packages/agent',
   'packages/compat',
+  // The optional CC-CEDICT data for search, under the dictionary's own licence.
+  'packages/cedict-data',
   'apps/server',
   'apps/cli',
 ];
 // A real stdio MCP server from npm, at the version the workspace pins.
+// Every package is MIT but the dictionary data, which keeps CC-CEDICT's licence.
+const licenceOf = (dir) => (dir === 'packages/cedict-data' ? 'CC-BY-SA-4.0' : 'MIT');
 const memoryServer = `@modelcontextprotocol/server-memory@${readJson(join(root, 'apps/cli/package.json')).devDependencies['@modelcontextprotocol/server-memory']}`;
 // Nothing that is a test, a benchmark, a fixture or build bookkeeping may be packed.
 const FORBIDDEN =
@@ -91,7 +95,7 @@ try {
     check(
       `${dir}: a real version, licence and engines, no workspace links`,
       manifest.version !== '0.0.0' &&
-        manifest.license === 'MIT' &&
+        manifest.license === licenceOf(dir) &&
         manifest.engines?.node !== undefined &&
         links.length === 0 &&
         files.some((f) => f.path === 'package/LICENSE'),
