@@ -33,6 +33,7 @@ export interface ToolManifest {
 export class ToolboxBuilder {
   constructor(private readonly registry: Registry) {}
 
+  /** The tenant's manifest now: one availability pass, one catalog query. */
   async build(ctx: AgentContext): Promise<ToolManifest> {
     const active = (await this.registry.availability(ctx)).active;
     const catalogs = await this.registry.catalog.listMany(

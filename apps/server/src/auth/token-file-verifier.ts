@@ -64,6 +64,7 @@ export class TokenFileVerifier implements TokenVerifier {
     return this.#users.size;
   }
 
+  /** The user of a token in force in the file, or `undefined`; never throws. */
   async verify(token: string): Promise<string | undefined> {
     return this.#users.get(tokenDigest(token));
   }

@@ -28,7 +28,7 @@ interface StoredEvent {
 
 /**
  * The gateway's resume store: what a client that lost its SSE stream gets back with
- * `Last-Event-ID`. Each session has its own {@link SessionEventStore} (`forSession`), so a
+ * `Last-Event-ID`. Each session has its own `SessionEventStore` (`forSession`), so a
  * session only ever replays its own events; event ids are random (128 bits) and carry no
  * counter. Bounded per stream, per session and in total (see {@link EventStoreLimits}); a
  * session's events are dropped when it closes or expires. A resume from an event that was

@@ -63,6 +63,7 @@ interface Session {
 
 /** The gateway's streamable-HTTP endpoint, as a request handler for any Node HTTP server. */
 export interface HttpGateway {
+  /** Answers one request to the endpoint (POST, GET for a stream, DELETE to end a session). */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Open sessions, for status views and tests. */
   readonly sessions: number;
@@ -73,6 +74,7 @@ export interface HttpGateway {
    * server, stored events); returns how many. Runs on a timer; callable at any time.
    */
   expireIdleSessions(): Promise<number>;
+  /** Closes every session and stops the idle timer. */
   close(): Promise<void>;
 }
 
@@ -300,7 +302,13 @@ export async function serveHttpGateway(
     readonly port: number;
     readonly host?: string;
   },
-): Promise<{ server: Server; url: string; gateway: HttpGateway; close(): Promise<void> }> {
+): Promise<{
+  server: Server;
+  url: string;
+  gateway: HttpGateway;
+  /** Closes the gateway's sessions, then the HTTP server. */
+  close(): Promise<void>;
+}> {
   const host = options.host ?? '127.0.0.1';
   // The handler exists before the gateway: the allowed hosts depend on the port listened on.
   const holder: { gateway?: HttpGateway } = {};

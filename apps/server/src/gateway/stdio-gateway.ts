@@ -19,6 +19,7 @@ export interface StdioGatewayOptions {
 export interface StdioGateway {
   /** Settles when the client is gone (stdin ended, stdout broken) or `close()` was called. */
   readonly closed: Promise<void>;
+  /** Closes the MCP server and its transport; `closed` settles. */
   close(): Promise<void>;
 }
 

@@ -106,6 +106,20 @@ export type SandboxResult =
  * as `await tools.<provider>.<tool>(args)`.
  */
 export interface Sandbox {
+  /**
+   * Runs `code` to its end, a limit or a cancel. Never throws: a failure is a result with
+   * `ok: false` and its `SandboxFailure` kind.
+   *
+   * @example
+   * ```ts
+   * const result = await sandbox.run(
+   *   'const page = await tools.github.search_issues({ q: "bug" }); return page.total_count;',
+   *   { tools, callTool, limits: { deadlineMs: 10_000 } },
+   * );
+   * if (result.ok) console.log(result.value);
+   * ```
+   */
   run(code: string, options?: SandboxRunOptions): Promise<SandboxResult>;
+  /** Ends every run (as `cancelled`) and frees the isolates; the sandbox runs nothing after. */
   dispose(): Promise<void>;
 }
