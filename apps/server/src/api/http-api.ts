@@ -38,12 +38,15 @@ import { serverBody } from './request-schemas.js';
 
 /** Options of {@link createHttpApi}. */
 export interface HttpApiOptions extends PublicUrlOptions {
+  /** The stack every route works on (`openAgentStack`); the caller closes it. */
   readonly stack: AgentStack;
+  /** Says whose each bearer token is, for `/v1` and the gateway. */
   readonly verifier: TokenVerifier;
   /** The gateway served at `/mcp`. */
   readonly gateway?: HttpGateway;
   /** Request bodies under `/v1` past this many bytes get 413 before they are read; 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Where the access log and refusals go; default none. */
   readonly logger?: Logger;
   /**
    * Let tenants register stdio servers with any command. Those commands run on this host, so

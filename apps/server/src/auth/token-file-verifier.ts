@@ -9,6 +9,7 @@ import { readTokenFile, type TokenFile } from './token-file.js';
 export interface TokenFileVerifierOptions {
   /** How often the file's size, time and inode are compared, besides `fs.watch`; 1 s. */
   readonly pollMs?: number;
+  /** Where reloads and unreadable files are reported; default none. */
   readonly logger?: Logger;
 }
 

@@ -35,6 +35,7 @@ interface StoredEvent {
  * dropped gets the SDK's 400, never a silent gap.
  */
 export class MemoryEventStore {
+  /** The bounds in force, defaults filled in. */
   readonly limits: EventStoreLimits;
   readonly #sessions = new Set<SessionEventStore>();
   #bytes = 0;
@@ -55,7 +56,14 @@ export class MemoryEventStore {
   }
 
   /** What the store holds now: sessions with a store, events and their bytes. */
-  stats(): { sessions: number; events: number; bytes: number } {
+  stats(): {
+    /** Sessions with a store. */
+    sessions: number;
+    /** Events kept, over every session. */
+    events: number;
+    /** Their size in bytes. */
+    bytes: number;
+  } {
     return { sessions: this.#sessions.size, events: this.#events, bytes: this.#bytes };
   }
 

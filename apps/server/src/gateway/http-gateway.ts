@@ -23,6 +23,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
+  /** The stack every session's meta-tools and tasks run on. */
   readonly stack: AgentStack;
   /**
    * Multi-tenant: maps each request's bearer token to its user. When it announces revoked tokens
@@ -40,6 +41,7 @@ export interface HttpGatewayOptions {
   readonly allowedHosts?: readonly string[];
   /** Origins accepted from browsers; a request with any other Origin gets 403. */
   readonly allowedOrigins?: readonly string[];
+  /** Where refusals and failures go; default none. */
   readonly logger?: Logger;
   /** Sessions per user, idle expiry, body size and the resume store's bounds. */
   readonly limits?: ServerLimits;
@@ -68,7 +70,14 @@ export interface HttpGateway {
   /** Open sessions, for status views and tests. */
   readonly sessions: number;
   /** What the gateway holds: sessions, and the resume store's events and bytes. */
-  stats(): { sessions: number; events: number; eventBytes: number };
+  stats(): {
+    /** Sessions open. */
+    sessions: number;
+    /** Events kept for resuming streams. */
+    events: number;
+    /** Their size in bytes. */
+    eventBytes: number;
+  };
   /**
    * Closes every session idle for the idle timeout and releases what it holds (transport,
    * server, stored events); returns how many. Runs on a timer; callable at any time.
@@ -303,8 +312,11 @@ export async function serveHttpGateway(
     readonly host?: string;
   },
 ): Promise<{
+  /** The Node HTTP server listening. */
   server: Server;
+  /** The gateway's URL, `http://host:port/mcp`. */
   url: string;
+  /** The gateway it serves. */
   gateway: HttpGateway;
   /** Closes the gateway's sessions, then the HTTP server. */
   close(): Promise<void>;
