@@ -29,6 +29,7 @@ export interface Observation {
 
 /** Options of {@link processObservation}. */
 export interface ProcessObservationOptions {
+  /** Limits of this result; the rest from the defaults. */
   readonly limits?: Partial<EnvelopeLimits>;
   /** Keeps the whole result when anything is cut, so that the markers can point to it. */
   readonly store?: ObservationStore;
