@@ -4,6 +4,7 @@ import { tokenize } from './tokenizer.js';
 
 /** A field of a tool that a query matched, and the index terms that matched it. */
 export interface MatchedField {
+  /** Which field of the tool. */
   readonly field: 'name' | 'provider' | 'description' | 'parameters';
   /** Query terms found in the field (stemmed, as the index holds them). */
   readonly terms: readonly string[];
@@ -19,6 +20,7 @@ export interface MatchExplanation {
   readonly queryTerms: readonly string[];
   /** The query named the tool itself, by name or id. */
   readonly exact: boolean;
+  /** The fields that matched, each with its terms. */
   readonly fields: readonly MatchedField[];
 }
 
