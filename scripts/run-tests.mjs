@@ -8,6 +8,9 @@ const steps = [
   ['typecheck', ['exec', 'tsc', '--build']],
   ['lint', ['exec', 'eslint', '--max-warnings=0', '.']],
   ['format', ['exec', 'prettier', '--check', '--log-level=warn', '.']],
+  // The API reference's checks without writing it: an export, method or call signature without a
+  // doc comment, or a broken {@link}, fails (typedoc.json; `pnpm run docs` writes docs/api).
+  ['docs', ['exec', 'typedoc', '--emit', 'none']],
   [
     'vitest',
     [

@@ -11,14 +11,24 @@ import type { ServerLimits } from './server-limits.js';
  * database, so it holds over every process).
  */
 export interface OperatorLimits {
+  /** The agent's: budget ceilings and running tasks per user. */
   readonly agent: AgentLimits;
+  /** The served surfaces': body size, gateway sessions, their idle time and stored events. */
   readonly server: ServerLimits;
+  /** Durable tasks: their lease, how long and how many are kept per user. */
   readonly tasks: TaskSettings;
+  /** Tool calls per user and server, counted over every process; default none. */
   readonly toolCalls?: RateLimit;
   /** The connection pool: how long a connection (and its child process) may sit idle. */
-  readonly pool?: { readonly idleMs?: number };
+  readonly pool?: {
+    /** Milliseconds idle before it closes. */
+    readonly idleMs?: number;
+  };
   /** Search: how long an unused catalog index or remembered tenant is kept. */
-  readonly knowledge?: { readonly idleMs?: number };
+  readonly knowledge?: {
+    /** Milliseconds unused before it is dropped. */
+    readonly idleMs?: number;
+  };
 }
 
 type LimitFlag = { readonly flag: string; readonly env: string } & (

@@ -49,10 +49,13 @@ export type ToolCallPool = OperationPool & Partial<Pick<ConnectionPool, 'on'>>;
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
+  /** Where tools, servers and the tenant's availability are read. */
   readonly registry: Registry;
+  /** The pooled connections every call goes through. */
   readonly pool: ToolCallPool;
   /** Middleware, outermost first: logging, metrics, policy, rate limit, changed-tool hold… */
   readonly links?: readonly DispatchLink[];
+  /** Legacy parameter names and defaults to apply before validation, by server and tool. */
   readonly mappings?: ProviderMappings;
   /** Keeps whole results for `readResult`; default a `MemoryObservationStore` of its defaults. */
   readonly observations?: ObservationStore;
@@ -77,8 +80,11 @@ export type ReadResultOptions = Omit<ObservationReadOptions, 'images'> & {
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
+  /** Aborts the call (and the server's work, by MCP cancellation). */
   readonly signal?: AbortSignal;
+  /** The call's deadline; default the server's own. */
   readonly timeoutMs?: number;
+  /** Who asked: the `model` gets the envelope, `code` the whole result. */
   readonly caller?: Caller;
   /** Receives the server's progress notifications (a gateway forwards them to its client). */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -89,7 +95,14 @@ export interface DispatchOptions {
 }
 
 /** Which tool: a tool id, or provider and tool name. */
-export type DispatchTarget = string | { readonly provider: string; readonly tool: string };
+export type DispatchTarget =
+  | string
+  | {
+      /** The server's id. */
+      readonly provider: string;
+      /** The tool's name on that server. */
+      readonly tool: string;
+    };
 
 /**
  * The only road from the agent (and the sandbox) to a tool: resolve and check availability,

@@ -7,8 +7,11 @@ export type ResourcePool = Partial<Pick<ConnectionPool, 'listResources' | 'readR
 
 /** The resources of one server as a reader sees them. */
 export interface ServerResources {
+  /** The server's id. */
   readonly server: string;
+  /** Its resources, as MCP lists them. */
   readonly resources: JsonObject[];
+  /** Its resource templates, as MCP lists them. */
   readonly templates: JsonObject[];
   /** Set when the listing stopped at its cap. */
   readonly truncated?: true;

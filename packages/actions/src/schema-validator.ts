@@ -9,6 +9,7 @@ import { canonicalHash } from '@mcp-agent/registry';
 export interface ValidationIssue {
   /** JSON Pointer-like path, `(root)` for the value itself. */
   readonly path: string;
+  /** What the schema wants there: `a value (required)`, `one of ["a","b"]`, ajv's message. */
   readonly expected: string;
   /** The type found there (never the value: arguments may hold secrets). */
   readonly got: string;

@@ -23,15 +23,23 @@ export type ServerOperation = (typeof SERVER_OPERATIONS)[number];
 export interface ToolCall {
   /** What is asked of the server; a tool call when absent. */
   readonly operation?: ServerOperation;
+  /** The tool's id, `<server>.<tool>`. */
   readonly toolId: ToolId;
+  /** The server it runs on. */
   readonly providerId: string;
+  /** The tool's name on that server. */
   readonly toolName: string;
+  /** The arguments, mapped and validated against the input schema. */
   readonly arguments: Record<string, unknown>;
+  /** The tool as the catalog lists it: description, schemas, annotations. */
   readonly spec: ToolSpec;
   /** The hash of the tool as listed now (registry catalog); empty for other operations. */
   readonly contentHash: string;
+  /** Who asked: the model or code in the sandbox. */
   readonly caller: Caller;
+  /** Aborted when the call is cancelled or its task ends. */
   readonly signal: AbortSignal;
+  /** The call's deadline, when the caller set one. */
   readonly timeoutMs: number | undefined;
   /** Progress notifications of the server, forwarded to whoever asked. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;

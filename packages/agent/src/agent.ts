@@ -125,6 +125,21 @@ export class Agent {
     return this.#limits;
   }
 
+  /**
+   * Runs `task` for `userId` to an answer, a limit or a failure. Never throws: a refusal at
+   * admission (the user already runs as many tasks as allowed), a spent budget or quota, a
+   * cancel or a model failure is a result whose `status` says which (`failed`,
+   * `budget_exceeded`, `quota_exceeded`, `cancelled`) and whose `error.code` is the stable code.
+   *
+   * @example
+   * ```ts
+   * const result = await agent.executeTask('Open an issue for the failing build', 'alice', {
+   *   budget: { maxSteps: 8 },
+   * });
+   * if (result.status === 'completed') console.log(result.answer);
+   * else console.error(result.error?.code, result.error?.message);
+   * ```
+   */
   async executeTask(
     task: string,
     userId: string,

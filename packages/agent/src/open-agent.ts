@@ -62,6 +62,7 @@ export interface AgentStack {
   readonly dispatcher: Dispatcher;
   readonly sandbox: Sandbox | undefined;
   readonly oauth: OAuthService;
+  /** Closes the connections, the sandbox, the knowledge index and the database, in that order. */
   close(): Promise<void>;
 }
 

@@ -90,7 +90,10 @@ export class OAuthManager {
     userId: string,
     serverId: string,
     redirectUri: string,
-  ): Promise<{ authorizationUrl: string }> {
+  ): Promise<{
+    /** Where to send the user to sign in. */
+    authorizationUrl: string;
+  }> {
     return defaultStack().oauth.startOAuth(contextFor(userId), serverId, redirectUri);
   }
 

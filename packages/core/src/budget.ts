@@ -23,7 +23,7 @@ export const DEFAULT_BUDGET: Budget = Object.freeze({
 /**
  * The operator's default ceilings: whatever budget a caller asks for, no task goes past these
  * (a tenant cannot buy a million steps or a day of wall time on the operator's model key).
- * Each is a few times {@link DEFAULT_BUDGET}.
+ * Each is a few times `DEFAULT_BUDGET`.
  */
 export const DEFAULT_BUDGET_CEILINGS: Budget = Object.freeze({
   maxSteps: 50,
@@ -55,7 +55,7 @@ const budgetSchema = z.strictObject({
   maxWallTimeMs: positive.optional(),
 });
 
-/** Fills a partial budget with {@link DEFAULT_BUDGET}; throws `ConfigError` on bad limits. */
+/** Fills a partial budget with `DEFAULT_BUDGET`; throws `ConfigError` on bad limits. */
 export function resolveBudget(partial: unknown = {}): Budget {
   return fill('budget', partial, DEFAULT_BUDGET);
 }

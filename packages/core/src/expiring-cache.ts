@@ -47,6 +47,7 @@ export class ExpiringCache<K, V> {
     if (this.#entries.size > this.#maxEntries) this.#sweep();
   }
 
+  /** Drops the entry under `key`, if any. */
   delete(key: K): void {
     this.#entries.delete(key);
   }
@@ -56,6 +57,7 @@ export class ExpiringCache<K, V> {
     for (const key of [...this.#entries.keys()]) if (matches(key)) this.#entries.delete(key);
   }
 
+  /** Drops every entry. */
   clear(): void {
     this.#entries.clear();
   }

@@ -3,10 +3,23 @@ import { defineData } from './json.js';
 
 /** The logging surface the packages use; a pino logger satisfies it. */
 export interface Logger {
+  /** Detail for whoever debugs: fields first, then the message (pino's order). */
   debug(object: object, message?: string): void;
+  /** What happened in normal operation. */
   info(object: object, message?: string): void;
+  /** Something refused or degraded that the process survives. */
   warn(object: object, message?: string): void;
+  /** A failure the operator should look at. */
   error(object: object, message?: string): void;
+  /**
+   * A logger whose every line carries `bindings` too.
+   *
+   * @example
+   * ```ts
+   * const log = logger.child({ userId: ctx.userId, requestId: ctx.requestId });
+   * log.info({ serverId }, 'connected');
+   * ```
+   */
   child(bindings: Record<string, unknown>): Logger;
 }
 

@@ -33,8 +33,11 @@ import { toDocument } from './tool-document.js';
 
 /** One slim search result: what the model needs to decide which tools to describe. */
 export interface ToolSearchResult {
+  /** The tool's id, `<server>.<tool>`. */
   readonly tool_id: string;
+  /** Its description, as its server gives it. */
   readonly description: string;
+  /** The ranking score: comparable within one result list only. */
   readonly score: number;
   /** 0–1, follows the order (`SearchHit.relevance`); under `goodMatch` the hit is a weak one. */
   readonly relevance: number;
@@ -50,7 +53,9 @@ export interface KnowledgeSearchOptions {
 
 /** Options of {@link Knowledge}. */
 export interface KnowledgeOptions {
+  /** Where each tenant's servers, catalogs and availability are read. */
   readonly registry: Registry;
+  /** The ranking's knobs; the rest from the defaults (`DEFAULT_RANKING`). */
   readonly ranking?: Partial<RankingOptions>;
   /**
    * Catalogs whose search index is kept in memory, least recently used dropped; default 50. An
@@ -149,7 +154,12 @@ export class Knowledge {
   }
 
   /** What the search holds now: catalog indexes and remembered tenants (both bounded). */
-  cacheSizes(): { readonly indexes: number; readonly tenants: number } {
+  cacheSizes(): {
+    /** Catalog search indexes. */
+    readonly indexes: number;
+    /** Tenants remembered. */
+    readonly tenants: number;
+  } {
     return { indexes: this.#catalogs.size, tenants: this.#tenants.size };
   }
 
@@ -157,7 +167,12 @@ export class Knowledge {
    * Drops the indexes and remembered tenants no request used for `idleMs`, and returns how many
    * of each; a timer runs this. A later request rebuilds what it needs.
    */
-  evictIdle(): { readonly indexes: number; readonly tenants: number } {
+  evictIdle(): {
+    /** Catalog search indexes dropped. */
+    readonly indexes: number;
+    /** Tenants forgotten. */
+    readonly tenants: number;
+  } {
     if (this.#idleMs <= 0) return { indexes: 0, tenants: 0 };
     const cutoff = this.#clock.now() - this.#idleMs;
     let tenants = 0;
@@ -302,7 +317,12 @@ export class Knowledge {
     ctx: AgentContext,
     toolIds: readonly string[],
     options: DeepViewOptions = {},
-  ): Promise<{ tools: DeepViewTool[]; errors: McpAgentError[] }> {
+  ): Promise<{
+    /** The views of the ids found, in the order asked. */
+    tools: DeepViewTool[];
+    /** One error per id not found, with suggestions. */
+    errors: McpAgentError[];
+  }> {
     const tools: DeepViewTool[] = [];
     const errors: McpAgentError[] = [];
     const availability = await this.#registry.availability(ctx);

@@ -3,6 +3,7 @@ import { trimText } from './views/description-text.js';
 
 /** One tool found for a query, and how well it fits that query. */
 export interface QueryMatch {
+  /** The tool's id. */
   readonly tool_id: string;
   /** 0–1, comparable across queries (see `SearchHit.relevance`). */
   readonly relevance: number;
@@ -10,6 +11,7 @@ export interface QueryMatch {
 
 /** What one query of a search found. */
 export interface QueryAnswer {
+  /** The query, as asked. */
   readonly query: string;
   /** The tools that match this query, best first; their descriptions are under `servers`. */
   readonly matches: readonly QueryMatch[];
@@ -25,13 +27,17 @@ export interface QueryAnswer {
 
 /** One tool of a search answer, listed once however many queries found it. */
 export interface FoundTool {
+  /** The tool's id. */
   readonly tool_id: string;
+  /** Its description, as its server gives it. */
   readonly description: string;
 }
 
 /** The tools of one server found by a search. */
 export interface ServerTools {
+  /** The server's id. */
   readonly server: string;
+  /** Its tools found, best first. */
   readonly tools: readonly FoundTool[];
 }
 

@@ -4,9 +4,13 @@ import { summarizeParameters, type ParameterSummary } from './views/schema-summa
 
 /** One tool of the manifest. */
 export interface ManifestTool {
+  /** The tool as the catalog lists it. */
   readonly spec: ToolSpec;
+  /** Its input's top-level parameters, in short. */
   readonly inputParameters: readonly ParameterSummary[];
+  /** Its output schema, when it declares one. */
   readonly outputSchema: JsonObject | undefined;
+  /** Whether it can be called now. */
   readonly available: boolean;
   /** Why not, in words a user can act on; absent when available. */
   readonly reason?: string;
@@ -14,14 +18,19 @@ export interface ManifestTool {
 
 /** One provider of the manifest with its tools. */
 export interface ManifestProvider {
+  /** The server and where it stands for this tenant. */
   readonly provider: ServerAvailability;
+  /** Whether its tools can be called now. */
   readonly available: boolean;
+  /** Why not, in words a user can act on; absent when available. */
   readonly reason?: string;
+  /** Its tools, sorted by name. */
   readonly tools: readonly ManifestTool[];
 }
 
 /** A tenant's tools right now, by provider (sorted by id), tools sorted by name. */
 export interface ToolManifest {
+  /** The tenant's servers, sorted by id. */
   readonly providers: readonly ManifestProvider[];
 }
 
@@ -33,6 +42,7 @@ export interface ToolManifest {
 export class ToolboxBuilder {
   constructor(private readonly registry: Registry) {}
 
+  /** The tenant's manifest now: one availability pass, one catalog query. */
   async build(ctx: AgentContext): Promise<ToolManifest> {
     const active = (await this.registry.availability(ctx)).active;
     const catalogs = await this.registry.catalog.listMany(

@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { z } from 'zod';
 import {
   ConfigError,
   createContext,
@@ -33,15 +32,21 @@ import { observabilityRoutes, type ObservabilityOptions } from '../ui/observabil
 import { resourceRoutes } from './resource-routes.js';
 import { contextOf, readBody, type ApiEnv } from './api-request.js';
 import { taskRoutes } from './task-routes.js';
+import { openApiDocument } from './openapi.js';
+import { OPENAPI_PATH } from './openapi-routes.js';
+import { serverBody } from './request-schemas.js';
 
 /** Options of {@link createHttpApi}. */
 export interface HttpApiOptions extends PublicUrlOptions {
+  /** The stack every route works on (`openAgentStack`); the caller closes it. */
   readonly stack: AgentStack;
+  /** Says whose each bearer token is, for `/v1` and the gateway. */
   readonly verifier: TokenVerifier;
   /** The gateway served at `/mcp`. */
   readonly gateway?: HttpGateway;
   /** Request bodies under `/v1` past this many bytes get 413 before they are read; 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Where the access log and refusals go; default none. */
   readonly logger?: Logger;
   /**
    * Let tenants register stdio servers with any command. Those commands run on this host, so
@@ -98,7 +103,8 @@ const CALLBACK_FAILED = {
  * as server-sent events, `DELETE /v1/tasks/:id` or `POST /v1/tasks/:id/cancel`), the user's
  * usage and quotas (`GET /v1/usage?days=30`), per-user servers (`GET/POST /v1/servers`,
  * `DELETE /v1/servers/:id`, `GET /v1/servers/:id/status`), OAuth (`POST /v1/servers/:id/oauth`,
- * `GET /v1/oauth/callback`), the gateway at `/mcp`, and `/health` and `/ready`. Bearer auth on
+ * `GET /v1/oauth/callback`), the gateway at `/mcp`, `/health`, `/ready` and `/openapi.json` (the
+ * API as OpenAPI 3.1, no token needed). Bearer auth on
  * everything under `/v1` (401 with a `WWW-Authenticate` challenge naming the protected-resource
  * metadata, served at `/.well-known/oauth-protected-resource` and `…/mcp`); bodies limited and
  * validated; errors as `{"error": {code, message}}` with stable codes.
@@ -150,6 +156,14 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   );
 
   app.get('/health', (c) => c.json({ ok: true }));
+  // The API's shape, the same for everyone and holding no tenant's data: served without a token
+  // so that a client generator or a gateway can read it.
+  const openApi = openApiDocument(
+    options.observability === undefined
+      ? {}
+      : { observability: { ui: options.observability.ui !== false } },
+  );
+  app.get(OPENAPI_PATH, (c) => c.json(openApi));
   // Ready to serve (the registry answers); tasks also need a model, and it says if there is none.
   app.get('/ready', async (c) => {
     if (options.draining?.() === true) return c.json({ ready: false, draining: true }, 503);
@@ -264,7 +278,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   // {id, url}) whose transport is inferred as an import does. Placeholders are not expanded:
   // a tenant must not read this server's environment.
   app.post('/v1/servers', async (c) => {
-    const input = await readBody(c, z.record(z.string(), z.unknown()));
+    const input = await readBody(c, serverBody);
     const server = parseServerEntry(input, { expand: false });
     const record = await stack.registry.addServer(contextOf(c), server);
     return c.json(

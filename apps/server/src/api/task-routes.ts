@@ -1,18 +1,10 @@
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { z } from 'zod';
 import { InvalidArgumentsError, NotFoundError } from '@mcp-agent/core';
-import { taskContextSchema, type AgentStack, type DurableTasks } from '@mcp-agent/agent';
+import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
 import type { TaskRecord } from '@mcp-agent/registry';
 import { contextOf, readBody, type ApiEnv } from './api-request.js';
-
-const taskBody = z.strictObject({
-  task: z.string().trim().min(1).max(20_000),
-  threadId: z.string().min(1).max(200).optional(),
-  allowServers: z.array(z.string()).max(100).optional(),
-  budget: z.record(z.string(), z.number()).optional(),
-  context: taskContextSchema.optional(),
-});
+import { taskBody } from './request-schemas.js';
 
 /**
  * The task routes of the HTTP API, each scoped to the caller: `GET /v1/tasks` (newest first,

@@ -23,6 +23,7 @@ export const AUTH_FLAG_OPTIONS: Record<string, { type: 'string' }> = Object.from
 
 /** How the server signs callers in, as configured. */
 export interface AuthConfig {
+  /** The verifier the flags and variables describe. */
   readonly verifier: TokenVerifier;
   /** Said at start: which verifiers are in force. */
   readonly description: string;

@@ -92,7 +92,7 @@ const DISCOVERY_RETRY_MS = 5_000;
 
 /**
  * Verifies JWT access tokens from the operator's issuer with `jose`: the signature against the
- * issuer's JWKS ({@link JwksKeySet}: refreshed by its cache headers; an unknown `kid` waits for
+ * issuer's JWKS (`JwksKeySet`: refreshed by its cache headers; an unknown `kid` waits for
  * the next fetch, at most one per window), `iss`, `aud` (this server's resource URI), `exp`
  * (required), `nbf` and `iat` (not in the future) with a small skew, an optional maximum age, and
  * the algorithm allow-list (`alg: none` and HMAC never pass). The user is the `sub` claim or the
@@ -151,6 +151,13 @@ export class JwtVerifier implements TokenVerifier {
     });
   }
 
+  /**
+   * The user and scopes of a valid token.
+   *
+   * @throws UnauthorizedError (`UNAUTHORIZED`, 401) when the token is refused; the message says why.
+   * @throws PolicyDeniedError (`POLICY_DENIED`, 403) when it lacks a scope this server requires.
+   * @throws NotReadyError (`NOT_READY`, 503) when the issuer's keys cannot be fetched now.
+   */
   async verify(token: string): Promise<VerifiedToken> {
     const keys = await this.#jwks();
     let payload: JWTPayload;

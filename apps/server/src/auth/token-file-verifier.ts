@@ -9,6 +9,7 @@ import { readTokenFile, type TokenFile } from './token-file.js';
 export interface TokenFileVerifierOptions {
   /** How often the file's size, time and inode are compared, besides `fs.watch`; 1 s. */
   readonly pollMs?: number;
+  /** Where reloads and unreadable files are reported; default none. */
   readonly logger?: Logger;
 }
 
@@ -64,6 +65,7 @@ export class TokenFileVerifier implements TokenVerifier {
     return this.#users.size;
   }
 
+  /** The user of a token in force in the file, or `undefined`; never throws. */
   async verify(token: string): Promise<string | undefined> {
     return this.#users.get(tokenDigest(token));
   }

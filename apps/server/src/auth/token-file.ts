@@ -13,6 +13,7 @@ import { tokenDigest } from './token-digest.js';
 export interface TokenEntry {
   /** Names the token in `mcp-agent tokens list` and `revoke`: `tok_` and 12 hex of its digest. */
   readonly id: string;
+  /** The user the token signs in as (core's user-id rule). */
   readonly user: string;
   /** The token's SHA-256 as hex ({@link tokenDigest}). */
   readonly sha256: string;
@@ -22,6 +23,7 @@ export interface TokenEntry {
 
 /** A token file as read: its entries, and whether it is still in the plain format. */
 export interface TokenFile {
+  /** The tokens in force, by digest. */
   readonly entries: readonly TokenEntry[];
   /** The old `{"tokens": {"<token>": "<user>"}}`: plain tokens on disk; rewrite it with digests. */
   readonly plain: boolean;
@@ -99,7 +101,15 @@ export function writeTokenFile(path: string, entries: readonly TokenEntry[]): vo
  * Adds a new token for `user` (creating the file if needed; a plain file is rewritten with
  * digests) and returns it: the only time it is ever shown.
  */
-export function addToken(path: string, user: string): { token: string; entry: TokenEntry } {
+export function addToken(
+  path: string,
+  user: string,
+): {
+  /** The new token itself: shown once, never stored. */
+  token: string;
+  /** What the file keeps of it. */
+  entry: TokenEntry;
+} {
   if (!isUserName(user))
     throw new InvalidArgumentsError(
       `The user must be a valid user id (1 to 256 characters without spaces, control characters or "." / ".." path segments); got ${JSON.stringify(String(user).slice(0, 300))}.`,

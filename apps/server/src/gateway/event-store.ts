@@ -28,13 +28,14 @@ interface StoredEvent {
 
 /**
  * The gateway's resume store: what a client that lost its SSE stream gets back with
- * `Last-Event-ID`. Each session has its own {@link SessionEventStore} (`forSession`), so a
+ * `Last-Event-ID`. Each session has its own `SessionEventStore` (`forSession`), so a
  * session only ever replays its own events; event ids are random (128 bits) and carry no
  * counter. Bounded per stream, per session and in total (see {@link EventStoreLimits}); a
  * session's events are dropped when it closes or expires. A resume from an event that was
  * dropped gets the SDK's 400, never a silent gap.
  */
 export class MemoryEventStore {
+  /** The bounds in force, defaults filled in. */
   readonly limits: EventStoreLimits;
   readonly #sessions = new Set<SessionEventStore>();
   #bytes = 0;
@@ -55,7 +56,14 @@ export class MemoryEventStore {
   }
 
   /** What the store holds now: sessions with a store, events and their bytes. */
-  stats(): { sessions: number; events: number; bytes: number } {
+  stats(): {
+    /** Sessions with a store. */
+    sessions: number;
+    /** Events kept, over every session. */
+    events: number;
+    /** Their size in bytes. */
+    bytes: number;
+  } {
     return { sessions: this.#sessions.size, events: this.#events, bytes: this.#bytes };
   }
 

@@ -17,9 +17,11 @@ import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
 export interface GatewayServerOptions {
+  /** The stack the meta-tools and tasks run on. */
   readonly stack: AgentStack;
   /** The user (tenant) every call of this session acts for. */
   readonly userId: string;
+  /** Where the server's refusals and failures go; default none. */
   readonly logger?: Logger;
   /** Offer execute_task; default: when a model endpoint is configured. */
   readonly executeTask?: boolean;

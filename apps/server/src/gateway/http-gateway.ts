@@ -23,6 +23,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
+  /** The stack every session's meta-tools and tasks run on. */
   readonly stack: AgentStack;
   /**
    * Multi-tenant: maps each request's bearer token to its user. When it announces revoked tokens
@@ -40,6 +41,7 @@ export interface HttpGatewayOptions {
   readonly allowedHosts?: readonly string[];
   /** Origins accepted from browsers; a request with any other Origin gets 403. */
   readonly allowedOrigins?: readonly string[];
+  /** Where refusals and failures go; default none. */
   readonly logger?: Logger;
   /** Sessions per user, idle expiry, body size and the resume store's bounds. */
   readonly limits?: ServerLimits;
@@ -63,16 +65,25 @@ interface Session {
 
 /** The gateway's streamable-HTTP endpoint, as a request handler for any Node HTTP server. */
 export interface HttpGateway {
+  /** Answers one request to the endpoint (POST, GET for a stream, DELETE to end a session). */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Open sessions, for status views and tests. */
   readonly sessions: number;
   /** What the gateway holds: sessions, and the resume store's events and bytes. */
-  stats(): { sessions: number; events: number; eventBytes: number };
+  stats(): {
+    /** Sessions open. */
+    sessions: number;
+    /** Events kept for resuming streams. */
+    events: number;
+    /** Their size in bytes. */
+    eventBytes: number;
+  };
   /**
    * Closes every session idle for the idle timeout and releases what it holds (transport,
    * server, stored events); returns how many. Runs on a timer; callable at any time.
    */
   expireIdleSessions(): Promise<number>;
+  /** Closes every session and stops the idle timer. */
   close(): Promise<void>;
 }
 
@@ -300,7 +311,16 @@ export async function serveHttpGateway(
     readonly port: number;
     readonly host?: string;
   },
-): Promise<{ server: Server; url: string; gateway: HttpGateway; close(): Promise<void> }> {
+): Promise<{
+  /** The Node HTTP server listening. */
+  server: Server;
+  /** The gateway's URL, `http://host:port/mcp`. */
+  url: string;
+  /** The gateway it serves. */
+  gateway: HttpGateway;
+  /** Closes the gateway's sessions, then the HTTP server. */
+  close(): Promise<void>;
+}> {
   const host = options.host ?? '127.0.0.1';
   // The handler exists before the gateway: the allowed hosts depend on the port listened on.
   const holder: { gateway?: HttpGateway } = {};

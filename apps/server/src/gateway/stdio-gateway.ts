@@ -6,12 +6,17 @@ import { LineLimit } from './line-limit.js';
 
 /** Options of {@link serveStdioGateway}. */
 export interface StdioGatewayOptions {
+  /** The stack the meta-tools and tasks run on. */
   readonly stack: AgentStack;
+  /** The one user this gateway serves (the process's, as its operator chose). */
   readonly userId: string;
+  /** Where failures go; never standard output, which carries the protocol. Default none. */
   readonly logger?: Logger;
   /** A message (one line) past this is answered with an error and dropped; default 4 MiB. */
   readonly maxMessageBytes?: number;
+  /** Where requests come from; default `process.stdin`. */
   readonly stdin?: NodeJS.ReadableStream;
+  /** Where answers go; default `process.stdout`. */
   readonly stdout?: NodeJS.WritableStream;
 }
 
@@ -19,6 +24,7 @@ export interface StdioGatewayOptions {
 export interface StdioGateway {
   /** Settles when the client is gone (stdin ended, stdout broken) or `close()` was called. */
   readonly closed: Promise<void>;
+  /** Closes the MCP server and its transport; `closed` settles. */
   close(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ export interface VerifiedToken {
  * `NotReadyError` when it cannot check tokens right now (503).
  */
 export interface TokenVerifier {
+  /** The user `token` names, as described above. */
   verify(token: string): Promise<string | VerifiedToken | undefined>;
   /** Where callers get tokens: named in the protected-resource metadata (RFC 9728). */
   readonly authorizationServers?: readonly string[];
@@ -61,6 +62,7 @@ export class StaticTokenVerifier implements TokenVerifier {
     return verifier;
   }
 
+  /** The user of a token in the map, or `undefined`; never throws. */
   async verify(token: string): Promise<string | undefined> {
     return this.#users.get(tokenDigest(token));
   }

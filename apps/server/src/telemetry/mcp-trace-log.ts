@@ -5,10 +5,13 @@ import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace
 export interface McpTraceEntry {
   /** The span's id; an outgoing entry's `parentId` leads to the request that caused it. */
   readonly id: string;
+  /** The trace it belongs to. */
   readonly traceId: string;
+  /** The span that caused it; `null` for a request from outside. */
   readonly parentId: string | null;
   /** The user it was for (shown to that user, and to the operator). */
   readonly userId: string;
+  /** Received by the gateway (`in`) or sent to a server for it (`out`). */
   readonly direction: 'in' | 'out';
   /** The MCP method: `tools/call`, `tools/list`. */
   readonly method: string;
@@ -20,17 +23,23 @@ export interface McpTraceEntry {
   readonly toolId?: string;
   /** When it started, epoch milliseconds. */
   readonly at: number;
+  /** How long it took. */
   readonly durationMs: number;
+  /** Whether it succeeded. */
   readonly outcome: 'ok' | 'error';
   /** The stable code or JSON-RPC code of a failure; never its message. */
   readonly errorType?: string;
+  /** The request's size, when known. */
   readonly requestBytes?: number;
+  /** The response's size, when known. */
   readonly responseBytes?: number;
 }
 
 /** Bounds of the log: entries kept in all, and per user. */
 export interface McpTraceLogLimits {
+  /** Entries kept in all, the oldest dropped first; default 5,000. */
   readonly maxEntries: number;
+  /** Entries kept per user, so one user cannot push out the others'; default 500. */
   readonly maxPerUser: number;
 }
 

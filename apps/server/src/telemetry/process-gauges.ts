@@ -5,8 +5,13 @@ import type { ConnectionPool } from '@mcp-agent/registry';
 
 /** What the process gauges read. */
 export interface ObservedSources {
+  /** The pool, for its sessions by server and readiness. */
   readonly pool?: Pick<ConnectionPool, 'statusOfAll'>;
-  readonly gateway?: { readonly sessions: number };
+  /** The HTTP gateway, for its open sessions. */
+  readonly gateway?: {
+    /** Sessions open now. */
+    readonly sessions: number;
+  };
 }
 
 /**

@@ -37,6 +37,7 @@ export interface StartTelemetryOptions {
 
 /** The OpenTelemetry SDK as an app runs it: stop it once, at shutdown. */
 export interface Telemetry {
+  /** What the SDK was started with. */
   readonly config: TelemetryConfig;
   /** The gateway's MCP traffic, from the spans, for the web UI. */
   readonly mcpTraces: McpTraceLog;

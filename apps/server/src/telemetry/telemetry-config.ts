@@ -11,7 +11,9 @@ export type SamplerName =
 
 /** One OTLP destination: where, and the extra headers (an API key of the backend). */
 export interface OtlpTarget {
+  /** The OTLP/HTTP endpoint, signal path included. */
   readonly url: string;
+  /** Sent with every export (`OTEL_EXPORTER_OTLP_HEADERS` and the signal's own). */
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -23,7 +25,9 @@ export interface TelemetryConfig {
   readonly traces: OtlpTarget | undefined;
   /** Metrics over OTLP/HTTP (JSON), likewise; `/metrics` serves Prometheus text either way. */
   readonly metrics: OtlpTarget | undefined;
+  /** How often metrics are exported (`OTEL_METRIC_EXPORT_INTERVAL`); default 60,000. */
   readonly metricIntervalMs: number;
+  /** Which traces are kept (`OTEL_TRACES_SAMPLER`); default `parentbased_always_on`. */
   readonly sampler: SamplerName;
   /** The ratio of `traceidratio` samplers, from `OTEL_TRACES_SAMPLER_ARG`; default 1. */
   readonly samplerRatio: number;

@@ -5,10 +5,13 @@ export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
 /** One log line as the web UI shows it. */
 export interface LogEntry {
+  /** Its place in the buffer; a reader resumes after it. */
   readonly seq: number;
   /** Epoch milliseconds. */
   readonly time: number;
+  /** pino's level, by name. */
   readonly level: LogLevel;
+  /** The message. */
   readonly msg: string;
   /** The tenant the line is about, when it is bound to one; only that user (and the operator) see it. */
   readonly userId?: string;
@@ -18,14 +21,19 @@ export interface LogEntry {
 
 /** Which lines a reader sees: one user's (or every line, for the operator) at a level or above. */
 export interface LogFilter {
+  /** The user whose lines to show; `undefined` for every line (the operator). */
   readonly userId: string | undefined;
+  /** The lowest level shown. */
   readonly minLevel: LogLevel;
 }
 
 /** Bounds of the buffer and its live readers. */
 export interface LogBufferLimits {
+  /** Lines kept; default 2,000. */
   readonly maxEntries: number;
+  /** Live readers in all; default 64. */
   readonly maxReaders: number;
+  /** Live readers per user; default 4. */
   readonly maxReadersPerUser: number;
 }
 
@@ -88,7 +96,12 @@ export class LogBuffer {
   }
 
   /** How many lines are held, and how many readers are live. */
-  get stats(): { entries: number; readers: number } {
+  get stats(): {
+    /** Lines kept. */
+    entries: number;
+    /** Live readers. */
+    readers: number;
+  } {
     return { entries: this.#entries.length, readers: this.#readers.size };
   }
 

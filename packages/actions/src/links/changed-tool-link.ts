@@ -3,7 +3,9 @@ import type { DispatchLink } from '../tool-call.js';
 
 /** Where the approved content hash of each tool is kept, per tenant. */
 export interface ToolApprovals {
+  /** The content hash the tenant approved for `toolId`, or `undefined` before its first use. */
   approvedHash(ctx: AgentContext, toolId: string): Promise<string | undefined>;
+  /** Records `contentHash` (description and schema) as the one the tenant approved. */
   approve(ctx: AgentContext, toolId: string, contentHash: string): Promise<void>;
 }
 

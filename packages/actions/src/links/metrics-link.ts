@@ -2,8 +2,11 @@ import type { DispatchLink } from '../tool-call.js';
 
 /** Counters of one tool. */
 export interface ToolMetrics {
+  /** Calls made. */
   calls: number;
+  /** Calls that failed or returned a tool error (`isError`). */
   errors: number;
+  /** Their time added up, milliseconds. */
   totalMs: number;
 }
 

@@ -6,7 +6,9 @@ export type { RateLimit };
 
 /** Limits per provider, and a default for the others (none when absent). */
 export interface RateLimits {
+  /** The limit of each named server. */
   readonly providers?: Readonly<Record<string, RateLimit>>;
+  /** The limit of every other server. */
   readonly default?: RateLimit;
 }
 

@@ -85,5 +85,10 @@ export interface ModelClient {
   readonly modelId: string;
   /** Whether the model reads images in tool results; default true. Audio is never sent. */
   readonly images?: boolean;
+  /**
+   * One model turn: the messages and tools in, the text and tool calls out. A failure is
+   * thrown; the agent ends the task with it as a structured error (`toMcpAgentError`), so an
+   * adapter throws a `McpAgentError` with a stable code where it knows one.
+   */
   generate(request: ModelRequest): Promise<ModelResponse>;
 }

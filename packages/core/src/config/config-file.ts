@@ -49,7 +49,7 @@ export interface ConfigInput {
  * Reads the `mcpServers` file of Claude Desktop, Cursor and Claude Code, or the `servers`
  * file of VS Code (`.mcp.json` / `mcp.json`, with `type`), given as JSON text (comments and
  * trailing commas allowed, as VS Code writes them) or a parsed value. Expands `${ENV}`, VS
- * Code's workspace variables and inputs (see {@link interpolate}), validates every server, and
+ * Code's workspace variables and inputs (see `interpolate`), validates every server, and
  * throws one {@link ConfigError} listing every bad path, so nothing half-valid is ever returned
  * (with `partial`, the bad servers are listed in `rejected` instead).
  */

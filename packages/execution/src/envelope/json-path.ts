@@ -15,7 +15,7 @@ export function formatJsonPath(path: readonly PathSegment[]): string {
 }
 
 /**
- * Reads a path written by {@link formatJsonPath}; `''` and `'(root)'` are the root (a bare `$`
+ * Reads a path written by `formatJsonPath`; `''` and `'(root)'` are the root (a bare `$`
  * is a key, as core writes it). Throws `InvalidArgumentsError` naming the position.
  */
 export function parseJsonPath(text: string): PathSegment[] {

@@ -10,6 +10,7 @@ export const MARKER_KEY = '…';
 
 /** The arguments of a `read_result` call that returns what a marker stands for. */
 export interface ReadResultPointer {
+  /** The kept result's id. */
   readonly id: string;
   /** Where the cut value is inside the kept result; absent for the root. */
   readonly path?: string;
@@ -19,7 +20,9 @@ export interface ReadResultPointer {
 
 /** `{"…": "12 more items (~900 tokens)", "read_result": {"id", "path", "offset"}}`. */
 export interface CutMarker {
+  /** What was cut, in words: how many items and about how many tokens. */
   readonly [MARKER_KEY]: string;
+  /** How to read the rest; absent when the result was not kept. */
   readonly read_result?: ReadResultPointer;
 }
 

@@ -6,6 +6,7 @@ import { readObservation, type ObservationReadOptions } from './read-observation
 
 /** A whole result as it was kept. */
 export interface KeptObservation {
+  /** Its id, as markers name it. */
   readonly observationId: string;
   /** The whole result: JSON text parsed, media with their data. */
   readonly value: JsonValue;
@@ -27,7 +28,9 @@ export interface KeepInfo {
 
 /** A part of a kept result, cut to the reader's budget. */
 export interface ObservationRead {
+  /** The kept result's id. */
   readonly observationId: string;
+  /** What produced it (a tool id). */
   readonly source: string;
   /** The value at the path (or the page of it), cut honestly when still too large. */
   readonly value: JsonValue;
@@ -70,6 +73,7 @@ export interface MemoryObservationStoreOptions {
   readonly maxEntryBytes?: number;
   /** How long a result is kept; default 30 minutes. */
   readonly ttlMs?: number;
+  /** The time expiry is measured in; default the system's. */
   readonly clock?: Clock;
 }
 
@@ -190,7 +194,14 @@ export class MemoryObservationStore implements ObservationStore {
   }
 
   /** What is held now: for tests and metrics. */
-  stats(): { tenants: number; observations: number; bytes: number } {
+  stats(): {
+    /** Tenants with a result kept. */
+    tenants: number;
+    /** Results kept. */
+    observations: number;
+    /** Their size, UTF-8 bytes of JSON. */
+    bytes: number;
+  } {
     this.#expire();
     return { tenants: this.#tenants.size, observations: this.#entries.size, bytes: this.#bytes };
   }

@@ -29,6 +29,7 @@ export interface Observation {
 
 /** Options of {@link processObservation}. */
 export interface ProcessObservationOptions {
+  /** Limits of this result; the rest from the defaults. */
   readonly limits?: Partial<EnvelopeLimits>;
   /** Keeps the whole result when anything is cut, so that the markers can point to it. */
   readonly store?: ObservationStore;
@@ -45,7 +46,7 @@ export interface ProcessObservationOptions {
 /**
  * Every result becomes this before a model sees it. Within the budget it is returned unchanged,
  * the same reference. Past it, a result that is JSON text is parsed and the whole is kept in the
- * store, then cut structurally (see {@link cutToBudget}): array tails, the largest values first,
+ * store, then cut structurally (see `cutToBudget`): array tails, the largest values first,
  * string tails, each cut replaced by a marker with the `read_result` id, path and offset of what
  * it stands for. Images, audio and binary resources are always described (type, MIME type,
  * size, pointer) and kept whole; with `images`, the images within its limits are also returned

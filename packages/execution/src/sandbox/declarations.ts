@@ -3,10 +3,15 @@ import { nameTools, type NamedTool } from './tool-identifiers.js';
 
 /** A tool as the declaration generator needs it. */
 export interface DeclaredTool {
+  /** The server's id. */
   readonly provider: string;
+  /** The tool's name on that server. */
   readonly name: string;
+  /** Becomes the declaration's doc comment, cut short. */
   readonly description?: string;
+  /** Becomes the type of the argument. */
   readonly inputSchema?: JsonObject;
+  /** Becomes the type of the result; `unknown` when absent. */
   readonly outputSchema?: JsonObject;
 }
 

@@ -243,6 +243,7 @@ export class IsolatedVmSandbox implements Sandbox {
     });
   }
 
+  /** Ends every run in progress as `cancelled` and disposes of the isolates. */
   async dispose(): Promise<void> {
     this.#disposed = true;
     for (const run of this.#runs.values())

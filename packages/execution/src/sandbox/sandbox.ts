@@ -2,14 +2,31 @@ import type { JsonValue } from '@mcp-agent/core';
 
 /** One tool the code may call, as `tools.<provider>.<tool>(args)`. */
 export interface SandboxTool {
+  /** The server's id. */
   readonly provider: string;
+  /** The tool's name on that server. */
   readonly name: string;
 }
 
 /** What a tool call from the sandbox resolves to on the host side. */
 export type SandboxToolReply =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+  | {
+      /** The call succeeded. */
+      readonly ok: true;
+      /** Its result, as the code receives it. */
+      readonly value: JsonValue;
+    }
+  | {
+      /** The call failed; the code's `await` throws. */
+      readonly ok: false;
+      /** Why, as the thrown error carries it. */
+      readonly error: {
+        /** The stable code (`RATE_LIMITED`, `TOOL_NOT_FOUND`…). */
+        readonly code: string;
+        /** What was wrong and how to fix it. */
+        readonly message: string;
+      };
+    };
 
 /** The limits of one run; every one has a safe default. */
 export interface SandboxLimits {
@@ -60,6 +77,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
 
 /** Options of one run. */
 export interface SandboxRunOptions {
+  /** The tools the code may call; no others are reachable. */
   readonly tools?: readonly SandboxTool[];
   /** Called for every tool call the code makes; the caller routes it through the dispatcher. */
   readonly callTool?: (
@@ -67,7 +85,9 @@ export interface SandboxRunOptions {
     args: unknown,
     signal: AbortSignal,
   ) => Promise<SandboxToolReply>;
+  /** Limits of this run; the rest from {@link DEFAULT_SANDBOX_LIMITS}. */
   readonly limits?: Partial<SandboxLimits>;
+  /** Ends the run as `cancelled`. */
   readonly signal?: AbortSignal;
   /**
    * `typescript` strips types with Node's own stripper, in the worker process; default
@@ -83,21 +103,34 @@ export type SandboxFailure =
 /** How a run ended; a run never throws. */
 export type SandboxResult =
   | {
+      /** The code returned. */
       readonly ok: true;
+      /** What it returned, as JSON. */
       readonly value: JsonValue;
+      /** Its console lines, bounded by the limits. */
       readonly logs: readonly string[];
+      /** Tool calls it made. */
       readonly toolCalls: number;
+      /** How long it ran. */
       readonly durationMs: number;
     }
   | {
+      /** The run failed. */
       readonly ok: false;
+      /** Why. */
       readonly error: {
+        /** The kind of failure. */
         readonly kind: SandboxFailure;
+        /** The error's name (`TypeError`…). */
         readonly name: string;
+        /** Its message, cut to `maxErrorChars`. */
         readonly message: string;
       };
+      /** Its console lines until then. */
       readonly logs: readonly string[];
+      /** Tool calls it made until then. */
       readonly toolCalls: number;
+      /** How long it ran. */
       readonly durationMs: number;
     };
 
@@ -106,6 +139,20 @@ export type SandboxResult =
  * as `await tools.<provider>.<tool>(args)`.
  */
 export interface Sandbox {
+  /**
+   * Runs `code` to its end, a limit or a cancel. Never throws: a failure is a result with
+   * `ok: false` and its `SandboxFailure` kind.
+   *
+   * @example
+   * ```ts
+   * const result = await sandbox.run(
+   *   'const page = await tools.github.search_issues({ q: "bug" }); return page.total_count;',
+   *   { tools, callTool, limits: { deadlineMs: 10_000 } },
+   * );
+   * if (result.ok) console.log(result.value);
+   * ```
+   */
   run(code: string, options?: SandboxRunOptions): Promise<SandboxResult>;
+  /** Ends every run (as `cancelled`) and frees the isolates; the sandbox runs nothing after. */
   dispose(): Promise<void>;
 }

@@ -15,6 +15,7 @@ const RESERVED = new Set(
 export interface NamedTool extends SandboxTool {
   /** Always a safe identifier: `tools.<providerIdentifier>.<toolIdentifier>`. */
   readonly providerIdentifier: string;
+  /** The tool's key in code, a safe identifier. */
   readonly toolIdentifier: string;
   /** The provider is also reachable by its exact name, `tools["my-server"]`. */
   readonly providerByName: boolean;

@@ -5,6 +5,7 @@ import { tokenize } from './tokenizer.js';
 
 /** A field of a tool that a query matched, and the index terms that matched it. */
 export interface MatchedField {
+  /** Which field of the tool (`gloss`: the English gloss of a Chinese description). */
   readonly field: 'name' | 'provider' | 'description' | 'parameters' | 'gloss';
   /** Query terms found in the field (stemmed, as the index holds them). */
   readonly terms: readonly string[];
@@ -20,6 +21,7 @@ export interface MatchExplanation {
   readonly queryTerms: readonly string[];
   /** The query named the tool itself, by name or id. */
   readonly exact: boolean;
+  /** The fields that matched, each with its terms. */
   readonly fields: readonly MatchedField[];
 }
 

@@ -26,7 +26,12 @@ export interface RankingOptions {
   /** Most query terms searched: the rarest ones (by document frequency) are kept. */
   readonly maxQueryTerms: number;
   /** BM25F parameters: term saturation k, length normalisation b. */
-  readonly bm25: { readonly k: number; readonly b: number };
+  readonly bm25: {
+    /** Term saturation: how fast repeats of a term stop adding. */
+    readonly k: number;
+    /** Length normalisation: 0 ignores a field's length, 1 normalises fully. */
+    readonly b: number;
+  };
   /** How a hit's `relevance` is reckoned, and where a good match starts. */
   readonly relevance: RelevanceOptions;
 }

@@ -1,6 +1,8 @@
 /** One parameter of a tool, as search sees it. */
 export interface SearchParameter {
+  /** Its name. */
   readonly name: string;
+  /** Its description, when the schema has one. */
   readonly description?: string;
 }
 
@@ -13,15 +15,21 @@ export interface SearchDocument {
   readonly id: string;
   /** The provider (server) id; empty when a catalog has none. */
   readonly provider: string;
+  /** The tool's name. */
   readonly name: string;
+  /** The tool's description. */
   readonly description: string;
+  /** Its input parameters. */
   readonly parameters: readonly SearchParameter[];
 }
 
 /** One search hit. */
 export interface SearchHit {
+  /** The document's id. */
   readonly id: string;
+  /** Its provider (server) id. */
   readonly provider: string;
+  /** The tool's name. */
   readonly name: string;
   /** The ranking score: comparable within one result list only. */
   readonly score: number;

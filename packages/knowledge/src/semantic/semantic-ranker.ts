@@ -5,6 +5,7 @@ import { ToolVectors, type EmbeddingCache, type Similarity } from './tool-vector
 
 /** Options of the semantic half of the search (`KnowledgeOptions.semantic`). */
 export interface SemanticOptions {
+  /** Turns queries and tool texts into vectors. */
   readonly embedder: TextEmbedder;
   /** Weight of the semantic ranking in the fusion, 0–1; default 0.3 (measure yours: README). */
   readonly weight?: number;

@@ -7,6 +7,7 @@ import { renderType } from './type-signature.js';
 
 /** A type the call signature uses by name (a cycle, or a `$defs` entry used more than once). */
 export interface DeepViewType {
+  /** The name the signature uses. */
   readonly name: string;
   /** Its definition, as the call signature writes types. */
   readonly type: string;
@@ -16,6 +17,7 @@ export interface DeepViewType {
 
 /** One tool as the model reads it before calling it. */
 export interface DeepViewTool {
+  /** The tool's id. */
   readonly tool_id: string;
   /** The server's description, verbatim; cut only past a generous budget, and then marked. */
   readonly description: string;
@@ -25,6 +27,7 @@ export interface DeepViewTool {
   readonly parameters: readonly DeepViewParameter[];
   /** Named types used by the signature and rows; absent when there are none. */
   readonly types?: readonly DeepViewType[];
+  /** The fields of its output, when it declares an output schema; cut to a budget. */
   readonly output_fields: readonly string[];
   /** What was cut and how to read the rest; absent when nothing was. */
   readonly notes?: readonly string[];

@@ -10,6 +10,7 @@ import { literalsCut, renderType } from './type-signature.js';
  * `headers.*` (any other key of a map), `["odd.name"]` (names that are not identifiers).
  */
 export interface DeepViewParameter {
+  /** Where the field is, written as above. */
   readonly path: string;
   /** The type, objects written `object` (their fields follow on their own rows). */
   readonly type: string;
@@ -18,7 +19,9 @@ export interface DeepViewParameter {
    * optional fields (the call signature marks them `?` too) and on rows that are not fields.
    */
   readonly required?: true;
+  /** The schema's description of it. */
   readonly description?: string;
+  /** Its default, when the schema gives one. */
   readonly default?: JsonValue;
   /** Every allowed value, when the type lists only the first ones. */
   readonly enum?: readonly JsonValue[];
@@ -26,6 +29,7 @@ export interface DeepViewParameter {
   readonly enum_cut?: string;
   /** Validation keywords as the schema wrote them: `format`, `minimum`, `maxLength`, `pattern`… */
   readonly constraints?: Readonly<Record<string, JsonValue>>;
+  /** The schema's examples of it. */
   readonly examples?: JsonValue;
 }
 

@@ -19,6 +19,7 @@ export interface OpenDatabase {
   readonly dialect: DatabaseDialect;
   /** Where it is: the SQLite file (or `:memory:`), or the PostgreSQL URL without credentials. */
   readonly location: string;
+  /** Closes the connection (SQLite) or the pool's connections (PostgreSQL). */
   close(): Promise<void>;
 }
 

@@ -248,6 +248,7 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** The registry's tables by name, as Kysely's typed query builder sees them. */
 export interface Database {
   users: UsersTable;
   auth_configs: AuthConfigsTable;

@@ -61,6 +61,7 @@ export interface McpRegistryPage {
 export interface McpRegistryClientOptions {
   /** The registry's base URL; default {@link DEFAULT_MCP_REGISTRY_URL}. */
   readonly baseUrl?: string;
+  /** The fetch to use (a test's, or one through a proxy); default the global `fetch`. */
   readonly fetch?: typeof globalThis.fetch;
   /** Per request; default 10 s. */
   readonly timeoutMs?: number;

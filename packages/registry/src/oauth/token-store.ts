@@ -19,9 +19,13 @@ export type OAuthField = (typeof OAUTH_FIELDS)[keyof typeof OAUTH_FIELDS];
  * `VaultTokenStore` keeps them encrypted in the registry; `MemoryTokenStore` (`./testing`) in memory.
  */
 export interface TokenStore {
+  /** The tenant's `field` for `serverId`, or `undefined` when none is kept. */
   get(ctx: AgentContext, serverId: string, field: OAuthField): Promise<string | undefined>;
+  /** Keeps `value` as the tenant's `field` for `serverId`, replacing any before it. */
   put(ctx: AgentContext, serverId: string, field: OAuthField, value: string): Promise<void>;
+  /** Deletes those fields (a finished sign-in drops its verifier and state); absent ones are fine. */
   remove(ctx: AgentContext, serverId: string, fields: readonly OAuthField[]): Promise<void>;
+  /** Records where the tenant's account for `serverId` stands (connected, expired…). */
   setStatus(ctx: AgentContext, serverId: string, status: AccountStatus): Promise<void>;
   /** Marks the account disconnected and deletes every field. */
   disconnect(ctx: AgentContext, serverId: string): Promise<void>;

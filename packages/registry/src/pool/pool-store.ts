@@ -21,8 +21,11 @@ type ServerEvent = 'server-updated' | 'server-removed';
  * run over an in-memory double (`MemoryPoolStore` in `./testing`). `Registry` implements it.
  */
 export interface PoolStore {
+  /** The registry's change events (server added, removed, updated…) the pool reacts to. */
   readonly events: {
+    /** Calls `listener` on each `event`. */
     on<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
+    /** Stops calling a listener given to `on`. */
     off<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
   };
   /** See `Registry.followChangesWhile`: the pool follows other processes' changes while it holds. */
@@ -31,7 +34,9 @@ export interface PoolStore {
   availability(ctx: AgentContext): Promise<Availability>;
   /** How to open `serverId` for the tenant; `ProviderNotFoundError` when it has none. */
   launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan>;
+  /** Stores where the tenant's connection to `serverId` stands, for other processes and the UI. */
   recordState(ctx: AgentContext, serverId: string, update: ConnectionStateUpdate): Promise<unknown>;
+  /** Replaces the server's cached tool list with `tools` (as listed); says what changed. */
   replaceCatalog(
     ctx: AgentContext,
     serverId: string,

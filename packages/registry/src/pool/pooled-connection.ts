@@ -56,6 +56,7 @@ export interface CallOptions {
    * `timeoutMs`, else the pool's `requestTimeoutMs`. Progress resets it.
    */
   readonly timeoutMs?: number;
+  /** Called with each progress notification the server sends for this call. */
   readonly onProgress?: (progress: Progress) => void;
   /** Run the call as an MCP task (for tools whose `execution.taskSupport` is `required`). */
   readonly task?: boolean;
@@ -65,7 +66,9 @@ const ignoreProgress = (): void => undefined;
 
 /** Hooks the pool gives each connection. */
 export interface ConnectionHooks {
+  /** Called on each change of the connection's state, so the pool can record it. */
   readonly onState: (state: ConnectionState) => void;
+  /** Called after the server's tool list was read again and stored, with what changed. */
   readonly onToolsChanged: (update: CatalogUpdate) => void;
   /** For OAuth servers: a fetch that adds the tenant's bearer token and refreshes it. */
   readonly fetch?: typeof fetch;
