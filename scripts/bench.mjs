@@ -22,6 +22,7 @@ const benches = {
   'load-05': 'apps/server/build/bench/main.js',
   'load-06': 'apps/server/build/bench/main.js',
   soak: 'apps/server/build/bench/main.js',
+  'cold-start': 'apps/server/build/bench/main.js',
 };
 const [name, ...args] = process.argv.slice(2);
 const entry = benches[name];

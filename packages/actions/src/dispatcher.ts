@@ -37,7 +37,10 @@ import { ToolResolver } from './tool-resolver.js';
  * `ConnectionPool` is one; a unit test passes a double that answers in memory.
  */
 export type ToolCallPool = Pick<ConnectionPool, 'callTool'> &
-  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource'>>;
+  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource' | 'ready'>>;
+
+// Verdicts a start of the server may change: never connected, or failed on an earlier attempt.
+const STARTABLE: ReadonlySet<string> = new Set(['not_ready', 'failed']);
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
@@ -126,11 +129,13 @@ export class Dispatcher {
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
-      const { tool, verdict } = await this.#resolver.resolve(
-        ctx,
-        parsed.providerId,
-        parsed.toolName,
-      );
+      let { tool, verdict } = await this.#resolver.resolve(ctx, parsed.providerId, parsed.toolName);
+      // Lazy start: the first call that needs a server not connected yet (or failed before)
+      // starts it, waiting by that server's own timeout; the verdict then says how it went.
+      if (!verdict.available && STARTABLE.has(verdict.code) && this.#options.pool.ready) {
+        await this.#options.pool.ready(ctx, parsed.providerId).catch(() => undefined);
+        ({ tool, verdict } = await this.#resolver.resolve(ctx, parsed.providerId, parsed.toolName));
+      }
       if (tool === undefined) throw unavailable(toolId, verdict);
       const mapping = this.#options.mappings?.[parsed.providerId]?.[parsed.toolName];
       const args = applyMapping(checkArguments(payload, this.#options.maxArgumentBytes), mapping);
