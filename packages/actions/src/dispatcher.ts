@@ -25,7 +25,7 @@ import {
 import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
 import { fromMcp, unavailable } from './dispatch-errors.js';
-import { checkArguments, checkResultSize } from './payload-limits.js';
+import { checkArguments, checkResultSize, DEFAULT_MAX_RESULT_BYTES } from './payload-limits.js';
 import { listServerResources, readServerResource, type ServerResources } from './resource-reads.js';
 import { normalizeResult } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
@@ -37,10 +37,7 @@ import { ToolResolver } from './tool-resolver.js';
  * `ConnectionPool` is one; a unit test passes a double that answers in memory.
  */
 export type ToolCallPool = Pick<ConnectionPool, 'callTool'> &
-  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource' | 'ready'>>;
-
-// Verdicts a start of the server may change: never connected, or failed on an earlier attempt.
-const STARTABLE: ReadonlySet<string> = new Set(['not_ready', 'failed']);
+  Partial<Pick<ConnectionPool, 'on' | 'listResources' | 'readResource'>>;
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
@@ -115,6 +112,11 @@ export class Dispatcher {
     );
   }
 
+  /** The operator's cap on one result, in bytes of JSON: what a code caller may receive whole. */
+  get maxResultBytes(): number {
+    return this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  }
+
   /** Dispatches one call; see the class comment. */
   async dispatchTool(
     ctx: AgentContext,
@@ -129,13 +131,11 @@ export class Dispatcher {
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
-      let { tool, verdict } = await this.#resolver.resolve(ctx, parsed.providerId, parsed.toolName);
-      // Lazy start: the first call that needs a server not connected yet (or failed before)
-      // starts it, waiting by that server's own timeout; the verdict then says how it went.
-      if (!verdict.available && STARTABLE.has(verdict.code) && this.#options.pool.ready) {
-        await this.#options.pool.ready(ctx, parsed.providerId).catch(() => undefined);
-        ({ tool, verdict } = await this.#resolver.resolve(ctx, parsed.providerId, parsed.toolName));
-      }
+      const { tool, verdict } = await this.#resolver.resolveStarting(
+        ctx,
+        parsed.providerId,
+        parsed.toolName,
+      );
       if (tool === undefined) throw unavailable(toolId, verdict);
       const mapping = this.#options.mappings?.[parsed.providerId]?.[parsed.toolName];
       const args = applyMapping(checkArguments(payload, this.#options.maxArgumentBytes), mapping);

@@ -48,6 +48,8 @@ export async function exec(
   const result = await stack.sandbox?.run(code, {
     tools: available,
     callTool: codeToolCaller(stack.dispatcher, ctx),
+    // A code caller: the script's whole value, up to the operator's cap on one result.
+    limits: { maxResultChars: stack.dispatcher.maxResultBytes },
     language: ['.ts', '.mts', '.cts'].includes(extname(path)) ? 'typescript' : 'javascript',
   });
   if (result === undefined) throw new ConfigError('The sandbox is not available.');
