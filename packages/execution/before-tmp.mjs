@@ -1,0 +1,1 @@
+import { processObservation, readObservation } from './dist/index.js';
