@@ -139,4 +139,15 @@ describe('lazy start', () => {
       await client.close();
     }
   });
+
+  it("search's note on a server without a catalog is its last real state", () => {
+    run(['servers', 'status', '--timeout', '2']);
+    const searched = run(['tools', 'search', 'look up a note']);
+    expect(searched.code, searched.stderr).toBe(0);
+    expect(searched.stdout).toContain('notes.lookup');
+    expect(searched.stderr).toMatch(
+      /note: broken is not included: its last connection attempt failed \([^\n]*Cannot find module[^\n]*\); "mcp-agent servers status broken" tries again\./,
+    );
+    expect(searched.stderr).not.toMatch(/broken[^\n]* not been connected yet/);
+  });
 });
