@@ -45,4 +45,12 @@ describe('failures that explain themselves', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
   });
+
+  it("exec's syntax errors give the line and column of the user's own file", () => {
+    const script = join(home, 'broken.js');
+    writeFileSync(script, 'const a = 1;\nconst b = 2;\nreturn a +;\n');
+    const result = run(['exec', script]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toBe("mcp-agent: syntax: Unexpected token ';' [sandbox.js:3:11]\n");
+  });
 });
