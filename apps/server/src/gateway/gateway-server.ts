@@ -12,6 +12,7 @@ import {
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
+import { serveResources } from './gateway-resources.js';
 import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
@@ -42,7 +43,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   const { stack, userId, tasks } = options;
   const server = new Server(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
-    { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const offerTask = options.executeTask ?? isModelConfigured();
   const session = new MetaToolSession({
@@ -69,6 +70,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   let discovering: Promise<unknown> | undefined;
   const discover = () => (discovering ??= discoverNeverTried(stack, userId));
 
+  serveResources(server, stack, userId);
   server.setRequestHandler(ListToolsRequestSchema, () =>
     traceGatewayRequest({ userId, method: 'tools/list' }, async () => ({ tools: session.tools })),
   );
