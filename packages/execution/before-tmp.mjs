@@ -1,1 +1,0 @@
-import { processObservation, readObservation } from './dist/index.js';
