@@ -23,6 +23,7 @@ const benches = {
   'load-05': 'apps/server/build/bench/main.js',
   'load-06': 'apps/server/build/bench/main.js',
   soak: 'apps/server/build/bench/main.js',
+  'cold-start': 'apps/server/build/bench/main.js',
   // The task suite is the CLI's `eval` (see apps/cli/README.md).
   tasks: ['apps/cli/dist/mcp-agent.js', 'eval'],
 };

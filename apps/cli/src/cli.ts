@@ -59,6 +59,7 @@ try {
     process.exit(0);
   }
   endOnSignals(session);
+  endOnBrokenPipe(session);
   const ending = await dispatch(cli, session);
   if (ending === 'serving') await new Promise(() => undefined);
   await session.close();
@@ -149,4 +150,17 @@ function endOnSignals(current: CliSession): void {
       void current.close().finally(() => process.exit(code));
     });
   }
+}
+
+// The reader of standard output went away (`mcp-agent tools search … | head`): what is left to
+// print has no reader, so the command closes its servers and ends quietly, as Unix tools do.
+function endOnBrokenPipe(current: CliSession): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') {
+      if (process.stdout.listenerCount('error') <= 1) throw error;
+      return;
+    }
+    setTimeout(() => process.exit(0), 8_000).unref();
+    void current.close().finally(() => process.exit(0));
+  });
 }

@@ -4,6 +4,7 @@ import {
   NotReadyError,
   PolicyDeniedError,
   ProviderNotFoundError,
+  TimeoutError,
   ToolExecutionError,
   ToolNotFoundError,
   toMcpAgentError,
@@ -42,6 +43,12 @@ export function unavailable(toolId: string, availability: ToolVerdict): McpAgent
 
 /** MCP protocol errors (timeouts, closed connections, server JSON-RPC errors) get our codes. */
 export function fromMcp(thrown: unknown, toolId: string): McpAgentError {
+  // The pool's timeout names the server, the limit and the fix; the tool goes first.
+  if (TimeoutError.isInstance(thrown))
+    return new TimeoutError(`${toolId} timed out. ${thrown.message}`, {
+      cause: thrown,
+      details: { toolId, ...thrown.details },
+    });
   const code = (thrown as { code?: unknown } | null)?.code;
   if (typeof code === 'number') {
     const message = (thrown as Error).message ?? 'MCP error';

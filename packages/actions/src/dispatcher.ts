@@ -28,7 +28,7 @@ import {
   notKept,
   unavailable,
 } from './dispatch-errors.js';
-import { checkArguments, checkResultSize } from './payload-limits.js';
+import { checkArguments, checkResultSize, DEFAULT_MAX_RESULT_BYTES } from './payload-limits.js';
 import {
   checkResourceUri,
   checkServer,
@@ -127,6 +127,11 @@ export class Dispatcher {
     this.#run = chain(options.links ?? [], (ctx, call) => reachServer(options.pool, ctx, call));
   }
 
+  /** The operator's cap on one result, in bytes of JSON: what a code caller may receive whole. */
+  get maxResultBytes(): number {
+    return this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  }
+
   /** Dispatches one call; see the class comment. */
   async dispatchTool(
     ctx: AgentContext,
@@ -141,7 +146,7 @@ export class Dispatcher {
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
-      const { tool, verdict } = await this.#resolver.resolve(
+      const { tool, verdict } = await this.#resolver.resolveStarting(
         ctx,
         parsed.providerId,
         parsed.toolName,

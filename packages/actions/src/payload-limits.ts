@@ -2,11 +2,18 @@ import { BudgetExceededError, InvalidArgumentsError, type ToolId } from '@mcp-ag
 
 const MAX_DEPTH = 64;
 
+/** The default of the operator's cap on one call's result (`DispatcherOptions.maxResultBytes`). */
+export const DEFAULT_MAX_RESULT_BYTES = 10_000_000;
+
 /**
  * One call may bring at most `max` bytes (default 10 MB) of JSON into the process, the store and
  * the sandbox: past it, a `BudgetExceededError` says how to ask for less.
  */
-export function checkResultSize(toolId: ToolId, data: unknown, max = 10_000_000): void {
+export function checkResultSize(
+  toolId: ToolId,
+  data: unknown,
+  max = DEFAULT_MAX_RESULT_BYTES,
+): void {
   let size: number;
   try {
     size = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');

@@ -50,7 +50,7 @@ describe('SchemaValidator', () => {
       const again = validator.compile(schemaOf(0));
       expect(validator.size).toBe(10);
       expect(validator.issues(again, { field_0: 'x' })).toEqual([
-        { path: '/field_0', expected: 'must be integer', got: 'string (1 chars)' },
+        { path: '/field_0', expected: 'must be integer', got: 'string "x"' },
       ]);
       expect(validator.issues(validator.compile(schemaOf(40)), { field_40: 1 })).toEqual([]);
       // A broken schema is forgotten at once: nothing of it stays in ajv.
@@ -69,7 +69,7 @@ describe('SchemaValidator', () => {
     expect(validator.issues(validate, { sources: [{ path: 'a.pdf', pages: [1, 2] }] })).toEqual([]);
     expect(
       validator.issues(validate, { sources: [{ path: 'a.pdf', pages: [0] }], id: 'x' }),
-    ).toEqual([{ path: '/sources/0/pages/0', expected: 'must be > 0', got: 'integer' }]);
+    ).toEqual([{ path: '/sources/0/pages/0', expected: 'must be > 0', got: 'integer 0' }]);
     expect(validator.issues(validate, { sources: [{}] })).toEqual([
       { path: '/sources/0/path', expected: 'a value (required)', got: 'nothing' },
     ]);
@@ -85,7 +85,7 @@ describe('SchemaValidator', () => {
     });
     expect(validator.issues(validate, { count: 9.5 })).toEqual([]);
     expect(validator.issues(validate, { count: 10 })).toEqual([
-      { path: '/count', expected: 'must be < 10', got: 'integer' },
+      { path: '/count', expected: 'must be < 10', got: 'integer 10' },
     ]);
     // A numeric exclusiveMaximum is 2020-12's: it is not read as draft-04.
     const modern = validator.compile({
@@ -100,7 +100,7 @@ describe('SchemaValidator', () => {
       properties: { page: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
     });
     expect(validator.issues(mislabelled, { page: 0 })).toEqual([
-      { path: '/page', expected: 'must be > 0', got: 'integer' },
+      { path: '/page', expected: 'must be > 0', got: 'integer 0' },
     ]);
   });
 
@@ -116,8 +116,8 @@ describe('SchemaValidator', () => {
     expect(validator.issues(validate, { point: [1, 2], unit: 'px' })).toEqual([]);
     // draft-04 would ignore `const`; draft-07 checks it.
     expect(validator.issues(validate, { point: [1, 'two'], unit: 'em' })).toEqual([
-      { path: '/point/1', expected: 'must be number', got: 'string (3 chars)' },
-      { path: '/unit', expected: 'must be equal to constant', got: 'string (2 chars)' },
+      { path: '/point/1', expected: 'must be number', got: 'string "two"' },
+      { path: '/unit', expected: 'must be equal to constant', got: 'string "em"' },
     ]);
   });
 
@@ -140,5 +140,33 @@ describe('SchemaValidator', () => {
     expect(() =>
       validator.compile({ $schema: DRAFT_04, properties: { n: { minimum: 'zero' } } }),
     ).toThrow(/schema is invalid/);
+  });
+
+  it('an enum issue lists every allowed value up to a budget, never cut mid-word, and the value given', () => {
+    const validator = new SchemaValidator();
+    const few = validator.compile({
+      type: 'object',
+      properties: { state: { enum: ['open', 'closed', 'all'] } },
+    });
+    expect(validator.issues(few, { state: 'drafts' })).toEqual([
+      {
+        path: '/state',
+        expected: 'one of ["open","closed","all"]',
+        got: 'string "drafts"',
+      },
+    ]);
+    const names = Array.from({ length: 400 }, (_, i) => `language_number_${i}`);
+    const many = validator.compile({
+      type: 'object',
+      properties: { language: { enum: names } },
+    });
+    const [issue] = validator.issues(many, { language: 'klingon' });
+    const listed = /^one of \[(.*), … and (\d+) more\]$/.exec(issue!.expected);
+    expect(listed, issue!.expected).not.toBeNull();
+    const shown = JSON.parse(`[${listed![1]!}]`) as string[];
+    expect(shown).toEqual(names.slice(0, shown.length));
+    expect(shown.length + Number(listed![2])).toBe(400);
+    expect(issue!.expected.length).toBeLessThan(2_100);
+    expect(issue!.got).toBe('string "klingon"');
   });
 });

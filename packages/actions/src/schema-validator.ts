@@ -142,7 +142,7 @@ function describe(error: ErrorObject, root: unknown): ValidationIssue {
     path = `${error.instancePath}/${extra}`;
     expected = 'no such property (additional properties are not allowed)';
   } else if (error.keyword === 'enum') {
-    expected = `one of ${JSON.stringify((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).slice(0, 200)}`;
+    expected = `one of ${allowed((error.params as { allowedValues?: unknown[] }).allowedValues ?? [])}`;
   }
   return { path, expected, got: typeAt(root, path) };
 }
@@ -158,10 +158,33 @@ function typeAt(root: unknown, path: string): string {
   return kind(node);
 }
 
+// Most characters of allowed values an issue lists; past it, whole values only, and how many
+// more there are (never a value cut mid-word).
+const MAX_ALLOWED_CHARS = 2_000;
+
+function allowed(values: readonly unknown[]): string {
+  const shown: string[] = [];
+  let used = 0;
+  for (const value of values) {
+    const text = JSON.stringify(value) ?? String(value);
+    if (used + text.length > MAX_ALLOWED_CHARS && shown.length > 0) break;
+    shown.push(text);
+    used += text.length + 1;
+  }
+  const more = values.length - shown.length;
+  return `[${shown.join(',')}${more > 0 ? `, … and ${more} more` : ''}]`;
+}
+
+// The kind of what was given, with the value itself when it is a short scalar.
 function kind(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array (${value.length} items)`;
-  if (typeof value === 'string') return `string (${value.length} chars)`;
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'string')
+    return value.length <= 100
+      ? `string ${JSON.stringify(value)}`
+      : `string (${value.length} chars) ${JSON.stringify(value.slice(0, 100))}…`;
+  if (typeof value === 'number')
+    return `${Number.isInteger(value) ? 'integer' : 'number'} ${value}`;
+  if (typeof value === 'boolean') return `boolean ${value}`;
   return typeof value;
 }

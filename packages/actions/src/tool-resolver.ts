@@ -26,6 +26,9 @@ interface Entry {
   readonly verdict: ToolVerdict;
 }
 
+// Verdicts a start of the server may change: never connected, or failed on an earlier attempt.
+const STARTABLE: ReadonlySet<string> = new Set(['not_ready', 'failed']);
+
 /** Options of {@link ToolResolver}. */
 export interface ToolResolverOptions {
   /** How long a resolved tool is trusted without asking again; default 5 s. */
@@ -46,7 +49,7 @@ export class ToolResolver {
   constructor(
     private readonly registry: Registry,
     private readonly validator: SchemaValidator,
-    pool: Partial<Pick<ConnectionPool, 'on'>> | undefined,
+    private readonly pool: Partial<Pick<ConnectionPool, 'on' | 'ready'>> | undefined,
     options: ToolResolverOptions = {},
   ) {
     this.#cache = new ExpiringCache({
@@ -71,6 +74,20 @@ export class ToolResolver {
   forget(userId: string, providerId: string): void {
     const prefix = `${userId}\u0000${providerId}\u0000`;
     this.#cache.deleteWhere((key) => key.startsWith(prefix));
+  }
+
+  /**
+   * {@link resolve}, with lazy start: the first call that needs a server not connected yet (or
+   * failed before) starts it, waiting by that server's own timeout; the verdict then says how
+   * it went (the server and its error).
+   */
+  async resolveStarting(ctx: AgentContext, providerId: string, toolName: string): Promise<Entry> {
+    const entry = await this.resolve(ctx, providerId, toolName);
+    const { verdict } = entry;
+    if (verdict.available || !STARTABLE.has(verdict.code) || this.pool?.ready === undefined)
+      return entry;
+    await this.pool.ready(ctx, providerId).catch(() => undefined);
+    return this.resolve(ctx, providerId, toolName);
   }
 
   /** The tool and whether it can be called (the tool is absent when it cannot). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { ConfigError, SandboxError, type AgentContext } from '@mcp-agent/core';
+import { ConfigError, SandboxError, toMcpAgentError, type AgentContext } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import type { AgentStack } from '@mcp-agent/agent';
 import { fileProblem } from '../cli-errors.js';
@@ -22,14 +22,34 @@ export async function exec(
   } catch (error) {
     throw fileProblem(path, error);
   }
-  await stack.pool.warmUp(ctx);
+  // Lazy start: the script's tools are declared from the stored catalogs, and a server starts
+  // on the script's first call to it (the dispatcher's), so one it never calls costs nothing.
+  // A server never connected has no stored catalog: one the script names is connected first;
+  // the others are named on standard error.
   const manifest = await stack.knowledge.manifest(ctx);
-  const available = manifest.providers.flatMap((p) =>
-    p.tools.filter((t) => t.available).map((t) => ({ provider: p.provider.id, name: t.spec.name })),
+  const unknown = manifest.providers.filter((p) => p.provider.toolCount === null);
+  const named = unknown.filter((p) => namesServer(code, p.provider.id));
+  await Promise.all(
+    named.map((p) =>
+      stack.pool.ready(ctx, p.provider.id).catch((error: unknown) => {
+        process.stderr.write(
+          `note: ${p.provider.id} could not be connected, so the script cannot call its tools: ${toMcpAgentError(error).message}\n`,
+        );
+      }),
+    ),
+  );
+  const catalogs = named.length === 0 ? manifest : await stack.knowledge.manifest(ctx);
+  noteUnconnected(unknown.filter((p) => !named.includes(p)).map((p) => p.provider.id));
+  const available = catalogs.providers.flatMap((p) =>
+    p.provider.excludedBy !== undefined || !p.provider.authorized
+      ? []
+      : p.tools.map((t) => ({ provider: p.provider.id, name: t.spec.name })),
   );
   const result = await stack.sandbox?.run(code, {
     tools: available,
     callTool: codeToolCaller(stack.dispatcher, ctx),
+    // A code caller: the script's whole value, up to the operator's cap on one result.
+    limits: { maxResultChars: stack.dispatcher.maxResultBytes },
     language: ['.ts', '.mts', '.cts'].includes(extname(path)) ? 'typescript' : 'javascript',
   });
   if (result === undefined) throw new ConfigError('The sandbox is not available.');
@@ -45,4 +65,21 @@ export async function exec(
     value,
     ...(files.length === 0 ? {} : { files }),
   });
+}
+
+// Whether the script names a server: its id as a word of the code (tools.github,
+// tools["my-server"]), so a script that builds its names at run time reaches only servers
+// already connected once.
+function namesServer(code: string, serverId: string): boolean {
+  const identifier = serverId.replace(/[^A-Za-z0-9_$]/g, '_');
+  const word = (name: string) =>
+    new RegExp(`(^|[^A-Za-z0-9_$-])${name.replace(/[-$]/g, '\\$&')}($|[^A-Za-z0-9_$-])`).test(code);
+  return word(serverId) || word(identifier);
+}
+
+function noteUnconnected(ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  process.stderr.write(
+    `note: ${ids.join(', ')} ${ids.length === 1 ? 'has' : 'have'} never been connected, so the script cannot call ${ids.length === 1 ? 'its' : 'their'} tools; name ${ids.length === 1 ? 'it' : 'them'} in the script (tools.<server>.<tool>) or run "mcp-agent servers status" to connect ${ids.length === 1 ? 'it' : 'them'}.\n`,
+  );
 }

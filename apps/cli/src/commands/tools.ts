@@ -146,13 +146,19 @@ function readArgs(flag: unknown): unknown {
   }
 }
 
-// Servers never connected have no stored catalog yet: say so, rather than search without them.
+// Servers without a stored catalog are not searched: say so, with each one's last real state
+// (never connected, or how its last attempt failed), rather than search without them.
 async function noteUndiscovered(stack: AgentStack, ctx: AgentContext): Promise<void> {
   const missing = (await stack.registry.availability(ctx)).active.filter(
     (server) => server.toolCount === null,
   );
-  if (missing.length === 0) return;
-  process.stderr.write(
-    `note: ${missing.map((s) => s.id).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not been connected yet, so ${missing.length === 1 ? 'its tools are' : 'their tools are'} not included; "mcp-agent servers status" connects ${missing.length === 1 ? 'it' : 'them'}.\n`,
-  );
+  const never = missing.filter((s) => s.lastError === null).map((s) => s.id);
+  if (never.length > 0)
+    process.stderr.write(
+      `note: ${never.join(', ')} ${never.length === 1 ? 'has' : 'have'} not been connected yet, so ${never.length === 1 ? 'its tools are' : 'their tools are'} not included; "mcp-agent servers status" connects ${never.length === 1 ? 'it' : 'them'}.\n`,
+    );
+  for (const server of missing.filter((s) => s.lastError !== null))
+    process.stderr.write(
+      `note: ${server.id} is not included: its last connection attempt failed (${firstLine(server.lastError ?? '', 160)}); "mcp-agent servers status ${server.id}" tries again.\n`,
+    );
 }

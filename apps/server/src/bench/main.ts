@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { runLoad05 } from './chaos.js';
+import { runColdStart } from './cold-start.js';
 import { runGatewayBenchmark } from './gateway.js';
 import { runLoad06 } from './noisy-neighbour.js';
 import { runLoad03, runScaleBenchmark } from './scale.js';
@@ -13,7 +14,7 @@ import { runUiLoadBenchmark } from './ui-load.js';
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
 // `pnpm bench load-06 [--phase-ms 30000]`, `pnpm bench soak [--minutes 20] [--rate 1.2]
-// [--tenants 40] [--idle-ms 60000] [--check]`. The scale benchmarks need PostgreSQL
+// [--tenants 40] [--idle-ms 60000] [--check]`, `pnpm bench cold-start [--servers 16] [--runs 3]`. The scale benchmarks need PostgreSQL
 // (MCP_AGENT_BENCH_DATABASE_URL or MCP_AGENT_TEST_DATABASE_URL).
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,6 +35,7 @@ const { values, positionals } = parseArgs({
     'profile-calls': { type: 'string' },
     block: { type: 'string' },
     check: { type: 'boolean' },
+    servers: { type: 'string' },
   },
 });
 const number = (name: Exclude<keyof typeof values, 'check'>) =>
@@ -50,6 +52,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'load-05': () =>
     runLoad05({ ...number('tenants'), ...number('duration-ms'), ...number('kill-every-ms') }),
   'load-06': () => runLoad06({ ...number('phase-ms') }),
+  'cold-start': () => runColdStart({ ...number('servers'), ...number('runs') }),
   soak: () =>
     runSoak({
       ...number('minutes'),

@@ -124,6 +124,29 @@ describe('read_resource follows resource links, tenant-scoped', () => {
     ) as { contents: { resource: { read_result: { id: string; path: string } } }[] };
     const pointer = blob.contents[0]?.resource.read_result;
     expect(pointer).toEqual({ id: expect.stringMatching(/^obs_/), path: '[0]' });
+    // Followed exactly as given, the pointer reads the blob's base64, page after page, and the
+    // bytes it decodes to are as many as the description says.
+    const shownBytes = (blob.contents[0]?.resource as unknown as { bytes: number }).bytes;
+    const first = json(
+      await client.callTool({ name: 'read_result', arguments: { ...pointer } }),
+    ) as { value: { resource: { blob: string; read_result?: unknown } } };
+    expect(first.value.resource.read_result).toBeUndefined();
+    let base64 = '';
+    let page = first.value.resource.blob;
+    for (let pages = 0; ; pages++) {
+      const tail = / … \[\d+ more chars; read_result id=(\S+) offset=(\d+) path=(.*)\]$/.exec(page);
+      base64 += tail === null ? page : page.slice(0, tail.index);
+      if (tail === null || pages > 50) break;
+      const next = json(
+        await client.callTool({
+          name: 'read_result',
+          arguments: { id: tail[1], offset: Number(tail[2]), path: tail[3] },
+        }),
+      ) as { value: string };
+      page = next.value;
+    }
+    expect(Buffer.from(base64, 'base64').length).toBe(shownBytes);
+    expect(shownBytes).toBeGreaterThan(0);
     // A listed resource of the server is read by naming the server.
     const listed = json(
       await client.callTool({

@@ -13,6 +13,7 @@ import {
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
+import { serveResources } from './gateway-resources.js';
 import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
@@ -47,7 +48,10 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   const userId = normalizeUserId(options.userId);
   const server = new Server(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
-    { capabilities: { logging: {}, tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { logging: {}, tools: { listChanged: true }, resources: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const offerTask = options.executeTask ?? isModelConfigured();
   const session = new MetaToolSession({
@@ -67,10 +71,12 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
         }
       : {}),
   });
-  // The user's servers are connected once per session, before its first call; one that fails
-  // stays out of the results and says so through its availability.
-  let warmed: Promise<unknown> | undefined;
-  const warm = () => (warmed ??= stack.pool.warmUp(createContext({ userId })));
+  // Lazy start: search and describe read the stored catalogs, and a server starts on the first
+  // call that needs it (the dispatcher's), so a hanging one delays only the calls to it. A
+  // server never tried has no catalog to search yet: the session's first request discovers
+  // those, waiting for each at most NEVER_TRIED_WAIT_MS (once: a failure is then recorded).
+  let discovering: Promise<unknown> | undefined;
+  const discover = () => (discovering ??= discoverNeverTried(stack, userId));
 
   // search_tools says which servers it searches. Read again for every tools/list and after each
   // search (a server connected, removed or failed since shows up there first); when it changed
@@ -79,6 +85,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     const manifest = await stack.knowledge.manifest(createContext({ userId }));
     return session.setSearchScope(searchScope(manifest));
   };
+  serveResources(server, stack, userId);
   server.setRequestHandler(ListToolsRequestSchema, () =>
     traceGatewayRequest({ userId, method: 'tools/list' }, async () => {
       await rescope().catch(() => false);
@@ -88,7 +95,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   server.setRequestHandler(
     CallToolRequestSchema,
     tracedToolCall(userId, async (request, extra): Promise<CallToolResult> => {
-      await warm();
+      await discover();
       const ctx = createContext({
         userId,
         signal: extra.signal,
@@ -136,3 +143,28 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   );
   return server;
 }
+
+// Discovers, in the background, the user's servers that were never tried (no stored catalog, no
+// recorded error). Never rejects: each one's state records how it went.
+async function discoverNeverTried(stack: AgentStack, userId: string): Promise<void> {
+  const ctx = createContext({ userId });
+  const servers = await stack.registry.availability(ctx).catch(() => undefined);
+  const neverTried = (servers?.active ?? []).filter(
+    (server) => server.toolCount === null && server.lastError === null && server.authorized,
+  );
+  await Promise.all(
+    neverTried.map((server) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise((resolve) => {
+        timer = setTimeout(resolve, NEVER_TRIED_WAIT_MS).unref();
+      });
+      return Promise.race([
+        stack.pool.ready(ctx, server.id).catch(() => undefined),
+        waited,
+      ]).finally(() => clearTimeout(timer));
+    }),
+  );
+}
+
+// Long enough for a server run by npx to load; a server that hangs costs this once.
+const NEVER_TRIED_WAIT_MS = 10_000;

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@mcp-agent/core';
+import { anthropicRefusal } from './endpoint-refusal.js';
 import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from './model-client.js';
 
 /** The model used when `ANTHROPIC_MODEL` is not set: one `@anthropic-ai/sdk` does not list as deprecated. */
@@ -46,23 +47,27 @@ export function createAnthropicModelClient(options: AnthropicModelClientOptions 
     modelId,
     images: true,
     async generate(request: ModelRequest): Promise<ModelResponse> {
-      const message = await client.messages.create(
-        {
-          model: modelId,
-          max_tokens: request.maxTokens,
-          system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
-          messages: request.messages.map((m) => ({
-            role: m.role,
-            content: m.content.map(toParam),
-          })) as unknown as Anthropic.MessageParam[],
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
-          })),
-        },
-        request.signal === undefined ? {} : { signal: request.signal },
-      );
+      const message = await client.messages
+        .create(
+          {
+            model: modelId,
+            max_tokens: request.maxTokens,
+            system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+            messages: request.messages.map((m) => ({
+              role: m.role,
+              content: m.content.map(toParam),
+            })) as unknown as Anthropic.MessageParam[],
+            tools: request.tools.map((tool) => ({
+              name: tool.name,
+              description: tool.description,
+              input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+            })),
+          },
+          request.signal === undefined ? {} : { signal: request.signal },
+        )
+        .catch((error: unknown) => {
+          throw anthropicRefusal(error, client.baseURL, modelId) ?? error;
+        });
       const content: ContentBlock[] = [];
       for (const block of message.content) {
         if (block.type === 'text') content.push({ type: 'text', text: block.text });

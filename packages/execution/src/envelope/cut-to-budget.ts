@@ -17,6 +17,8 @@ export interface CutOptions {
   readonly limit?: number;
   /** Sizes already measured of this value (and of anything that shares its subtrees). */
   readonly sizes?: JsonSizes;
+  /** A string read for itself: base64 is paged as text, not described as a blob again. */
+  readonly blobAsText?: boolean;
 }
 
 /** A value cut to its budget. */
@@ -53,10 +55,12 @@ export function cutToBudget(
   maxBytes: number,
   options: CutOptions = {},
 ): CutResult {
-  const cutter = new Cutter(new Markers(options.observationId), options.sizes ?? new JsonSizes());
+  const asText = options.blobAsText === true && typeof value === 'string';
+  const markers = new Markers(options.observationId);
+  const cutter = new Cutter(markers, options.sizes ?? new JsonSizes(), asText);
   const path = options.path ?? [];
   const start = options.offset ?? 0;
-  const paged = start > 0 || options.limit !== undefined;
+  const paged = start > 0 || options.limit !== undefined || asText;
   let out =
     paged && value !== null && typeof value === 'object'
       ? cutter.page(value, maxBytes, path, start, options.limit)
@@ -82,6 +86,7 @@ class Cutter {
   constructor(
     readonly markers: Markers,
     readonly sizes: JsonSizes,
+    readonly blobAsText = false,
   ) {}
 
   /** UTF-8 bytes of `value` as JSON. */
@@ -156,7 +161,7 @@ class Cutter {
     this.shown = Infinity; // whole, or a blob: never shown as text
     if (start === 0 && stop === value.length) {
       if (stringSize(value) <= budget) return value;
-      if (describeBlob(value) !== undefined) return this.drop(value, path);
+      if (!this.blobAsText && describeBlob(value) !== undefined) return this.drop(value, path);
     }
     // Never start or end between the halves of a surrogate pair.
     if (start > 0 && start < value.length && isLow(value, start) && isHigh(value, start - 1)) {

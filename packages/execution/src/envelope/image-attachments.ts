@@ -1,5 +1,5 @@
 import type { JsonObject } from '@mcp-agent/core';
-import { approximateBytes } from './describe-blob.js';
+import { decodedBytes } from './describe-blob.js';
 import type { ImageLimits } from './envelope-limits.js';
 import { formatJsonPath, type PathSegment } from './json-path.js';
 
@@ -46,7 +46,7 @@ export class ImageAttacher {
     if (block.type !== 'image' && !(resource !== undefined && declared.startsWith('image/')))
       return {};
     const data = String(resource === undefined ? block.data : resource.blob);
-    const bytes = approximateBytes(data.length);
+    const bytes = decodedBytes(data);
     const mimeType = sniffImageType(data);
     if (mimeType === undefined)
       return {

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '@mcp-agent/core';
-import { approximateBytes } from './describe-blob.js';
+import { decodedBytes } from './describe-blob.js';
 import type { PathSegment } from './json-path.js';
 import type { Markers } from './markers.js';
 
@@ -94,7 +94,7 @@ function summary(block: JsonObject, markers: Markers, path: readonly PathSegment
       resource: {
         uri: String(resource.uri ?? ''),
         mimeType: String(resource.mimeType ?? 'unknown'),
-        bytes: approximateBytes(String(resource.blob).length),
+        bytes: decodedBytes(String(resource.blob)),
         ...where,
       },
     };
@@ -102,7 +102,7 @@ function summary(block: JsonObject, markers: Markers, path: readonly PathSegment
   return {
     type: String(block.type),
     mimeType: String(block.mimeType ?? 'unknown'),
-    bytes: approximateBytes(String(block.data).length),
+    bytes: decodedBytes(String(block.data)),
     ...where,
   };
 }

@@ -175,10 +175,11 @@ describe('MemoryObservationStore', () => {
     const data = Buffer.from('a real PNG would be here').toString('base64');
     const id = store.put(alice, [{ type: 'image', mimeType: 'image/png', data }], source) as string;
     expect(store.get(alice, id)?.value).toEqual([{ type: 'image', mimeType: 'image/png', data }]);
-    // Read as text, it is described and points at itself.
+    // Read through its pointer, it is described, with its base64 as text (never a pointer back
+    // to itself, which would send the reader round in circles).
     expect(store.read(alice, id, { path: '[0]' })).toMatchObject({
-      value: { type: 'image', mimeType: 'image/png', read_result: { id, path: '[0]' } },
-      truncated: true,
+      value: { type: 'image', mimeType: 'image/png', bytes: 24, data },
+      truncated: false,
     });
   });
 });

@@ -1,10 +1,10 @@
-import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
+import { InvalidArgumentsError, type JsonObject, type JsonValue } from '@mcp-agent/core';
 import { cutToBudget } from './cut-to-budget.js';
 import { budgetBytes, DEFAULT_IMAGE_LIMITS, type ImageLimits } from './envelope-limits.js';
 import { ImageAttacher, type ObservationImage } from './image-attachments.js';
-import { parseJsonPath, selectJsonPath } from './json-path.js';
+import { parseJsonPath, selectJsonPath, type PathSegment } from './json-path.js';
 import { Markers } from './markers.js';
-import { describeMedia } from './media.js';
+import { describeMedia, isMedia } from './media.js';
 
 /** What part of a kept result to read: the arguments of `read_result` besides the id. */
 export interface ObservationReadOptions {
@@ -59,6 +59,9 @@ export function readObservation(
     options.images === undefined
       ? undefined
       : new ImageAttacher({ ...DEFAULT_IMAGE_LIMITS, ...options.images });
+  // A media block read by its own pointer: its description, and its base64 as text, in pages.
+  if (options.media !== false && isMedia(target))
+    return readMediaBlock(target as JsonObject, path, markers, attacher, options.maxTokens);
   // `media: false` says the kept value has none, which spares a walk through all of it.
   const media =
     options.media === false
@@ -69,6 +72,8 @@ export function readObservation(
     path,
     offset,
     ...(limit === undefined ? {} : { limit }),
+    // A string read for itself is shown as text, in pages: base64 too (an image's data).
+    blobAsText: true,
   });
   const units = lengthOf(target) ?? 0;
   if (cut.shown === 0 && offset < units) {
@@ -95,4 +100,41 @@ function lengthOf(value: JsonValue): number | undefined {
 function unitOf(value: JsonValue): string {
   if (typeof value === 'string') return 'characters';
   return Array.isArray(value) ? 'items' : 'keys';
+}
+
+// An image, audio or binary resource read through the pointer of its description: the
+// description (no pointer back to itself, which would send the reader round in circles) with
+// the base64 itself as its `data` (a resource's `blob`), one page of it with a marker to the
+// next, so that following the markers reads every byte.
+function readMediaBlock(
+  block: JsonObject,
+  path: readonly PathSegment[],
+  markers: Markers,
+  attacher: ImageAttacher | undefined,
+  maxTokens: number | undefined,
+): { value: JsonValue; truncated: boolean; images?: readonly ObservationImage[] } {
+  const resource = block.type === 'resource';
+  const field: PathSegment[] = resource ? ['resource', 'blob'] : ['data'];
+  const annotate =
+    attacher && ((b: JsonObject, p: readonly PathSegment[]) => attacher.annotate(b, p));
+  const { read_result: _pointer, ...described } = (
+    resource
+      ? (describeMedia(block, markers, path, annotate).value as JsonObject).resource
+      : describeMedia(block, markers, path, annotate).value
+  ) as JsonObject;
+  const data = String(selectJsonPath(block, field));
+  const room = budgetBytes({ maxTokens }) - Buffer.byteLength(JSON.stringify(described)) - 200;
+  const page = cutToBudget(data, Math.max(room, 1_024), {
+    ...(markers.observationId === undefined ? {} : { observationId: markers.observationId }),
+    path: [...path, ...field],
+    blobAsText: true,
+  });
+  const value: JsonObject = resource
+    ? { type: 'resource', resource: { ...described, blob: page.value } }
+    : { ...described, data: page.value };
+  return {
+    value,
+    truncated: page.cut,
+    ...(attacher === undefined || attacher.images.length === 0 ? {} : { images: attacher.images }),
+  };
 }

@@ -230,7 +230,8 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
       script = await isolate.compileScript(
         `(async () => { const finish = globalThis.__finish, fail = globalThis.__fail; delete globalThis.__finish; delete globalThis.__fail;\n` +
           `try { return finish(await (async () => {\n${code}\n})()); } catch (error) { return fail(error); } })()`,
-        { filename: 'sandbox.js' },
+        // The two lines of the wrapper above the code: line numbers are the code's own.
+        { filename: 'sandbox.js', lineOffset: -2 },
       );
     } catch (error) {
       send({

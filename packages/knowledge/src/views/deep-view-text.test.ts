@@ -30,7 +30,7 @@ describe('deep view: literals, formats, defaults and bounds', () => {
     expect(cut?.enum?.length).toBeLessThan(2_000);
     expect(JSON.stringify(cut?.enum).length).toBeLessThanOrEqual(DEEP_VIEW_BUDGETS.enumCharacters);
     expect(cut?.enum_cut).toBe(
-      `… and ${2_000 - (cut?.enum?.length ?? 0)} more values; describe_tools with "full": true shows all`,
+      `… and ${2_000 - (cut?.enum?.length ?? 0)} more values; describe_tools with "full": true, or tools describe --full on the CLI, shows all`,
     );
     const whole = describeTool(tool(schema), { full: true }).parameters[0];
     expect(whole?.enum).toEqual(many);
@@ -165,7 +165,7 @@ describe('deep view: descriptions verbatim', () => {
     expect(kept.length).toBeGreaterThan(DEEP_VIEW_BUDGETS.description * 0.9);
     expect(cut).toMatch(
       new RegExp(
-        `… \\[${(text.length - kept.length).toLocaleString('en-US')} more characters cut; describe_tools with "full": true shows all\\]$`,
+        `… \\[${(text.length - kept.length).toLocaleString('en-US')} more characters cut; describe_tools with "full": true, or tools describe --full on the CLI, shows all\\]$`,
       ),
     );
     expect(
@@ -214,7 +214,7 @@ describe('deep view: budgets', () => {
     expect(described.output_fields[0]).toBe('messages[].from.address.host');
     expect(described.output_fields).toHaveLength(DEEP_VIEW_BUDGETS.outputFields + 1);
     expect(described.output_fields.at(-1)).toBe(
-      '… and 61 more fields; describe_tools with "full": true shows all',
+      '… and 61 more fields; describe_tools with "full": true, or tools describe --full on the CLI, shows all',
     );
   });
 

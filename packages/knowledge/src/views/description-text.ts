@@ -1,5 +1,6 @@
 /** What a cut deep view tells its reader to do to read the rest. */
-export const READ_THE_REST = 'describe_tools with "full": true shows all';
+export const READ_THE_REST =
+  'describe_tools with "full": true, or tools describe --full on the CLI, shows all';
 
 /**
  * A server's text as it wrote it, character for character, up to `budget` characters; past it,

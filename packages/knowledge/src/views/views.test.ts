@@ -41,7 +41,9 @@ describe('snippets', () => {
     );
     const fields = outputFields({ type: 'object', properties }, 40);
     expect(fields).toHaveLength(41);
-    expect(fields.at(-1)).toBe('… and 60 more fields; describe_tools with "full": true shows all');
+    expect(fields.at(-1)).toBe(
+      '… and 60 more fields; describe_tools with "full": true, or tools describe --full on the CLI, shows all',
+    );
     expect(outputFields({ type: 'object', properties }, Infinity)).toHaveLength(100);
   });
 });

@@ -72,7 +72,14 @@ describe('stdio faults', () => {
       .callTool(alice, 'hangs', 'echo', {}, { timeoutMs: 300 })
       .catch((e: unknown) => e);
     const elapsed = Date.now() - started;
-    expect((error as McpError).code).toBe(McpErrorCode.RequestTimeout);
+    // Explained: the server, the limit, the progress seen, how to raise it (request-timeout.ts).
+    expect(error).toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(
+        /^Server "hangs" sent no answer within 0\.3 s \(and no progress\)/,
+      ),
+    });
+    expect((error as { cause: McpError }).cause.code).toBe(McpErrorCode.RequestTimeout);
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(800);
   });

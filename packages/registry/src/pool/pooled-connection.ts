@@ -28,6 +28,7 @@ import { listAllResources, type ResourceListing } from './list-all-resources.js'
 import { listAllTools } from './list-all-tools.js';
 import { deliverProgressBeforeResponses } from './ordered-progress.js';
 import { withheldEnv } from './passed-env.js';
+import { explainTimeout, ProgressSeen } from './request-timeout.js';
 
 /** Discovery and request settings of one connection. */
 export interface ConnectionOptions {
@@ -325,16 +326,21 @@ export class PooledConnection {
     const linked = outer === undefined ? undefined : new AbortController();
     const forward = () => linked?.abort(outer?.reason);
     outer?.addEventListener('abort', forward, { once: true });
+    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
+    const ceilingMs = this.#options.maxTotalTimeoutMs;
+    const seen = new ProgressSeen();
     try {
       return await run(client, {
-        timeout: options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs,
-        maxTotalTimeout: this.#options.maxTotalTimeoutMs,
+        timeout: timeoutMs,
+        maxTotalTimeout: ceilingMs,
         ...(linked === undefined ? {} : { signal: linked.signal }),
         // Always a listener: without one the SDK sends no progress token, and the server's
         // progress could not reset the timeout (HTTP-04).
-        onprogress: options.onProgress ?? ignoreProgress,
+        onprogress: seen.listen(options.onProgress ?? ignoreProgress),
         resetTimeoutOnProgress: true,
       });
+    } catch (error) {
+      throw explainTimeout(error, this.serverId, { timeoutMs, ceilingMs }, seen);
     } finally {
       outer?.removeEventListener('abort', forward);
     }

@@ -53,6 +53,9 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         limits: {
           maxToolCalls: Math.min(MAX_CALLS_PER_RUN, budget?.remainingToolCalls ?? Infinity),
           deadlineMs: Math.min(MAX_RUN_MS, budget?.remainingMs ?? Infinity),
+          // The whole value, up to the operator's cap on one result: the model gets it shaped
+          // below (a structural cut with a read_result reference), as a tool's result.
+          maxResultChars: state.dispatcher.maxResultBytes,
         },
         callTool: async (tool, args, signal) => {
           const reply = await callTool(tool, args, signal);
