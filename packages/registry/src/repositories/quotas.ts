@@ -39,7 +39,7 @@ const COLUMNS = {
  * both dialects, so concurrent callers never pass the calls limit (nor the servers limit, but
  * for one call of a server being counted); tokens are known only after a response, so that
  * limit holds within one model request per caller. Calls are taken in leased blocks
- * ({@link CallLeases}): never past the limit, and no round trip per call.
+ * (`CallLeases`): never past the limit, and no round trip per call.
  */
 export class QuotaRepository {
   readonly #db: Executor;
@@ -64,7 +64,7 @@ export class QuotaRepository {
     );
   }
 
-  /** Returns the calls this process leased and did not spend (see {@link CallLeases}). */
+  /** Returns the calls this process leased and did not spend (see `CallLeases`). */
   release(): Promise<void> {
     return this.#calls.release();
   }

@@ -116,7 +116,7 @@ export class UsageRepository {
 
   /**
    * Adds one tool call to its task's row for the connector: written behind (see
-   * {@link ToolCallWriteBehind}), so the call never waits on the database unless the buffer is
+   * `ToolCallWriteBehind`), so the call never waits on the database unless the buffer is
    * full. This process's own reads (`task`, `summary`) write what waits first.
    */
   recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
