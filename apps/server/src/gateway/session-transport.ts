@@ -61,11 +61,6 @@ export class SessionTransport implements Transport {
     return this.#inner.sessionId;
   }
 
-  /** Requests being answered as JSON (for tests). */
-  get answering(): number {
-    return this.#answering.size;
-  }
-
   async start(): Promise<void> {
     this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
     this.#inner.onerror = (error) => this.onerror?.(error);
@@ -84,6 +79,8 @@ export class SessionTransport implements Transport {
     if (res === undefined) return this.#inner.send(message, options);
     if (!response) return this.#inner.send(message);
     this.#answering.delete(id as RequestId);
+    // A client that went away before its answer: the result has nowhere to go.
+    if (res.destroyed) return;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     res.writeHead(200, headers).end(JSON.stringify(message));
@@ -117,12 +114,8 @@ export class SessionTransport implements Transport {
       this.#answering.has(message.id)
     )
       return this.#inner.handleRequest(req, res, body);
-    const id = message.id;
-    this.#answering.set(id, res);
-    res.once('close', () => {
-      // A client that went away before its answer: the result has nowhere to go.
-      if (this.#answering.get(id) === res) this.#answering.delete(id);
-    });
+    // Held until its result is sent, even if the client goes away first (the entry ends then).
+    this.#answering.set(message.id, res);
     this.onmessage?.(message, { requestInfo: { headers: req.headers } });
   }
 
