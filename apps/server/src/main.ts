@@ -36,6 +36,8 @@ Serving:
                              (MCP_AGENT_SERVERS_FILE)
   --public-url <url>         the URL users reach behind a reverse proxy (MCP_AGENT_PUBLIC_URL)
   --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
+  --gateway-json-answers     answer /mcp calls without progress as JSON, not as resumable
+                             streams (MCP_AGENT_GATEWAY_JSON_ANSWERS=1)
   --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
                              (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
   --operator-token-file <f>  the operator's token for /metrics and the UI's operator view
@@ -157,6 +159,8 @@ try {
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(publicUrl === undefined || publicUrl === '' ? {} : { publicUrl }),
     trustProxy,
+    gatewayJsonAnswers:
+      values['gateway-json-answers'] ?? process.env.MCP_AGENT_GATEWAY_JSON_ANSWERS === '1',
     limits: limits.server,
     tasks: limits.tasks,
     logger,
@@ -200,6 +204,7 @@ function parse() {
       'stdio-allowlist': { type: 'string' },
       'public-url': { type: 'string' },
       'trust-proxy': { type: 'boolean' },
+      'gateway-json-answers': { type: 'boolean' },
       'mcp-registry-url': { type: 'string' },
       'operator-token-file': { type: 'string' },
       servers: { type: 'string' },

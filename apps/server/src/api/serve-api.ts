@@ -49,6 +49,8 @@ export async function serveHttpApi(options: {
   publicUrl?: string;
   /** Believe X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
   trustProxy?: boolean;
+  /** See `HttpGatewayOptions.jsonAnswers`. */
+  gatewayJsonAnswers?: boolean;
   /** Body size, sessions per user, idle expiry, the resume store. */
   limits?: ServerLimits;
   /** The clock of session expiry; a manual one in tests. */
@@ -146,6 +148,9 @@ export async function serveHttpApi(options: {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.gatewayJsonAnswers === undefined
+      ? {}
+      : { jsonAnswers: options.gatewayJsonAnswers }),
     tasks,
   });
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));

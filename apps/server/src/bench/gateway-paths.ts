@@ -36,6 +36,8 @@ export interface GatewayPath {
 /** Node flags for a served process, such as `--cpu-prof`. */
 export interface PathOptions {
   readonly nodeFlags?: readonly string[];
+  /** The HTTP gateway with `--gateway-json-answers` (calls answered as JSON, not streams). */
+  readonly jsonAnswers?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -191,6 +193,7 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
       join(home, 'allow.json'),
       '--servers',
       join(home, 'servers.json'),
+      ...(options.jsonAnswers === true ? ['--gateway-json-answers'] : []),
     ]),
     `${base}/health`,
     env(),
@@ -204,7 +207,7 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
     return { client, call: await describedCall(client, 'HTTP gateway') };
   }, stop);
   return {
-    name: 'mcp_agent_http_gateway',
+    name: options.jsonAnswers === true ? 'mcp_agent_http_gateway_json' : 'mcp_agent_http_gateway',
     call,
     pid: server.child.pid as number,
     close: async () => {

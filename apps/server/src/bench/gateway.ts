@@ -37,6 +37,7 @@ export async function runGatewayBenchmark(
       directPath,
       stdioGatewayPath,
       httpGatewayPath,
+      () => httpGatewayPath({ jsonAnswers: true }),
       mcpHubPath,
       supergatewayPath,
     ])
@@ -52,11 +53,13 @@ export async function runGatewayBenchmark(
       const direct = s.ms.direct_stdio?.p50 ?? 0;
       const stdio = s.ms.mcp_agent_stdio_gateway?.p50 ?? Infinity;
       const http = s.ms.mcp_agent_http_gateway?.p50 ?? Infinity;
+      const httpJson = s.ms.mcp_agent_http_gateway_json?.p50 ?? Infinity;
       return {
         stdio_gateway_overhead_p50_ms: round3(stdio - direct),
         stdio_within_0_3_ms: stdio - direct <= 0.3,
         http_gateway_p50_vs_best_proxy: round3(http / bestProxy(s)),
         http_at_or_below_best_proxy: http <= bestProxy(s),
+        http_json_answers_p50_vs_best_proxy: round3(httpJson / bestProxy(s)),
       };
     };
     for (const path of paths.splice(0)) await path.close();
@@ -72,6 +75,10 @@ export async function runGatewayBenchmark(
       steps: {
         stdio_gateway: await profiled(stdioGatewayPath, profileCalls),
         http_gateway: await profiled(httpGatewayPath, profileCalls),
+        http_gateway_json_answers: await profiled(
+          (o) => httpGatewayPath({ ...o, jsonAnswers: true }),
+          profileCalls,
+        ),
       },
     };
   } finally {

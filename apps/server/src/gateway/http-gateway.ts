@@ -14,6 +14,7 @@ import {
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { MemoryEventStore, type SessionEventStore } from './event-store.js';
 import { createGatewayServer } from './gateway-server.js';
+import { SessionTransport } from './session-transport.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 // Token digests remembered per session (a client refreshing its token uses several).
@@ -49,13 +50,19 @@ export interface HttpGatewayOptions {
   readonly clock?: Clock;
   /** Where execute_task runs tasks (see `GatewayServerOptions.tasks`). */
   readonly tasks?: DurableTasks;
+  /**
+   * Answer a POST of one request without a `progressToken` with a JSON body instead of a
+   * resumable SSE stream (see `SessionTransport`): faster, but a client that loses such a
+   * response cannot resume it. Off by default.
+   */
+  readonly jsonAnswers?: boolean;
 }
 
 interface Session {
   readonly userId: string;
   /** The digests of the tokens used on this session (the newest few): revoking one closes it. */
   readonly tokens: Set<string>;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: SessionTransport;
   readonly server: McpServer;
   /** When the last request arrived or the last response ended. */
   lastSeen: number;
@@ -216,7 +223,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       events.dispose();
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const sdkTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: events,
       maxRequestBodySize: limits.maxBodyBytes,
@@ -242,6 +249,11 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         track(session, res, caller);
       },
     });
+    const transport = new SessionTransport(sdkTransport, {
+      maxBodyBytes: limits.maxBodyBytes,
+      jsonAnswers: options.jsonAnswers === true,
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    });
     const server = createGatewayServer({
       stack: options.stack,
       userId,
@@ -254,7 +266,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     };
     await server.connect(transport);
     try {
-      await transport.handleRequest(req, res);
+      await sdkTransport.handleRequest(req, res);
     } finally {
       // Not an initialize that succeeded (a bad or refused request): nothing is kept.
       if (session === undefined) await server.close().catch(() => undefined);
