@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, sleep } from './backoff.js';
-import { CircuitBreaker } from './circuit-breaker.js';
 
 describe('backoffDelay (full jitter)', () => {
   it('RDY-02 delays stay within [0, min(cap, base·2^attempt)] and grow to the cap', () => {
@@ -29,41 +28,5 @@ describe('backoffDelay (full jitter)', () => {
     const pending = sleep(10_000, controller.signal);
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
-  });
-});
-
-describe('CircuitBreaker', () => {
-  it('RDY-05 opens after 5 consecutive failures for 60 s, then lets one half-open probe through', () => {
-    let now = 0;
-    const breaker = new CircuitBreaker({}, () => now);
-    for (let i = 0; i < 4; i++) {
-      expect(breaker.tryAcquire()).toBe(true);
-      breaker.recordFailure();
-    }
-    expect(breaker.state).toBe('closed');
-    breaker.recordFailure();
-    expect(breaker.state).toBe('open');
-    expect(breaker.tryAcquire()).toBe(false);
-    now = 59_999;
-    expect(breaker.tryAcquire()).toBe(false);
-    now = 60_000;
-    expect(breaker.state).toBe('half-open');
-    expect(breaker.tryAcquire()).toBe(true);
-    expect(breaker.tryAcquire()).toBe(false);
-    breaker.recordFailure();
-    expect(breaker.state).toBe('open');
-    now = 120_000;
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.recordSuccess();
-    expect(breaker.state).toBe('closed');
-    expect(breaker.tryAcquire()).toBe(true);
-  });
-
-  it('a success resets the count', () => {
-    const breaker = new CircuitBreaker({ threshold: 2 });
-    breaker.recordFailure();
-    breaker.recordSuccess();
-    breaker.recordFailure();
-    expect(breaker.state).toBe('closed');
   });
 });

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '@mcp-agent/core';
 import type { ConnectionRecord, ConnectionStatus } from './repositories/connections.js';
-import { compareText } from './database/compare-text.js';
+import { compareText } from '@mcp-agent/core';
 
 /** A server in effect for a tenant, after tiers, thread activation and the allow-list. */
 export interface ActiveServer {

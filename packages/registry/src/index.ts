@@ -1,7 +1,6 @@
 export type { ActiveServer, ActiveServersOptions, Exclusion, TierEntry } from './active-servers.js';
 export type { AccountRecord, AccountStatus } from './repositories/accounts.js';
 export type { AuthConfigRecord, AuthKind } from './repositories/auth-configs.js';
-export { canonicalHash } from './catalog/canonical-hash.js';
 export type { ToolFinding, ToolFindingKind } from './catalog/tool-findings.js';
 export type {
   ConnectionRecord,
@@ -77,7 +76,6 @@ export {
   type LoadKeyringOptions,
   type SecretKey,
 } from './vault/secret-key.js';
-export { sleep } from './pool/backoff.js';
 export {
   ConnectionPool,
   type ConnectionPoolEvents,

@@ -29,7 +29,6 @@ describe('the public surface of @mcp-agent/registry', () => {
         "TaskMeter",
         "TaskRepository",
         "UsageRepository",
-        "canonicalHash",
         "deliverProgressBeforeResponses",
         "guardedFetch",
         "keyId",
@@ -41,7 +40,6 @@ describe('the public surface of @mcp-agent/registry', () => {
         "passedEnvFrom",
         "rotateSecrets",
         "serverConfigFromRegistry",
-        "sleep",
         "toToolSpec",
       ]
     `);

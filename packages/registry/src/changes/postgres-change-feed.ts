@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import { silentLogger, systemClock, type Clock, type Logger, backoffDelay } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
-import { backoffDelay } from '../pool/backoff.js';
 import type { ChangeFeed, RegistryChange } from './change-feed.js';
 import { ChangeLog } from './change-log.js';
 import { SequenceCursor } from './sequence-cursor.js';

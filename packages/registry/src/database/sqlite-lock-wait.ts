@@ -7,8 +7,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
 } from 'kysely';
-import { TimeoutError } from '@mcp-agent/core';
-import { backoffDelay, sleep } from '../pool/backoff.js';
+import { TimeoutError, backoffDelay, sleep } from '@mcp-agent/core';
 
 /**
  * How long SQLite itself waits for a lock, blocking the event loop (better-sqlite3 is

@@ -1,3 +1,4 @@
+import { clip } from '@mcp-agent/core';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '@mcp-agent/core';
 import { ProcessTransport } from './process-transport.js';
@@ -52,7 +53,7 @@ export function meaningfulStderrLine(stderr: string): string | undefined {
   );
   const line = kept.find((candidate) => TROUBLE.test(candidate)) ?? kept[0];
   if (line === undefined) return undefined;
-  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+  return clip(line, MAX_LINE);
 }
 
 /**
@@ -96,7 +97,7 @@ export function describeAttemptFailure(
 }
 
 function cannotStart(command: string, code: string, text: string): string {
-  const shown = command.length > 120 ? `${command.slice(0, 120)}…` : command;
+  const shown = clip(command, 120);
   switch (code) {
     case 'ENOENT':
       return `cannot start "${shown}": no such program (ENOENT); check the command and that it is on PATH`;

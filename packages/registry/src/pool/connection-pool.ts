@@ -9,8 +9,8 @@ import {
   type AgentContext,
   type Clock,
   type Logger,
+  canonicalHash,
 } from '@mcp-agent/core';
-import { canonicalHash } from '../catalog/canonical-hash.js';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';

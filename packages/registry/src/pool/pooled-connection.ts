@@ -15,11 +15,13 @@ import {
   type AgentContext,
   type Logger,
   type ServerConfig,
+  backoffDelay,
+  sleep,
+  type BackoffOptions,
 } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 import type { PoolStore } from './pool-store.js';
 import { describeAttemptFailure } from './attempt-failure.js';
-import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
 import { transportsFor } from './create-transport.js';

@@ -4,9 +4,9 @@ import {
   ProviderNotFoundError,
   type AgentContext,
   type ServerConfig,
+  compareText,
 } from '@mcp-agent/core';
 import type { McpConnectionsTable } from '../database/schema.js';
-import { compareText } from '../database/compare-text.js';
 import type { Executor } from '../database/executor.js';
 import type { SecretRepository } from '../repositories/secrets.js';
 import { timestamp } from '../database/timestamp.js';

@@ -1,5 +1,5 @@
 import type { AgentContext } from '@mcp-agent/core';
-import { compareText } from '../database/compare-text.js';
+import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import type { UserRepository } from '../repositories/users.js';

@@ -1,6 +1,10 @@
-import { toolNameProblem, type AgentContext, type JsonObject } from '@mcp-agent/core';
-import { canonicalHash } from '../catalog/canonical-hash.js';
-import { compareText } from '../database/compare-text.js';
+import {
+  toolNameProblem,
+  type AgentContext,
+  type JsonObject,
+  canonicalHash,
+  compareText,
+} from '@mcp-agent/core';
 import { notFound } from '../repositories/connections.js';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';

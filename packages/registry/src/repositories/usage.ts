@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AgentContext, ConnectorUsage, ModelUsage, Usage } from '@mcp-agent/core';
-import { compareText } from '../database/compare-text.js';
+import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import { count, type QuotaRepository } from './quotas.js';

@@ -1,4 +1,4 @@
-import { ErrorCode, type MCPTaskResult } from '@mcp-agent/core';
+import { ErrorCode, failedTaskResult, type MCPTaskResult } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { toRecord, type TaskRecord } from './task-repository.js';
 
@@ -145,18 +145,12 @@ function lostResult(
   createdAt: number,
   now: number,
 ): MCPTaskResult {
-  return {
-    status: 'failed',
-    answer: null,
-    steps: [],
-    toolsUsed: [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    durationMs: Math.max(0, now - createdAt),
-    requestId: 'none',
-    error: {
+  return failedTaskResult(
+    {
       code: ErrorCode.Internal,
       message: `The server process running this task stopped before it finished (no heartbeat since its lease ended at ${leaseUntil}). Its steps so far are in its events; start the task again.`,
       details: { reason: 'process_lost', owner, leaseUntil },
     },
-  };
+    Math.max(0, now - createdAt),
+  );
 }

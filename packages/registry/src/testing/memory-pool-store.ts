@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { canonicalHash } from '../catalog/canonical-hash.js';
-import { notFound } from '../repositories/connections.js';
 import {
+  canonicalHash,
   parseServerConfig,
   type AgentContext,
   type ServerConfig,
   type ServerConfigInput,
 } from '@mcp-agent/core';
+import { notFound } from '../repositories/connections.js';
 import { Availability, judgeServer } from '../availability.js';
 import type { LaunchPlan, PoolStore } from '../pool/pool-store.js';
 import type { RegistryEvents } from '../registry-events.js';
