@@ -5,7 +5,6 @@ import { silentLogger, systemClock, type Clock, type Logger, backoffDelay } from
 import type { Executor } from '../database/executor.js';
 import type { ChangeFeed, RegistryChange } from './change-feed.js';
 import { ChangeLog } from './change-log.js';
-import { SequenceCursor } from './sequence-cursor.js';
 
 /** Options of {@link PostgresChangeFeed}. */
 export interface PostgresChangeFeedOptions {
@@ -25,9 +24,6 @@ export interface PostgresChangeFeedOptions {
   readonly retentionMs?: number;
 }
 
-const PAGE = 500;
-const PRUNE_EVERY_MS = 10 * 60_000;
-
 /**
  * Registry changes across processes on PostgreSQL. A change is appended to the log and
  * announced with `pg_notify` in the same statement; every process LISTENs on the schema's
@@ -42,27 +38,25 @@ export class PostgresChangeFeed implements ChangeFeed {
   readonly #channel: string;
   readonly #logger: Logger;
   readonly #clock: Clock;
-  readonly #retentionMs: number;
   #receive: ((change: RegistryChange) => void) | undefined;
   #client: pg.Client | undefined;
-  #cursor: SequenceCursor | undefined;
-  #reading: Promise<void> | undefined;
-  #again = false;
   #poll: NodeJS.Timeout | undefined;
   #reconnect: NodeJS.Timeout | undefined;
   #attempt = 0;
   #closed = false;
-  #lastReadAt = 0;
-  #lastPruneAt = 0;
 
   constructor(options: PostgresChangeFeedOptions) {
     this.#options = options;
-    this.#log = new ChangeLog(options.db);
     this.#origin = options.origin ?? `proc_${randomUUID()}`;
     this.#channel = channelFor(options.schema);
     this.#logger = options.logger ?? silentLogger;
     this.#clock = options.clock ?? systemClock;
-    this.#retentionMs = options.retentionMs ?? 24 * 3_600_000;
+    this.#log = new ChangeLog(options.db, {
+      origin: this.#origin,
+      logger: this.#logger,
+      clock: this.#clock,
+      retentionMs: options.retentionMs ?? 24 * 3_600_000,
+    });
   }
 
   /** The channel this feed LISTENs on. */
@@ -75,8 +69,7 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   async start(): Promise<void> {
-    this.#cursor = new SequenceCursor(await this.#log.latest());
-    this.#lastReadAt = this.#clock.now();
+    await this.#log.follow();
     await this.#connect();
     this.#poll = setInterval(() => this.#read(), this.#options.pollMs ?? 2_000);
     this.#poll.unref();
@@ -110,7 +103,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => undefined);
-    await this.#reading;
+    await this.#log.stop();
   }
 
   async #connect(): Promise<void> {
@@ -159,64 +152,10 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.#reconnect.unref();
   }
 
-  // Single-flight: a notice that arrives during a read makes it read once more.
+  // What wakes this feed: a notice on the channel, the safety-net poll, a reconnect.
   #read(): void {
-    if (this.#closed || this.#cursor === undefined) return;
-    this.#again = true;
-    if (this.#reading !== undefined) return;
-    this.#reading = (async () => {
-      try {
-        while (this.#again && !this.#closed) {
-          this.#again = false;
-          await this.#readOnce();
-        }
-      } catch (error) {
-        this.#logger.warn(
-          { error: (error as Error).message },
-          'reading the registry change log failed',
-        );
-      } finally {
-        this.#reading = undefined;
-      }
-    })();
-  }
-
-  async #readOnce(): Promise<void> {
-    const cursor = this.#cursor as SequenceCursor;
-    const now = this.#clock.now();
-    if (now - this.#lastReadAt > this.#retentionMs)
-      this.#logger.warn(
-        { sinceMs: now - this.#lastReadAt },
-        'registry changes may have been missed: the log was not read for longer than it is kept; restart this process to drop every cache',
-      );
-    let from = cursor.floor;
-    for (;;) {
-      const rows = await this.#log.after(from, PAGE);
-      const fresh = new Set(
-        cursor.accept(
-          rows.map((row) => row.seq),
-          this.#clock.now(),
-        ),
-      );
-      for (const row of rows) {
-        if (!fresh.has(row.seq) || row.origin === this.#origin) continue;
-        try {
-          this.#receive?.(row.change);
-        } catch (error) {
-          this.#logger.warn(
-            { error: (error as Error).message },
-            'a registry change listener failed',
-          );
-        }
-      }
-      if (rows.length < PAGE) break;
-      from = (rows.at(-1) as { seq: number }).seq;
-    }
-    this.#lastReadAt = now;
-    if (now - this.#lastPruneAt > PRUNE_EVERY_MS) {
-      this.#lastPruneAt = now;
-      await this.#log.prune(now - this.#retentionMs);
-    }
+    if (this.#closed) return;
+    void this.#log.readNew(this.#receive);
   }
 }
 

@@ -4,7 +4,6 @@ import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/c
 import type { Executor } from '../database/executor.js';
 import type { ChangeFeed, RegistryChange } from './change-feed.js';
 import { ChangeLog } from './change-log.js';
-import { SequenceCursor } from './sequence-cursor.js';
 
 /** Options of {@link SqliteChangeFeed}. */
 export interface SqliteChangeFeedOptions {
@@ -20,9 +19,6 @@ export interface SqliteChangeFeedOptions {
   readonly retentionMs?: number;
 }
 
-const PAGE = 500;
-const PRUNE_EVERY_MS = 10 * 60_000;
-
 /**
  * Registry changes across processes on one SQLite file (the CLI beside a running server). A
  * change is appended to the same log as on PostgreSQL (`registry_changes`); the others notice
@@ -37,24 +33,26 @@ export class SqliteChangeFeed implements ChangeFeed {
   readonly #origin: string;
   readonly #logger: Logger;
   readonly #clock: Clock;
-  readonly #retentionMs: number;
   readonly #holders = new Set<() => boolean>();
   #receive: ((change: RegistryChange) => void) | undefined;
-  #cursor: SequenceCursor | undefined;
+  #started = false;
   #version: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reading: Promise<void> | undefined;
   #closed = false;
-  #lastPruneAt = 0;
   #polls = 0;
 
   constructor(options: SqliteChangeFeedOptions) {
     this.#options = options;
-    this.#log = new ChangeLog(options.db);
     this.#origin = options.origin ?? `proc_${randomUUID()}`;
     this.#logger = options.logger ?? silentLogger;
     this.#clock = options.clock ?? systemClock;
-    this.#retentionMs = options.retentionMs ?? 24 * 3_600_000;
+    this.#log = new ChangeLog(options.db, {
+      origin: this.#origin,
+      logger: this.#logger,
+      clock: this.#clock,
+      retentionMs: options.retentionMs ?? 24 * 3_600_000,
+    });
   }
 
   /** How many times `data_version` was asked: a test sees the poll pause while nothing is held. */
@@ -67,7 +65,8 @@ export class SqliteChangeFeed implements ChangeFeed {
   }
 
   async start(): Promise<void> {
-    this.#cursor = new SequenceCursor(await this.#log.latest());
+    await this.#log.follow();
+    this.#started = true;
     this.#version = await this.#dataVersion();
     this.#timer = setInterval(() => this.poll(), this.#options.pollMs ?? 1_000);
     this.#timer.unref();
@@ -97,6 +96,7 @@ export class SqliteChangeFeed implements ChangeFeed {
     this.#closed = true;
     clearInterval(this.#timer);
     await this.#reading;
+    await this.#log.stop();
   }
 
   /**
@@ -104,7 +104,7 @@ export class SqliteChangeFeed implements ChangeFeed {
    * the last one, reads the log after the cursor. Single-flight; resolves when it is done.
    */
   poll(): Promise<void> {
-    if (this.#closed || this.#cursor === undefined) return Promise.resolve();
+    if (this.#closed || !this.#started) return Promise.resolve();
     if (this.#holders.size > 0 && ![...this.#holders].some((held) => held()))
       return Promise.resolve();
     this.#reading ??= this.#pollOnce()
@@ -122,37 +122,10 @@ export class SqliteChangeFeed implements ChangeFeed {
 
   async #pollOnce(): Promise<void> {
     const version = await this.#dataVersion();
-    if (version === this.#version) return;
+    // Unchanged: no other connection wrote, so nothing was missed however long ago the last read.
+    if (version === this.#version) return this.#log.upToDate();
     this.#version = version;
-    const cursor = this.#cursor as SequenceCursor;
-    let from = cursor.floor;
-    for (;;) {
-      const rows = await this.#log.after(from, PAGE);
-      const fresh = new Set(
-        cursor.accept(
-          rows.map((row) => row.seq),
-          this.#clock.now(),
-        ),
-      );
-      for (const row of rows) {
-        if (!fresh.has(row.seq) || row.origin === this.#origin || this.#closed) continue;
-        try {
-          this.#receive?.(row.change);
-        } catch (error) {
-          this.#logger.warn(
-            { error: (error as Error).message },
-            'a registry change listener failed',
-          );
-        }
-      }
-      if (rows.length < PAGE) break;
-      from = (rows.at(-1) as { seq: number }).seq;
-    }
-    const now = this.#clock.now();
-    if (now - this.#lastPruneAt > PRUNE_EVERY_MS) {
-      this.#lastPruneAt = now;
-      await this.#log.prune(now - this.#retentionMs);
-    }
+    await this.#log.readNew(this.#receive);
   }
 
   async #dataVersion(): Promise<number> {
