@@ -16,43 +16,43 @@ import {
   type ActiveServer,
   type ActiveServersOptions,
   type TierEntry,
-} from './active-servers.js';
-import { Availability, judgeServer } from './availability.js';
-import { AccountRepository } from './repositories/accounts.js';
-import { AuthConfigRepository } from './repositories/auth-configs.js';
-import { EmbeddingCacheRepository } from './repositories/embedding-cache.js';
+} from './store/availability/active-servers.js';
+import { Availability, judgeServer } from './store/availability/availability.js';
+import { AccountRepository } from './store/repositories/accounts.js';
+import { AuthConfigRepository } from './store/repositories/auth-configs.js';
+import { EmbeddingCacheRepository } from './store/repositories/embedding-cache.js';
 import {
   ConnectionRepository,
   notFound,
   type ConnectionRecord,
   type ConnectionStateUpdate,
-} from './repositories/connections.js';
-import type { Executor } from './database/executor.js';
-import { SecretRepository } from './repositories/secrets.js';
-import type { QuotaLimits } from './quota-limits.js';
-import { QuotaRepository } from './repositories/quotas.js';
-import { ThreadRepository } from './repositories/threads.js';
-import { UsageRepository } from './repositories/usage.js';
-import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
-import { UserRepository } from './repositories/users.js';
-import { scanToolDefinitions, type ToolFinding } from './catalog/tool-findings.js';
-import type { RegistryEvents } from './registry-events.js';
-import { resolveHome } from './database/open-database.js';
-import { tenantFolder, type TenantFolder } from './tenant-folder.js';
+} from './store/repositories/connections.js';
+import type { Executor } from './store/database/executor.js';
+import { SecretRepository } from './store/repositories/secrets.js';
+import type { QuotaLimits } from './store/limits/quota-limits.js';
+import { QuotaRepository } from './store/repositories/quotas.js';
+import { ThreadRepository } from './store/repositories/threads.js';
+import { UsageRepository } from './store/repositories/usage.js';
+import { ToolCatalogRepository, type CatalogUpdate } from './store/repositories/tool-catalog.js';
+import { UserRepository } from './store/repositories/users.js';
+import { scanToolDefinitions, type ToolFinding } from './store/catalog/tool-findings.js';
+import type { RegistryEvents } from './store/changes/registry-events.js';
+import { resolveHome } from './store/database/open-database.js';
+import { tenantFolder, type TenantFolder } from './store/availability/tenant-folder.js';
 import {
   checkUserServer,
   launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
-} from './user-server-policy.js';
-import { WriteObserver } from './database/write-observer.js';
-import type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
-import { RateLimitRepository } from './limits/rate-limit-repository.js';
-import { TaskLeases } from './tasks/task-leases.js';
-import { TaskRepository } from './tasks/task-repository.js';
-import type { LaunchPlan } from './pool/pool-store.js';
-import { CredentialVault } from './vault/credential-vault.js';
-import type { Keyring } from './vault/secret-key.js';
+} from './store/availability/user-server-policy.js';
+import { WriteObserver } from './store/database/write-observer.js';
+import type { ChangeFeed, RegistryChange } from './store/changes/change-feed.js';
+import { RateLimitRepository } from './store/limits/rate-limit-repository.js';
+import { TaskLeases } from './store/tasks/task-leases.js';
+import { TaskRepository } from './store/tasks/task-repository.js';
+import type { LaunchPlan } from './store/readiness/pool-store.js';
+import { CredentialVault } from './store/vault/credential-vault.js';
+import type { Keyring } from './store/vault/secret-key.js';
 
 /** Options of {@link Registry}. */
 export interface RegistryOptions {

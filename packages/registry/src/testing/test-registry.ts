@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { ServerConfig } from '@mcp-agent/core';
 import { openRegistry, type OpenRegistryOptions } from '../open-registry.js';
 import type { Registry } from '../registry.js';
-import type { UserServerPolicy } from '../user-server-policy.js';
-import type { QuotaLimits } from '../quota-limits.js';
+import type { UserServerPolicy } from '../store/availability/user-server-policy.js';
+import type { QuotaLimits } from '../store/limits/quota-limits.js';
 
 /** A database the contract suites run on. */
 export interface TestDialect {

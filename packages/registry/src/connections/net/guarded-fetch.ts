@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { PolicyDeniedError } from '@mcp-agent/core';
-import { isPrivateAddress } from './private-address.js';
+import { isPrivateAddress } from '../../store/availability/private-address.js';
 
 /** Options of {@link guardedFetch}. */
 export interface GuardedFetchOptions {

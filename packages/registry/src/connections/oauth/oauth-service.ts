@@ -4,10 +4,17 @@ import {
   extractWWWAuthenticateParams,
   type AuthResult,
 } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ConfigError, ExpiringCache, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
+import {
+  ConfigError,
+  ExpiringCache,
+  UnauthorizedError,
+  type AgentContext,
+  type ServerConfig,
+} from '@mcp-agent/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { notFound } from '../repositories/connections.js';
-import type { Registry } from '../registry.js';
+import { notFound } from '../../store/repositories/connections.js';
+import type { AuthConfigRepository } from '../../store/repositories/auth-configs.js';
+import type { ConnectionStateUpdate } from '../../store/repositories/connections.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import {
   OAUTH_FIELDS,
@@ -15,7 +22,7 @@ import {
   type RecordedIssuer,
   type StoredTokens,
 } from './vault-oauth-provider.js';
-import { VaultTokenStore, type TokenStore } from './token-store.js';
+import { VaultTokenStore, type AccountSecrets, type TokenStore } from './token-store.js';
 
 /** A `fetch` with credentials added. */
 export type AuthorizedFetch = (
@@ -56,6 +63,20 @@ export interface OAuthServiceOptions {
 }
 
 /**
+ * What the OAuth flows need of the store (`Registry` has it): the tenant's accounts and secrets
+ * for the tokens, the auth settings it saved, and the server definitions in effect.
+ */
+export interface OAuthStore extends AccountSecrets {
+  readonly authConfigs: Pick<AuthConfigRepository, 'upsert' | 'find'>;
+  resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig>;
+  recordState(
+    ctx: AgentContext,
+    providerId: string,
+    update: ConnectionStateUpdate,
+  ): Promise<unknown>;
+}
+
+/**
  * OAuth for remote MCP servers on the SDK's own helpers (discovery, dynamic client
  * registration, PKCE S256, resource indicators, refresh), persisted in the vault. Refreshes are
  * proactive and single-flight per (tenant, server): however many calls wait, one token request
@@ -71,7 +92,7 @@ export class OAuthService {
   readonly #tokens: TokenStore;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly registry: OAuthStore,
     private readonly options: OAuthServiceOptions = {},
   ) {
     this.#tokens = options.tokens ?? new VaultTokenStore(registry);

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, UnauthorizedError, type AgentContext } from '@mcp-agent/core';
 import { ConnectionPool } from '../pool/connection-pool.js';
-import type { Registry } from '../registry.js';
-import { createTestRegistry } from '../testing/index.js';
+import type { Registry } from '../../registry.js';
+import { createTestRegistry } from '../../testing/index.js';
 import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
-import { isPrivateAddress } from '../net/private-address.js';
+import { isPrivateAddress } from '../../store/availability/private-address.js';
 import { OAuthService } from './oauth-service.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 

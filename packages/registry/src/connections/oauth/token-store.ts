@@ -1,6 +1,15 @@
 import type { AgentContext } from '@mcp-agent/core';
-import type { AccountStatus } from '../repositories/accounts.js';
-import type { Registry } from '../registry.js';
+import type { AccountRepository, AccountStatus } from '../../store/repositories/accounts.js';
+import type { SecretRepository } from '../../store/repositories/secrets.js';
+
+/** What the vault token store needs of the store (`Registry` has it): accounts and their secrets. */
+export interface AccountSecrets {
+  readonly accounts: Pick<
+    AccountRepository,
+    'getSecret' | 'putSecret' | 'find' | 'upsert' | 'disconnect'
+  >;
+  readonly secrets: Pick<SecretRepository, 'remove'>;
+}
 /** The fields an OAuth authorisation keeps, by role. */
 export const OAUTH_FIELDS = {
   tokens: 'oauth_tokens',
@@ -29,7 +38,7 @@ export interface TokenStore {
 
 /** The registry's token store: the tenant's connected account, its fields in the vault. */
 export class VaultTokenStore implements TokenStore {
-  constructor(private readonly registry: Registry) {}
+  constructor(private readonly registry: AccountSecrets) {}
 
   get(ctx: AgentContext, serverId: string, field: OAuthField): Promise<string | undefined> {
     return this.registry.accounts.getSecret(ctx, serverId, field);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
-import { MemoryTokenStore } from '../testing/index.js';
+import { MemoryTokenStore } from '../../testing/index.js';
 import { OAUTH_FIELDS } from './token-store.js';
 import { VaultOAuthProvider } from './vault-oauth-provider.js';
 

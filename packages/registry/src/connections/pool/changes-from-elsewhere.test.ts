@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
-import { dialects, reportSkippedPostgres } from '../contract-tests/dialects.js';
-import { SqliteChangeFeed } from '../changes/sqlite-change-feed.js';
-import type { Registry } from '../registry.js';
-import type { SharedDatabase } from '../testing/index.js';
+import { dialects, reportSkippedPostgres } from '../../store/contract-tests/dialects.js';
+import { SqliteChangeFeed } from '../../store/changes/sqlite-change-feed.js';
+import type { Registry } from '../../registry.js';
+import type { SharedDatabase } from '../../testing/index.js';
 import { ConnectionPool } from './connection-pool.js';
 import { misbehaving, servers } from './pool-test-helpers.js';
 

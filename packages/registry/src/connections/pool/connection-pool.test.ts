@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, NotReadyError } from '@mcp-agent/core';
 import type { ChildProcess } from 'node:child_process';
-import { createTestRegistry } from '../testing/index.js';
-import type { Registry } from '../registry.js';
+import { createTestRegistry } from '../../testing/index.js';
+import type { Registry } from '../../registry.js';
 import { ConnectionPool } from './connection-pool.js';
-import type { ConnectionState } from './connection-state.js';
+import type { ConnectionState } from '../../store/readiness/connection-state.js';
 import {
   freePort,
   misbehaving,

@@ -11,11 +11,11 @@ import {
   type Logger,
   canonicalHash,
 } from '@mcp-agent/core';
-import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
-import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
-import type { PoolStore } from './pool-store.js';
+import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
+import type { PoolStore } from '../../store/readiness/pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
 import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
 import {

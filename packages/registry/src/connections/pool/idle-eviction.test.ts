@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
-import { createTestRegistry } from '../testing/index.js';
-import type { Registry } from '../registry.js';
+import { createTestRegistry } from '../../testing/index.js';
+import type { Registry } from '../../registry.js';
 import { ConnectionPool } from './connection-pool.js';
 import { misbehaving, servers } from './pool-test-helpers.js';
 

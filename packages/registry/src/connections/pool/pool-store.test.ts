@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
-import { MemoryPoolStore } from '../testing/index.js';
+import { MemoryPoolStore } from '../../testing/index.js';
 import { ConnectionPool } from './connection-pool.js';
 import { misbehaving } from './pool-test-helpers.js';
 

@@ -8,19 +8,19 @@ import { serverFixtures } from '@mcp-agent/test-support';
 export const servers = {
   everything: fileURLToPath(
     new URL(
-      '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+      '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
       import.meta.url,
     ),
   ),
   filesystem: fileURLToPath(
     new URL(
-      '../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
+      '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
       import.meta.url,
     ),
   ),
   memory: fileURLToPath(
     new URL(
-      '../../node_modules/@modelcontextprotocol/server-memory/dist/index.js',
+      '../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js',
       import.meta.url,
     ),
   ),

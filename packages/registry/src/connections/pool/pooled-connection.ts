@@ -19,11 +19,11 @@ import {
   sleep,
   type BackoffOptions,
 } from '@mcp-agent/core';
-import type { CatalogUpdate } from '../repositories/tool-catalog.js';
-import type { PoolStore } from './pool-store.js';
+import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
+import type { PoolStore } from '../../store/readiness/pool-store.js';
 import { describeAttemptFailure } from './attempt-failure.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
-import type { ConnectionMetrics, ConnectionState } from './connection-state.js';
+import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import { transportsFor } from './create-transport.js';
 import { callToolAsTask } from './call-tool-as-task.js';
 import { listAllResources, type ResourceListing } from './list-all-resources.js';

@@ -1,5 +1,5 @@
 import type { ServerTransport } from '@mcp-agent/core';
-import type { ServerAvailability } from '../availability.js';
+import type { ServerAvailability } from '../../store/availability/availability.js';
 import { PASSED_ENV_VARIABLE } from './passed-env.js';
 import type { PooledConnection } from './pooled-connection.js';
 

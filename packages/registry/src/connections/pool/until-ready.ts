@@ -1,5 +1,5 @@
 import { NotReadyError } from '@mcp-agent/core';
-import type { ConnectionState } from './connection-state.js';
+import type { ConnectionState } from '../../store/readiness/connection-state.js';
 import type { PooledConnection } from './pooled-connection.js';
 
 /**

@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, PolicyDeniedError, type StdioServerConfig } from '@mcp-agent/core';
-import { openRegistry } from './open-registry.js';
-import { ConnectionPool } from './pool/connection-pool.js';
-import { servers } from './pool/pool-test-helpers.js';
-import type { Registry } from './registry.js';
-import { ensureTenantFolder } from './tenant-folder.js';
-import type { EnvValueRule } from './user-server-policy-env.js';
-import { checkUserServer, launchUserServer, type UserServerPolicy } from './user-server-policy.js';
+import { openRegistry } from '../../open-registry.js';
+import { ConnectionPool } from './connection-pool.js';
+import { servers } from './pool-test-helpers.js';
+import type { Registry } from '../../registry.js';
+import { ensureTenantFolder } from '../../store/availability/tenant-folder.js';
+import type { EnvValueRule } from '../../store/availability/user-server-policy-env.js';
+import {
+  checkUserServer,
+  launchUserServer,
+  type UserServerPolicy,
+} from '../../store/availability/user-server-policy.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'Bob@example.com' });

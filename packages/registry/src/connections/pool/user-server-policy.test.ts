@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, parseServerConfig, PolicyDeniedError } from '@mcp-agent/core';
-import { openRegistry } from './open-registry.js';
-import { ConnectionPool } from './pool/connection-pool.js';
-import { servers, startSdkHttpServer, stop } from './pool/pool-test-helpers.js';
-import type { Registry } from './registry.js';
-import { createTestRegistry } from './testing/index.js';
+import { openRegistry } from '../../open-registry.js';
+import { ConnectionPool } from './connection-pool.js';
+import { servers, startSdkHttpServer, stop } from './pool-test-helpers.js';
+import type { Registry } from '../../registry.js';
+import { createTestRegistry } from '../../testing/index.js';
 import {
   checkUserServer,
   MULTI_TENANT_POLICY,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
-} from './user-server-policy.js';
+} from '../../store/availability/user-server-policy.js';
 
 const alice = createContext({ userId: 'alice' });
 const memory = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };

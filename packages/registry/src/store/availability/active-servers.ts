@@ -1,5 +1,5 @@
 import type { ServerConfig } from '@mcp-agent/core';
-import type { ConnectionRecord, ConnectionStatus } from './repositories/connections.js';
+import type { ConnectionRecord, ConnectionStatus } from '../repositories/connections.js';
 import { compareText } from '@mcp-agent/core';
 
 /** A server in effect for a tenant, after tiers, thread activation and the allow-list. */

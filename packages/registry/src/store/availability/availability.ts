@@ -1,5 +1,5 @@
 import type { ActiveServer, Exclusion } from './active-servers.js';
-import type { ConnectionState } from './pool/connection-state.js';
+import type { ConnectionState } from '../readiness/connection-state.js';
 
 /** Why a server cannot be used in this request; each code comes with a sentence a user can act on. */
 export type UnavailableCode =

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { PolicyDeniedError, type ServerConfig, type StdioServerConfig } from '@mcp-agent/core';
-import { isPrivateAddress } from './net/private-address.js';
+import { isPrivateAddress } from './private-address.js';
 import { ensureTenantFolder, type TenantFolder } from './tenant-folder.js';
 import {
   envRules,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
-import { createTestRegistry } from '../testing/index.js';
+import { createTestRegistry } from '../../testing/index.js';
 import { scanToolDefinitions, type ToolFinding } from './tool-findings.js';
 
 const none = new Map<string, string>();
@@ -94,7 +94,7 @@ describe('scanToolDefinitions', () => {
 
   it('stays quiet on the 818 real tools of the shared catalog (at most one coincidence)', () => {
     const corpus = readFileSync(
-      new URL('../../../../../shared/bench/catalogs/real-mcp-tools/corpus.jsonl', import.meta.url),
+      new URL('../../../../../../shared/bench/catalogs/real-mcp-tools/corpus.jsonl', import.meta.url),
       'utf8',
     )
       .trim()

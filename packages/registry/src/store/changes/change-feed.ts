@@ -1,4 +1,4 @@
-import type { RegistryEvents } from '../registry-events.js';
+import type { RegistryEvents } from './registry-events.js';
 
 /** One registry change as it travels between processes: the event's name and its payload. */
 export type RegistryChange = {

@@ -1,4 +1,4 @@
-import type { CatalogUpdate } from './repositories/tool-catalog.js';
+import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 
 /** What changed in a tenant's set of servers. */
 export interface ServerChange {

@@ -2,9 +2,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { channelFor } from '../changes/postgres-change-feed.js';
-import { openRegistry, type RegistryChange, type RegistryEvents, type Registry } from '../index.js';
-import { MemoryChangeHub, type SharedDatabase } from '../testing/index.js';
-import { randomKey } from '../testing/test-registry.js';
+import {
+  openRegistry,
+  type RegistryChange,
+  type RegistryEvents,
+  type Registry,
+} from '../../index.js';
+import { MemoryChangeHub, type SharedDatabase } from '../../testing/index.js';
+import { randomKey } from '../../testing/test-registry.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });

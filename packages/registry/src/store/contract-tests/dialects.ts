@@ -1,5 +1,5 @@
 import { it } from 'vitest';
-import { testDialects } from '../testing/index.js';
+import { testDialects } from '../../testing/index.js';
 
 const { dialects, skipped } = testDialects();
 

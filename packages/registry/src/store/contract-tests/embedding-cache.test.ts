@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, InvalidArgumentsError } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
-import { openRegistry, type Registry } from '../index.js';
-import { randomKey } from '../testing/test-registry.js';
+import { openRegistry, type Registry } from '../../index.js';
+import { randomKey } from '../../testing/test-registry.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const clock = createManualClock();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '@mcp-agent/core';
-import { migrateToLatest, migrations, openDatabase, type OpenDatabase } from '../index.js';
+import { migrateToLatest, migrations, openDatabase, type OpenDatabase } from '../../index.js';
 import { reportSkippedPostgres } from './dialects.js';
 
 const targets: { name: string; open: () => Promise<{ db: OpenDatabase; schema?: string }> }[] = [

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
-import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '../index.js';
-import type { SharedDatabase } from '../testing/index.js';
+import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '../../index.js';
+import type { SharedDatabase } from '../../testing/index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const clock = createManualClock(Date.parse('2030-01-01T00:00:00Z'));

@@ -5,8 +5,8 @@ import {
   ProviderNotFoundError,
   type ServerConfig,
 } from '@mcp-agent/core';
-import type { Registry } from '../index.js';
-import { toToolSpec } from '../index.js';
+import type { Registry } from '../../index.js';
+import { toToolSpec } from '../../index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });

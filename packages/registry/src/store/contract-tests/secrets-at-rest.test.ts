@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
-import { openRegistry, rotateSecrets, Registry, type Registry as RegistryType } from '../index.js';
+import {
+  openRegistry,
+  rotateSecrets,
+  Registry,
+  type Registry as RegistryType,
+} from '../../index.js';
 import { parseSecretKey } from '../vault/secret-key.js';
 import { reportSkippedPostgres } from './dialects.js';
 

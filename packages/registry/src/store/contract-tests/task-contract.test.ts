@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext, type MCPTaskResult, type StepEvent } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
-import type { Registry } from '../index.js';
+import type { Registry } from '../../index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 
 const clock = createManualClock(Date.parse('2030-01-01T00:00:00Z'));

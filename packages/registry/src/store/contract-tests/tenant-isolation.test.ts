@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
-import type { Registry } from '../index.js';
+import type { Registry } from '../../index.js';
 import { reportSkippedPostgres, tenantDialects } from './dialects.js';
 
 const alice = createContext({ userId: 'alice' });

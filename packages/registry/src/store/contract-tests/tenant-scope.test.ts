@@ -9,7 +9,7 @@ import {
   type ServerConfig,
 } from '@mcp-agent/core';
 import type { Database } from '../database/schema.js';
-import { Registry } from '../registry.js';
+import { Registry } from '../../registry.js';
 import { parseSecretKey } from '../vault/secret-key.js';
 import { reportSkippedPostgres, tenantDialects } from './dialects.js';
 import {

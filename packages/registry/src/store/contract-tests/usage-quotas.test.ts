@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import { createManualClock, type ManualClock } from '@mcp-agent/core/testing';
 import { randomBytes } from 'node:crypto';
-import { Registry } from '../index.js';
+import { Registry } from '../../index.js';
 import { parseSecretKey } from '../vault/secret-key.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 import { TenantScopeRecorder } from './tenant-scope-check.js';

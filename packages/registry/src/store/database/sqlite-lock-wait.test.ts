@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, TimeoutError } from '@mcp-agent/core';
-import { openRegistry } from '../open-registry.js';
-import type { Registry } from '../registry.js';
+import { openRegistry } from '../../open-registry.js';
+import type { Registry } from '../../registry.js';
 import { type HeldLock, holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 
 const alice = createContext({ userId: 'alice' });

@@ -1,6 +1,6 @@
 import type { AgentContext, ServerConfig } from '@mcp-agent/core';
-import type { Availability } from '../availability.js';
-import type { RegistryEvents } from '../registry-events.js';
+import type { Availability } from '../availability/availability.js';
+import type { RegistryEvents } from '../changes/registry-events.js';
 import type { ConnectionStateUpdate } from '../repositories/connections.js';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 

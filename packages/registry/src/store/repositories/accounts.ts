@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AgentContext } from '@mcp-agent/core';
 import type { ConnectedAccountsTable } from '../database/schema.js';
 import type { Executor } from '../database/executor.js';
-import type { SecretRepository } from '../repositories/secrets.js';
+import type { SecretRepository } from './secrets.js';
 import { timestamp } from '../database/timestamp.js';
-import type { UserRepository } from '../repositories/users.js';
+import type { UserRepository } from './users.js';
 
 /** Whether the user's account at a provider can be used. */
 export type AccountStatus = ConnectedAccountsTable['status'];

@@ -3,7 +3,7 @@ import type { AgentContext, JsonObject } from '@mcp-agent/core';
 import type { AuthConfigsTable } from '../database/schema.js';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
-import type { UserRepository } from '../repositories/users.js';
+import type { UserRepository } from './users.js';
 
 /** How a provider is authenticated: nothing, static secret headers/env, or OAuth. */
 export type AuthKind = AuthConfigsTable['kind'];

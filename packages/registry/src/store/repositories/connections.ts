@@ -8,9 +8,9 @@ import {
 } from '@mcp-agent/core';
 import type { McpConnectionsTable } from '../database/schema.js';
 import type { Executor } from '../database/executor.js';
-import type { SecretRepository } from '../repositories/secrets.js';
+import type { SecretRepository } from './secrets.js';
 import { timestamp } from '../database/timestamp.js';
-import type { UserRepository } from '../repositories/users.js';
+import type { UserRepository } from './users.js';
 
 /** Where a connection's definition comes from. */
 export type ConnectionScope = 'app' | 'user';

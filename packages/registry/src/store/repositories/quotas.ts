@@ -8,7 +8,7 @@ import {
   type QuotaLimits,
   type QuotaName,
   type UserQuotaLimits,
-} from '../quota-limits.js';
+} from '../limits/quota-limits.js';
 
 /** What a tenant used of each windowed quota, and the limits in force. */
 export interface QuotaStatus {

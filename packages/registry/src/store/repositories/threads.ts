@@ -2,7 +2,7 @@ import type { AgentContext } from '@mcp-agent/core';
 import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
-import type { UserRepository } from '../repositories/users.js';
+import type { UserRepository } from './users.js';
 
 /** Which servers are active in a conversation. A thread with none activated uses them all. */
 export class ThreadRepository {

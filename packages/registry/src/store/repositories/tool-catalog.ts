@@ -5,7 +5,7 @@ import {
   canonicalHash,
   compareText,
 } from '@mcp-agent/core';
-import { notFound } from '../repositories/connections.js';
+import { notFound } from './connections.js';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import type { ToolFinding } from '../catalog/tool-findings.js';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerConfig } from '@mcp-agent/core';
-import { MULTI_TENANT_POLICY, checkUserServer } from '../user-server-policy.js';
+import {
+  MULTI_TENANT_POLICY,
+  checkUserServer,
+} from '../../store/availability/user-server-policy.js';
 import { checkedLookup, guardedFetch } from './guarded-fetch.js';
-import { isPrivateAddress } from './private-address.js';
+import { isPrivateAddress } from '../../store/availability/private-address.js';
 
 // The forms an outside probe found allowed, each with what it hides.
 const probed = [
