@@ -94,7 +94,10 @@ describe('scanToolDefinitions', () => {
 
   it('stays quiet on the 818 real tools of the shared catalog (at most one coincidence)', () => {
     const corpus = readFileSync(
-      new URL('../../../../../../shared/bench/catalogs/real-mcp-tools/corpus.jsonl', import.meta.url),
+      new URL(
+        '../../../../../../shared/bench/catalogs/real-mcp-tools/corpus.jsonl',
+        import.meta.url,
+      ),
       'utf8',
     )
       .trim()
