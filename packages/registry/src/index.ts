@@ -46,7 +46,8 @@ export {
 } from './store/database/open-database.js';
 export type { Database } from './store/database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
-export { AVAILABILITY, Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export { AVAILABILITY, type ImportResult, type RegistryOptions } from './registry-options.js';
+export { Registry } from './registry.js';
 export {
   MULTI_TENANT_POLICY,
   SINGLE_USER_POLICY,

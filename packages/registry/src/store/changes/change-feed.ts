@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { RegistryEvents } from './registry-events.js';
 
 /** One registry change as it travels between processes: the event's name and its payload. */
@@ -28,4 +29,12 @@ export interface ChangeFeed {
   followWhile?(held: () => boolean): () => void;
   /** Stops following and releases its connection. */
   close(): Promise<void>;
+}
+
+// One change as the event it stands for (the union narrows per kind; the emitter's overloads do not).
+export function emitChange(
+  events: EventEmitter<RegistryEvents>,
+  { kind, change }: RegistryChange,
+): void {
+  (events as EventEmitter).emit(kind, change);
 }
