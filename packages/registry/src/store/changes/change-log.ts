@@ -1,4 +1,5 @@
-import type { Clock, Logger } from '@mcp-agent/core';
+import { randomUUID } from 'node:crypto';
+import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import type { RegistryChange } from './change-feed.js';
 import { SequenceCursor } from './sequence-cursor.js';
@@ -11,6 +12,21 @@ export interface LogFollowing {
   readonly clock: Clock;
   /** Changes are kept this long for processes catching up. */
   readonly retentionMs: number;
+}
+
+/** A feed's {@link LogFollowing} from its options: a fresh origin, no logging, the system clock, 24 h. */
+export function followingFrom(options: {
+  readonly origin?: string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly retentionMs?: number;
+}): LogFollowing {
+  return {
+    origin: options.origin ?? `proc_${randomUUID()}`,
+    logger: options.logger ?? silentLogger,
+    clock: options.clock ?? systemClock,
+    retentionMs: options.retentionMs ?? 24 * 3_600_000,
+  };
 }
 
 const PAGE = 500;

@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { silentLogger, systemClock, type Clock, type Logger, backoffDelay } from '@mcp-agent/core';
+import { backoffDelay, type Clock, type Logger } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import type { ChangeFeed, RegistryChange } from './change-feed.js';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, followingFrom, type LogFollowing } from './change-log.js';
 
 /** Options of {@link PostgresChangeFeed}. */
 export interface PostgresChangeFeedOptions {
@@ -34,10 +34,8 @@ export interface PostgresChangeFeedOptions {
 export class PostgresChangeFeed implements ChangeFeed {
   readonly #options: PostgresChangeFeedOptions;
   readonly #log: ChangeLog;
-  readonly #origin: string;
+  readonly #following: LogFollowing;
   readonly #channel: string;
-  readonly #logger: Logger;
-  readonly #clock: Clock;
   #receive: ((change: RegistryChange) => void) | undefined;
   #client: pg.Client | undefined;
   #poll: NodeJS.Timeout | undefined;
@@ -47,16 +45,9 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   constructor(options: PostgresChangeFeedOptions) {
     this.#options = options;
-    this.#origin = options.origin ?? `proc_${randomUUID()}`;
+    this.#following = followingFrom(options);
     this.#channel = channelFor(options.schema);
-    this.#logger = options.logger ?? silentLogger;
-    this.#clock = options.clock ?? systemClock;
-    this.#log = new ChangeLog(options.db, {
-      origin: this.#origin,
-      logger: this.#logger,
-      clock: this.#clock,
-      retentionMs: options.retentionMs ?? 24 * 3_600_000,
-    });
+    this.#log = new ChangeLog(options.db, this.#following);
   }
 
   /** The channel this feed LISTENs on. */
@@ -76,7 +67,11 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   async publish(change: RegistryChange): Promise<void> {
-    const row = ChangeLog.row(change, this.#origin, new Date(this.#clock.now()).toISOString());
+    const row = ChangeLog.row(
+      change,
+      this.#following.origin,
+      new Date(this.#following.clock.now()).toISOString(),
+    );
     try {
       // One statement: the notice goes out when the row commits, never before and never alone.
       await sql`
@@ -89,7 +84,7 @@ export class PostgresChangeFeed implements ChangeFeed {
         this.#options.db,
       );
     } catch (error) {
-      this.#logger.warn(
+      this.#following.logger.warn(
         { kind: change.kind, error: (error as Error).message },
         'registry change not announced to other processes; they see it when their caches expire',
       );
@@ -127,7 +122,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     this.#client = undefined;
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
-    this.#logger.warn(
+    this.#following.logger.warn(
       { error: error?.message },
       'registry change feed lost its connection; reconnecting',
     );
@@ -142,7 +137,7 @@ export class PostgresChangeFeed implements ChangeFeed {
         // Back on the channel: whatever was announced meanwhile is in the log.
         .then(() => this.#read())
         .catch((error: unknown) => {
-          this.#logger.warn(
+          this.#following.logger.warn(
             { error: (error as Error).message },
             'registry change feed reconnect failed',
           );

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import type { Clock, Logger } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import type { ChangeFeed, RegistryChange } from './change-feed.js';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, followingFrom, type LogFollowing } from './change-log.js';
 
 /** Options of {@link SqliteChangeFeed}. */
 export interface SqliteChangeFeedOptions {
@@ -30,9 +29,7 @@ export interface SqliteChangeFeedOptions {
 export class SqliteChangeFeed implements ChangeFeed {
   readonly #options: SqliteChangeFeedOptions;
   readonly #log: ChangeLog;
-  readonly #origin: string;
-  readonly #logger: Logger;
-  readonly #clock: Clock;
+  readonly #following: LogFollowing;
   readonly #holders = new Set<() => boolean>();
   #receive: ((change: RegistryChange) => void) | undefined;
   #started = false;
@@ -44,15 +41,8 @@ export class SqliteChangeFeed implements ChangeFeed {
 
   constructor(options: SqliteChangeFeedOptions) {
     this.#options = options;
-    this.#origin = options.origin ?? `proc_${randomUUID()}`;
-    this.#logger = options.logger ?? silentLogger;
-    this.#clock = options.clock ?? systemClock;
-    this.#log = new ChangeLog(options.db, {
-      origin: this.#origin,
-      logger: this.#logger,
-      clock: this.#clock,
-      retentionMs: options.retentionMs ?? 24 * 3_600_000,
-    });
+    this.#following = followingFrom(options);
+    this.#log = new ChangeLog(options.db, this.#following);
   }
 
   /** How many times `data_version` was asked: a test sees the poll pause while nothing is held. */
@@ -83,9 +73,9 @@ export class SqliteChangeFeed implements ChangeFeed {
 
   async publish(change: RegistryChange): Promise<void> {
     try {
-      await this.#log.append(change, this.#origin, this.#clock.now());
+      await this.#log.append(change, this.#following.origin, this.#following.clock.now());
     } catch (error) {
-      this.#logger.warn(
+      this.#following.logger.warn(
         { kind: change.kind, error: (error as Error).message },
         'registry change not logged for other processes; they see it when their caches expire',
       );
@@ -109,7 +99,7 @@ export class SqliteChangeFeed implements ChangeFeed {
       return Promise.resolve();
     this.#reading ??= this.#pollOnce()
       .catch((error: unknown) =>
-        this.#logger.warn(
+        this.#following.logger.warn(
           { error: (error as Error).message },
           'reading the registry change log failed',
         ),
