@@ -3,6 +3,79 @@ import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+// The package order, as each package.json declares it: a package imports only the packages
+// listed for it (core → registry → knowledge / execution → actions → agent → apps).
+// test-support holds fixtures for tests and is open to all but core.
+const LAYERS = {
+  'packages/core': [],
+  'packages/test-support': [],
+  'packages/registry': ['core', 'test-support'],
+  'packages/execution': ['core', 'test-support'],
+  'packages/knowledge': ['core', 'registry', 'test-support'],
+  'packages/actions': ['core', 'registry', 'execution', 'test-support'],
+  'packages/agent': ['core', 'registry', 'execution', 'knowledge', 'actions', 'test-support'],
+  'packages/compat': ['core', 'registry', 'knowledge', 'agent', 'test-support'],
+  'apps/server': ['core', 'registry', 'execution', 'knowledge', 'actions', 'agent', 'test-support'],
+  'apps/cli': [
+    'core',
+    'registry',
+    'execution',
+    'knowledge',
+    'actions',
+    'agent',
+    'server',
+    'test-support',
+  ],
+};
+const PACKAGES = [
+  'core',
+  'test-support',
+  'registry',
+  'execution',
+  'knowledge',
+  'actions',
+  'agent',
+  'compat',
+  'server',
+  'cli',
+];
+
+// Packages talk to each other only through their public entry points.
+const ENTRY_POINTS_ONLY = {
+  group: ['@mcp-agent/*/src/*', '**/packages/*/src/*'],
+  message: 'Import the package entry point instead.',
+};
+
+/** `no-restricted-imports` for one package: entry points only, and nothing above it. */
+function layerRule(folder, allowed, extra = []) {
+  const self = folder.split('/')[1];
+  const above = PACKAGES.filter((name) => name !== self && !allowed.includes(name));
+  return [
+    'error',
+    {
+      patterns: [
+        ENTRY_POINTS_ONLY,
+        ...(above.length === 0
+          ? []
+          : [
+              {
+                regex: `^@mcp-agent/(${above.join('|')})(/|$)`,
+                message: `${folder} may import only ${allowed.length === 0 ? 'no workspace package' : allowed.map((name) => `@mcp-agent/${name}`).join(', ')} (the package order in ARCHITECTURE.md; add the dependency to package.json only if the order allows it).`,
+              },
+            ]),
+        ...extra,
+      ],
+    },
+  ];
+}
+
+// Inside registry, the store never reaches the live connections: connections read the store.
+const STORE_NOT_CONNECTIONS = {
+  regex: '(^|/)(connections|mcp-registry-client)/|^@mcp-agent/registry/connections$',
+  message:
+    "registry's store/ must not import connections/ (or the MCP Registry client): the edge runs one way, connections → store.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -24,18 +97,19 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      // Packages talk to each other only through their public entry points.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@mcp-agent/*/src/*', '**/packages/*/src/*'],
-              message: 'Import the package entry point instead.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [ENTRY_POINTS_ONLY] }],
+    },
+  },
+  ...Object.entries(LAYERS).map(([folder, allowed]) => ({
+    files: [`${folder}/**/*.{ts,mts,js,mjs}`],
+    rules: { 'no-restricted-imports': layerRule(folder, allowed) },
+  })),
+  {
+    files: ['packages/registry/src/store/**/*.{ts,mts,js,mjs}'],
+    rules: {
+      'no-restricted-imports': layerRule('packages/registry', LAYERS['packages/registry'], [
+        STORE_NOT_CONNECTIONS,
+      ]),
     },
   },
   // The server's web UI runs in the browser.

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolExecutionError, type JsonValue, type ToolId } from '@mcp-agent/core';
+import { ToolExecutionError, type JsonValue, type ToolId, clip } from '@mcp-agent/core';
 import { parseJsonText } from '@mcp-agent/execution';
 import type { ResolvedTool } from './tool-resolver.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -23,8 +23,8 @@ export function normalizeResult(
 ): unknown {
   if (result.isError === true) {
     const text = textOf(result) || 'the server reported an error without a message';
-    throw new ToolExecutionError(`${toolId} failed: ${clip(text)}`, {
-      details: { toolId, serverError: clip(text) },
+    throw new ToolExecutionError(`${toolId} failed: ${clip(text, MAX_ERROR_TEXT)}`, {
+      details: { toolId, serverError: clip(text, MAX_ERROR_TEXT) },
     });
   }
   const validate = tool.validateOutput;
@@ -79,8 +79,4 @@ function textOf(result: CallToolResult): string {
     .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
     .map((block) => block.text)
     .join('\n');
-}
-
-function clip(text: string): string {
-  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
 }

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvDraft04Module from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import type { JsonObject } from '@mcp-agent/core';
-import { canonicalHash } from '@mcp-agent/registry';
+import { canonicalHash } from '@mcp-agent/core';
 
 /** One way a value breaks its schema. */
 export interface ValidationIssue {

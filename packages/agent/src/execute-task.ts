@@ -1,4 +1,4 @@
-import { toMcpAgentError, type MCPTaskResult } from '@mcp-agent/core';
+import { failedTaskResult, toMcpAgentError, type MCPTaskResult } from '@mcp-agent/core';
 import type { ExecuteTaskOptions } from './agent.js';
 import { openAgentStack, type AgentStack } from './open-agent.js';
 
@@ -22,17 +22,7 @@ export async function executeTask(
     stack = await shared;
   } catch (thrown) {
     shared = undefined;
-    const error = toMcpAgentError(thrown);
-    return {
-      status: 'failed',
-      answer: null,
-      steps: [],
-      toolsUsed: [],
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      durationMs: 0,
-      requestId: 'none',
-      error: { code: error.code, message: error.message, details: error.details },
-    };
+    return failedTaskResult(toMcpAgentError(thrown));
   }
   return stack.agent.executeTask(task, userId, options);
 }

@@ -10,7 +10,11 @@ export {
   type BudgetClamp,
   type ClampedBudget,
 } from './budget.js';
+export { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
+export { canonicalHash } from './canonical-hash.js';
 export { systemClock, type Clock } from './clock.js';
+export { clip } from './clip.js';
+export { compareText } from './compare-text.js';
 export {
   configInputs,
   parseServerConfigFile,
@@ -89,14 +93,15 @@ export {
   type SpanStart,
   type TraceContext,
 } from './telemetry/tracing.js';
-export type {
-  ConnectorUsage,
-  MCPTaskResult,
-  ModelUsage,
-  TaskStatus,
-  TaskStep,
-  TaskUsage,
-  Usage,
+export {
+  failedTaskResult,
+  type ConnectorUsage,
+  type MCPTaskResult,
+  type ModelUsage,
+  type TaskStatus,
+  type TaskStep,
+  type TaskUsage,
+  type Usage,
 } from './task-result.js';
 export { toMcpAgentError } from './to-mcp-agent-error.js';
 export {

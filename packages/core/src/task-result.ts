@@ -78,3 +78,27 @@ export interface MCPTaskResult {
     readonly details: JsonObject;
   };
 }
+
+/**
+ * A task that failed before (or without) running a step: no answer, no steps, no tokens. The
+ * one place that writes this result out, for a refusal at admission, a stack that did not open,
+ * or a task whose process was lost.
+ *
+ * @example
+ * catch (thrown) { return failedTaskResult(toMcpAgentError(thrown)); }
+ */
+export function failedTaskResult(
+  error: { readonly code: ErrorCode; readonly message: string; readonly details: JsonObject },
+  durationMs = 0,
+): MCPTaskResult {
+  return {
+    status: 'failed',
+    answer: null,
+    steps: [],
+    toolsUsed: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    durationMs,
+    requestId: 'none',
+    error: { code: error.code, message: error.message, details: error.details },
+  };
+}

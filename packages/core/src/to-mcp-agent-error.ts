@@ -1,3 +1,4 @@
+import { clip } from './clip.js';
 import { ErrorCode } from './error-codes.js';
 import { CancelledError, McpAgentError, TimeoutError } from './errors.js';
 
@@ -26,7 +27,7 @@ function describe(thrown: unknown): string {
   else if (typeof thrown === 'string') text = thrown;
   else if (thrown === null || thrown === undefined) text = `${String(thrown)} was thrown`;
   else text = readString(thrown, 'message') ?? `A non-error value was thrown (${typeof thrown}).`;
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}… (truncated)` : text;
+  return clip(text, MAX_MESSAGE, '… (truncated)');
 }
 
 // Reads a property without trusting it: getters may throw, values may not be strings.

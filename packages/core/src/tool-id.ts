@@ -1,3 +1,4 @@
+import { clip } from './clip.js';
 import { InvalidArgumentsError } from './errors.js';
 
 /** `<providerId>.<toolName>`: the provider id has no dots, so the first dot splits. */
@@ -54,7 +55,7 @@ export function parseToolId(value: unknown): ParsedToolId {
   };
   if (typeof value !== 'string') return fail(`expected a string, got ${typeof value}`);
   const dot = value.indexOf('.');
-  if (dot < 0) return fail(`"${clip(value)}" has no "." between provider and tool`);
+  if (dot < 0) return fail(`"${clip(value, 80)}" has no "." between provider and tool`);
   const providerId = value.slice(0, dot);
   const toolName = value.slice(dot + 1);
   if (!PROVIDER_ID_PATTERN.test(providerId)) fail(providerIdProblem(providerId));
@@ -64,7 +65,7 @@ export function parseToolId(value: unknown): ParsedToolId {
 }
 
 function providerIdProblem(providerId: string): string {
-  return `provider id "${clip(providerId)}" must match ${PROVIDER_ID_PATTERN.source} (lowercase letters, digits, "_" and "-")`;
+  return `provider id "${clip(providerId, 80)}" must match ${PROVIDER_ID_PATTERN.source} (lowercase letters, digits, "_" and "-")`;
 }
 
 function invalidToolId(reason: string): InvalidArgumentsError {
@@ -72,9 +73,4 @@ function invalidToolId(reason: string): InvalidArgumentsError {
     `Invalid tool id: ${reason}. Expected "<providerId>.<toolName>", for example "github.create_issue".`,
     { details: { reason } },
   );
-}
-
-// Ids end up in messages; a hostile 1 MB id must not.
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -1,22 +1,33 @@
-export type { ActiveServer, ActiveServersOptions, Exclusion, TierEntry } from './active-servers.js';
-export type { AccountRecord, AccountStatus } from './repositories/accounts.js';
-export type { AuthConfigRecord, AuthKind } from './repositories/auth-configs.js';
-export { canonicalHash } from './catalog/canonical-hash.js';
-export type { ToolFinding, ToolFindingKind } from './catalog/tool-findings.js';
+export type {
+  ActiveServer,
+  ActiveServersOptions,
+  Exclusion,
+  TierEntry,
+} from './store/availability/active-servers.js';
+export type { AccountRecord, AccountStatus } from './store/repositories/accounts.js';
+export type { AuthConfigRecord, AuthKind } from './store/repositories/auth-configs.js';
+export type { ToolFinding, ToolFindingKind } from './store/catalog/tool-findings.js';
 export type {
   ConnectionRecord,
   ConnectionScope,
   ConnectionStateUpdate,
   ConnectionStatus,
   PublicServerConfig,
-} from './repositories/connections.js';
-export { EmbeddingCacheRepository, type EmbeddingEntry } from './repositories/embedding-cache.js';
-export type { SecretOwner } from './repositories/secrets.js';
-export type { CatalogTool, CatalogUpdate } from './repositories/tool-catalog.js';
-export type { UserRecord } from './repositories/users.js';
-export { type QuotaLimits, type QuotaName, type UserQuotaLimits } from './quota-limits.js';
-export { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
-export { TASK_METER, TaskMeter } from './task-meter.js';
+} from './store/repositories/connections.js';
+export {
+  EmbeddingCacheRepository,
+  type EmbeddingEntry,
+} from './store/repositories/embedding-cache.js';
+export type { SecretOwner } from './store/repositories/secrets.js';
+export type { CatalogTool, CatalogUpdate } from './store/repositories/tool-catalog.js';
+export type { UserRecord } from './store/repositories/users.js';
+export {
+  type QuotaLimits,
+  type QuotaName,
+  type UserQuotaLimits,
+} from './store/limits/quota-limits.js';
+export { QuotaRepository, type QuotaStatus } from './store/repositories/quotas.js';
+export { TASK_METER, TaskMeter } from './store/tasks/task-meter.js';
 export {
   MAX_USAGE_DAYS,
   UsageRepository,
@@ -24,42 +35,46 @@ export {
   type ToolCallRecord,
   type UsageSummary,
   type UsageTotals,
-} from './repositories/usage.js';
-export { migrateToLatest, type MigrationOptions } from './database/migrate.js';
-export { migrations } from './database/migrations.js';
+} from './store/repositories/usage.js';
+export { migrateToLatest, type MigrationOptions } from './store/database/migrate.js';
+export { migrations } from './store/database/migrations.js';
 export {
   openDatabase,
   type DatabaseDialect,
   type OpenDatabase,
   type OpenDatabaseOptions,
-} from './database/open-database.js';
-export type { Database } from './database/schema.js';
+} from './store/database/open-database.js';
+export type { Database } from './store/database/schema.js';
 export { openRegistry, type OpenRegistryOptions } from './open-registry.js';
-export { AVAILABILITY, Registry, type ImportResult, type RegistryOptions } from './registry.js';
+export { AVAILABILITY, type ImportResult, type RegistryOptions } from './registry-options.js';
+export { Registry } from './registry.js';
 export {
   MULTI_TENANT_POLICY,
   SINGLE_USER_POLICY,
   type StdioAllowEntry,
   type UserServerPolicy,
-} from './user-server-policy.js';
-export type { AllowedEnv, EnvValueRule } from './user-server-policy-env.js';
-export type { RegistryEvents, ServerChange } from './registry-events.js';
-export type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
+} from './store/availability/user-server-policy.js';
+export type { AllowedEnv, EnvValueRule } from './store/availability/user-server-policy-env.js';
+export type { RegistryEvents, ServerChange } from './store/changes/registry-events.js';
+export type { ChangeFeed, RegistryChange } from './store/changes/change-feed.js';
 export {
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
-} from './changes/postgres-change-feed.js';
-export { SqliteChangeFeed, type SqliteChangeFeedOptions } from './changes/sqlite-change-feed.js';
+} from './store/changes/postgres-change-feed.js';
+export {
+  SqliteChangeFeed,
+  type SqliteChangeFeedOptions,
+} from './store/changes/sqlite-change-feed.js';
 export {
   TaskRepository,
   type NewTask,
   type StoredTaskEvent,
   type TaskAdmission,
   type TaskRecord,
-} from './tasks/task-repository.js';
-export { TaskLeases, type LostTask } from './tasks/task-leases.js';
-export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './limits/rate-limit.js';
-export { MemoryRateLimitCounter } from './limits/memory-rate-limits.js';
+} from './store/tasks/task-repository.js';
+export { TaskLeases, type LostTask } from './store/tasks/task-leases.js';
+export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './store/limits/rate-limit.js';
+export { MemoryRateLimitCounter } from './store/limits/memory-rate-limits.js';
 export {
   AuditLogRepository,
   DEFAULT_AUDIT_RETENTION,
@@ -68,16 +83,16 @@ export {
   type AuditQuery,
   type AuditRecord,
   type AuditRetention,
-} from './repositories/audit-log.js';
+} from './store/repositories/audit-log.js';
 export {
   Availability,
   type ServerAvailability,
   type ServerVerdict,
   type UnavailableCode,
-} from './availability.js';
-export { toToolSpec } from './catalog/tool-spec.js';
-export { CredentialVault, type SecretBinding } from './vault/credential-vault.js';
-export { rotateSecrets, type RotationResult } from './vault/rotate-secrets.js';
+} from './store/availability/availability.js';
+export { toToolSpec } from './store/catalog/tool-spec.js';
+export { CredentialVault, type SecretBinding } from './store/vault/credential-vault.js';
+export { rotateSecrets, type RotationResult } from './store/vault/rotate-secrets.js';
 export {
   keyId,
   loadKeyring,
@@ -85,27 +100,26 @@ export {
   type LoadedKeyring,
   type LoadKeyringOptions,
   type SecretKey,
-} from './vault/secret-key.js';
-export { sleep } from './pool/backoff.js';
+} from './store/vault/secret-key.js';
 export {
   ConnectionPool,
   type ConnectionPoolEvents,
   type ConnectionPoolOptions,
   type ServerStatus,
-} from './pool/connection-pool.js';
+} from './connections/pool/connection-pool.js';
 export type {
   ConnectionMetrics,
   ConnectionState,
   ReadinessStatus,
-} from './pool/connection-state.js';
-export { deliverProgressBeforeResponses } from './pool/ordered-progress.js';
+} from './store/readiness/connection-state.js';
+export { deliverProgressBeforeResponses } from './connections/pool/ordered-progress.js';
 export {
   ProcessTransport,
   type ProcessExit,
   type ProcessTransportOptions,
-} from './pool/process-transport.js';
-export { DEFAULT_PASSED_ENV, passedEnvFrom } from './pool/passed-env.js';
-export type { FinalStatus, ServerReport } from './pool/server-report.js';
+} from './connections/pool/process-transport.js';
+export { DEFAULT_PASSED_ENV, passedEnvFrom } from './connections/pool/passed-env.js';
+export type { FinalStatus, ServerReport } from './connections/pool/server-report.js';
 export {
   DEFAULT_MCP_REGISTRY_URL,
   McpRegistryClient,
@@ -115,25 +129,25 @@ export {
   type McpRegistryPackage,
   type McpRegistryPage,
   type McpRegistryRemote,
-} from './mcp-registry/mcp-registry-client.js';
+} from './mcp-registry-client/mcp-registry-client.js';
 export {
   serverConfigFromRegistry,
   type MissingInput,
   type RegistryServerConfig,
   type RegistryServerOptions,
-} from './mcp-registry/registry-server-config.js';
+} from './mcp-registry-client/registry-server-config.js';
 export {
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
-} from './pool/pooled-connection.js';
-export type { ResourceListing } from './pool/list-all-resources.js';
-export { guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
+} from './connections/pool/pooled-connection.js';
+export type { ResourceListing } from './connections/pool/list-all-resources.js';
+export { guardedFetch, type GuardedFetchOptions } from './connections/net/guarded-fetch.js';
 export {
   OAuthService,
   type AuthorizedFetch,
   type OAuthServiceOptions,
-} from './oauth/oauth-service.js';
-export { type StoredTokens } from './oauth/vault-oauth-provider.js';
-export { type TokenStore } from './oauth/token-store.js';
-export type { LaunchPlan, PoolStore } from './pool/pool-store.js';
+} from './connections/oauth/oauth-service.js';
+export { type StoredTokens } from './connections/oauth/vault-oauth-provider.js';
+export { type TokenStore } from './connections/oauth/token-store.js';
+export type { LaunchPlan, PoolStore } from './store/readiness/pool-store.js';

@@ -1,23 +1,23 @@
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { ConfigError, type Logger, silentLogger, type ServerConfig } from '@mcp-agent/core';
-import { assertMigrated } from './database/migrate.js';
-import { parseQuotaLimits, type QuotaLimits } from './quota-limits.js';
-import type { ChangeFeed } from './changes/change-feed.js';
+import { assertMigrated } from './store/database/migrate.js';
+import { parseQuotaLimits, type QuotaLimits } from './store/limits/quota-limits.js';
+import type { ChangeFeed } from './store/changes/change-feed.js';
 import {
   PostgresChangeFeed,
   type PostgresChangeFeedOptions,
-} from './changes/postgres-change-feed.js';
-import { SqliteChangeFeed } from './changes/sqlite-change-feed.js';
+} from './store/changes/postgres-change-feed.js';
+import { SqliteChangeFeed } from './store/changes/sqlite-change-feed.js';
 import {
   databaseSchemaFromEnv,
   databaseUrlFromEnv,
   openDatabase,
   resolveHome,
-} from './database/open-database.js';
+} from './store/database/open-database.js';
 import { Registry } from './registry.js';
-import type { AuditRetention } from './repositories/audit-log.js';
-import type { UserServerPolicy } from './user-server-policy.js';
-import { loadKeyring } from './vault/secret-key.js';
+import type { AuditRetention } from './store/repositories/audit-log.js';
+import type { UserServerPolicy } from './store/availability/user-server-policy.js';
+import { loadKeyring } from './store/vault/secret-key.js';
 
 /** Options of {@link openRegistry}; each defaults to its environment variable. */
 export interface OpenRegistryOptions {

@@ -31,7 +31,6 @@ describe('the public surface of @mcp-agent/registry', () => {
         "TaskMeter",
         "TaskRepository",
         "UsageRepository",
-        "canonicalHash",
         "deliverProgressBeforeResponses",
         "guardedFetch",
         "keyId",
@@ -43,7 +42,6 @@ describe('the public surface of @mcp-agent/registry', () => {
         "passedEnvFrom",
         "rotateSecrets",
         "serverConfigFromRegistry",
-        "sleep",
         "toToolSpec",
       ]
     `);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import type { Registry } from './registry.js';
 import { createTestRegistry } from './testing/index.js';
-import { MULTI_TENANT_POLICY } from './user-server-policy.js';
+import { MULTI_TENANT_POLICY } from './store/availability/user-server-policy.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });

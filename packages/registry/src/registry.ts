@@ -1,14 +1,11 @@
 import { EventEmitter } from 'node:events';
 import {
-  configError,
-  defineSlot,
   McpAgentError,
   parseServerConfig,
   parseServerConfigFile,
   PolicyDeniedError,
   type AgentContext,
   type ParseConfigFileOptions,
-  type RejectedServer,
   type ServerConfig,
 } from '@mcp-agent/core';
 import {
@@ -16,122 +13,44 @@ import {
   type ActiveServer,
   type ActiveServersOptions,
   type TierEntry,
-} from './active-servers.js';
-import { Availability, judgeServer } from './availability.js';
-import { AccountRepository } from './repositories/accounts.js';
-import { AuthConfigRepository } from './repositories/auth-configs.js';
-import { EmbeddingCacheRepository } from './repositories/embedding-cache.js';
+} from './store/availability/active-servers.js';
+import { Availability, judgeServer } from './store/availability/availability.js';
 import {
-  ConnectionRepository,
   notFound,
   type ConnectionRecord,
   type ConnectionStateUpdate,
-} from './repositories/connections.js';
-import type { Executor } from './database/executor.js';
-import { SecretRepository } from './repositories/secrets.js';
-import type { QuotaLimits } from './quota-limits.js';
-import { QuotaRepository } from './repositories/quotas.js';
-import { ThreadRepository } from './repositories/threads.js';
-import { UsageRepository } from './repositories/usage.js';
-import { ToolCatalogRepository, type CatalogUpdate } from './repositories/tool-catalog.js';
-import { UserRepository } from './repositories/users.js';
-import { scanToolDefinitions, type ToolFinding } from './catalog/tool-findings.js';
-import type { RegistryEvents } from './registry-events.js';
-import { resolveHome } from './database/open-database.js';
-import { tenantFolder, type TenantFolder } from './tenant-folder.js';
+} from './store/repositories/connections.js';
+import type { Executor } from './store/database/executor.js';
+import type { CatalogUpdate } from './store/repositories/tool-catalog.js';
+import { scanToolDefinitions, type ToolFinding } from './store/catalog/tool-findings.js';
+import type { RegistryEvents } from './store/changes/registry-events.js';
+import { resolveHome } from './store/database/open-database.js';
+import { tenantFolder, type TenantFolder } from './store/availability/tenant-folder.js';
 import {
   checkUserServer,
   launchUserServer,
   SINGLE_USER_POLICY,
   type UserServerPolicy,
-} from './user-server-policy.js';
-import { WriteObserver } from './database/write-observer.js';
-import type { ChangeFeed, RegistryChange } from './changes/change-feed.js';
-import { RateLimitRepository } from './limits/rate-limit-repository.js';
-import { AuditLogRepository, type AuditRetention } from './repositories/audit-log.js';
-import { TaskLeases } from './tasks/task-leases.js';
-import { TaskRepository } from './tasks/task-repository.js';
-import type { LaunchPlan } from './pool/pool-store.js';
-import { CredentialVault } from './vault/credential-vault.js';
-import type { Keyring } from './vault/secret-key.js';
-
-/** Options of {@link Registry}. */
-export interface RegistryOptions {
-  readonly db: Executor;
-  readonly keyring: Keyring;
-  /** App servers: from config or code, visible to every user, never editable by users. */
-  readonly appServers?: readonly ServerConfig[];
-  /** Called by `close()`, for example to close the database. */
-  readonly onClose?: () => Promise<void>;
-  /**
-   * What tenants may register as their own servers; default `SINGLE_USER_POLICY` (any command,
-   * any URL). A multi-tenant service uses `MULTI_TENANT_POLICY` or an allowlist.
-   */
-  readonly userServers?: UserServerPolicy;
-  /** The deployment's quotas (each tenant may have its own in `user_quotas`); default none. */
-  readonly quotas?: QuotaLimits;
-  /** How much of the audit log is kept; default 90 days and 10,000 entries per tenant. */
-  readonly auditRetention?: AuditRetention;
-  /**
-   * The registry home, under which each tenant has its own folder (`tenants/<name>`) that paths
-   * in its stdio servers' environment are confined to; default `MCP_AGENT_HOME` or `~/.mcp-agent`.
-   */
-  readonly home?: string;
-  /**
-   * How changes reach the registries of other processes on the same database, and theirs reach
-   * this one (re-emitted on `events`); `openRegistry` gives PostgreSQL a `PostgresChangeFeed`.
-   * The registry starts nothing itself, and closes the feed when it closes.
-   */
-  readonly changeFeed?: ChangeFeed;
-}
-
-/**
- * Where a request keeps its availability once it has it: `Registry.availability(ctx)` answers
- * from this slot when it is filled, so one request asks the database once.
- */
-export const AVAILABILITY = defineSlot<Availability>('availability');
-
-/** What an import wrote. */
-export interface ImportResult {
-  readonly imported: readonly string[];
-  readonly ignored: readonly string[];
-  /** Only with `partial`: the servers left out (invalid, or refused by the policy) and why. */
-  readonly rejected?: readonly RejectedServer[];
-}
+} from './store/availability/user-server-policy.js';
+import { WriteObserver } from './store/database/write-observer.js';
+import type { LaunchPlan } from './store/readiness/pool-store.js';
+import { AVAILABILITY, type ImportResult, type RegistryOptions } from './registry-options.js';
+import { indexAppServers } from './store/availability/app-servers.js';
+import { emitChange, type ChangeFeed, type RegistryChange } from './store/changes/change-feed.js';
+import { TenantStore } from './store/tenant-store.js';
 
 /**
  * The source of truth for who has which servers, with which credentials, in which state.
  * Every method takes the context and touches only its tenant's rows.
  */
-export class Registry {
-  readonly users: UserRepository;
-  readonly secrets: SecretRepository;
-  readonly authConfigs: AuthConfigRepository;
-  readonly accounts: AccountRepository;
-  readonly connections: ConnectionRepository;
-  readonly catalog: ToolCatalogRepository;
-  readonly threads: ThreadRepository;
-  /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
-  readonly embeddings: EmbeddingCacheRepository;
-  /** Quotas: limits per deployment and tenant, counted in the database. */
-  readonly quotas: QuotaRepository;
-  /** Usage and estimated cost per tenant, task, model and connector. */
-  readonly usage: UsageRepository;
-  #closed: Promise<void> | undefined;
-  readonly vault: CredentialVault;
-  /** Durable tasks of each tenant, with their events (`tasks`), and their owners' leases. */
-  readonly tasks: TaskRepository;
-  readonly taskLeases: TaskLeases;
-  /** Rate limits counted in the database, so they hold across processes. */
-  readonly rateLimits: RateLimitRepository;
-  /** Who did what to whose servers, per tenant, within a bounded retention. */
-  readonly audit: AuditLogRepository;
+export class Registry extends TenantStore {
   /**
    * Changes of servers, credentials, catalogs and readiness: this registry's own, and, through
    * the change feed, other processes'.
    */
   readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
+  #closed: Promise<void> | undefined;
   readonly #feed: ChangeFeed | undefined;
   readonly #appServers: ReadonlyMap<string, ServerConfig>;
   readonly #onClose: (() => Promise<void>) | undefined;
@@ -146,28 +65,16 @@ export class Registry {
 
   constructor(options: RegistryOptions) {
     // Any write through this registry makes memoised availability stale, whichever table.
-    this.#db = options.db.withPlugin(new WriteObserver(() => (this.#generation += 1)));
+    // The observer exists before `this` may be used: it calls through `written`, set after super.
+    const written = { then: (): void => undefined };
+    const observed = options.db.withPlugin(new WriteObserver(() => written.then()));
+    super(observed, options.db, options.keyring, options.quotas, options.auditRetention);
+    written.then = () => (this.#generation += 1);
+    this.#db = observed;
     this.#home = resolveHome(options.home);
     this.#onClose = options.onClose;
     this.#userServers = options.userServers ?? SINGLE_USER_POLICY;
     this.#appServers = indexAppServers(options.appServers ?? []);
-    this.vault = new CredentialVault(options.keyring);
-    this.users = new UserRepository(this.#db);
-    this.secrets = new SecretRepository(this.#db, this.vault);
-    this.authConfigs = new AuthConfigRepository(this.#db, this.users);
-    this.accounts = new AccountRepository(this.#db, this.users, this.secrets);
-    this.connections = new ConnectionRepository(this.#db, this.users, this.secrets);
-    this.catalog = new ToolCatalogRepository(this.#db);
-    this.threads = new ThreadRepository(this.#db, this.users);
-    this.embeddings = new EmbeddingCacheRepository(this.#db);
-    // Counting usage, tasks and rate limits changes no server's availability: these write past
-    // the observer, so a task's own events do not make its availability stale.
-    this.quotas = new QuotaRepository(options.db, options.quotas);
-    this.usage = new UsageRepository(options.db, this.quotas);
-    this.tasks = new TaskRepository(options.db);
-    this.taskLeases = new TaskLeases(options.db);
-    this.rateLimits = new RateLimitRepository(options.db);
-    this.audit = new AuditLogRepository(options.db, options.auditRetention);
     this.#feed = options.changeFeed;
     // Another process's change: whatever this process memoised or holds of it is stale.
     this.#feed?.subscribe((change) => {
@@ -486,18 +393,6 @@ export class Registry {
     return record;
   }
 
-  /**
-   * True when the tenant can use `providerId` as far as credentials go: no auth or static
-   * secrets configured, or OAuth with an active account and stored tokens.
-   */
-  async isAuthorized(ctx: AgentContext, providerId: string): Promise<boolean> {
-    const config = await this.authConfigs.find(ctx, providerId);
-    if (config === undefined || config.kind !== 'oauth') return true;
-    const account = await this.accounts.find(ctx, providerId);
-    if (account?.status !== 'active') return false;
-    return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
-  }
-
   /** Closes what the registry owns (its change feed, the database when it opened it); once. */
   close(): Promise<void> {
     this.#closed ??= this.#close();
@@ -517,31 +412,6 @@ export class Registry {
     await this.#onClose?.();
     if (flushed !== undefined) throw flushed;
   }
-}
-
-function indexAppServers(servers: readonly ServerConfig[]): ReadonlyMap<string, ServerConfig> {
-  const byId = new Map<string, ServerConfig>();
-  const duplicates: string[] = [];
-  servers.forEach((server, index) => {
-    const config = parseServerConfig(server, ['appServers', index]);
-    if (byId.has(config.id)) duplicates.push(config.id);
-    byId.set(config.id, config);
-  });
-  if (duplicates.length > 0) {
-    throw configError(
-      'Invalid app servers',
-      duplicates.map((id) => ({
-        path: 'appServers',
-        message: `server id "${id}" is defined twice`,
-      })),
-    );
-  }
-  return byId;
-}
-
-// One change as the event it stands for (the union narrows per kind; the emitter's overloads do not).
-function emitChange(events: EventEmitter<RegistryEvents>, { kind, change }: RegistryChange): void {
-  (events as EventEmitter).emit(kind, change);
 }
 
 function readId(input: unknown): string {

@@ -3,7 +3,7 @@ import {
   McpRegistryClient,
   serverConfigFromRegistry,
 } from '@mcp-agent/registry';
-import { ConfigError, type ServerConfigInput } from '@mcp-agent/core';
+import { ConfigError, type ServerConfigInput, clip } from '@mcp-agent/core';
 import { pairs, table, usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /** The MCP Registry this command reads: --registry-url, MCP_AGENT_MCP_REGISTRY_URL, the official one. */
@@ -71,5 +71,5 @@ export async function configFromRegistry(
 
 function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return clip(line, max - 1);
 }

@@ -1,7 +1,10 @@
-import { ErrorCode, McpAgentError, type AgentContext } from '@mcp-agent/core';
+import { ErrorCode, McpAgentError, type AgentContext, clip } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { usage, type Invocation } from '../invocation.js';
 import { progressText } from '../progress-line.js';
+
+// One line per step; a cut says where the whole is.
+const CUT = '… (cut; --json shows every event whole)';
 
 /** run "<task>": executeTask, streaming each step. */
 export async function run(
@@ -16,10 +19,12 @@ export async function run(
     onEvent: (event) => {
       if (asJson) process.stdout.write(`${JSON.stringify(event)}\n`);
       else if (event.type === 'tool-call')
-        process.stderr.write(`→ ${event.command} ${cut(JSON.stringify(event.arguments), 120)}\n`);
+        process.stderr.write(
+          `→ ${event.command} ${clip(JSON.stringify(event.arguments), 120, CUT)}\n`,
+        );
       else if (event.type === 'progress') process.stderr.write(`  … ${progressText(event)}\n`);
       else if (event.type === 'observation' && !event.ok)
-        process.stderr.write(`  ✗ ${cut(JSON.stringify(event.observation), 160)}\n`);
+        process.stderr.write(`  ✗ ${clip(JSON.stringify(event.observation), 160, CUT)}\n`);
     },
   });
   if (result.status !== 'completed')
@@ -28,9 +33,4 @@ export async function run(
       result.error?.message ?? result.status,
     );
   out(result.answer ?? '', result);
-}
-
-// One line per step; a cut says where the whole is.
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (cut; --json shows every event whole)`;
 }

@@ -1,4 +1,4 @@
-import { RateLimitedError } from '@mcp-agent/core';
+import { RateLimitedError, clip } from '@mcp-agent/core';
 
 /** A log level, by name, in pino's order. */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -138,7 +138,7 @@ export class LogBuffer {
     if (object === null || typeof object !== 'object') return undefined;
     const { level, time, msg, userId, ...rest } = object;
     let fields = JSON.stringify(rest);
-    if (fields.length > MAX_FIELDS) fields = `${fields.slice(0, MAX_FIELDS)}…`;
+    fields = clip(fields, MAX_FIELDS);
     return {
       seq: ++this.#seq,
       time: typeof time === 'number' ? time : Date.now(),

@@ -1,4 +1,5 @@
 import {
+  clip,
   toJsonSafe,
   toMcpAgentError,
   type AgentContext,
@@ -264,9 +265,7 @@ export function problem(thrown: unknown): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length > max
-    ? `${text.slice(0, max)}… (cut: ${text.length} characters in all)`
-    : text;
+  return clip(text, max, `… (cut: ${text.length} characters in all)`);
 }
 
 function round(ms: number | null): number | null {

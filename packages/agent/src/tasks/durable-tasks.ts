@@ -13,8 +13,10 @@ import {
   type Logger,
   type MCPTaskResult,
   type StepEvent,
+  sleep,
+  failedTaskResult,
 } from '@mcp-agent/core';
-import { sleep, type Registry, type TaskRecord } from '@mcp-agent/registry';
+import type { Registry, TaskRecord } from '@mcp-agent/registry';
 import { runningTasksRefusal } from '../agent-limits.js';
 import type { Agent, ExecuteTaskOptions } from '../agent.js';
 import { RunningTask } from './running-task.js';
@@ -376,14 +378,5 @@ async function withTimeout(promise: Promise<unknown> | undefined, ms: number): P
 }
 
 function refusedResult(code: ErrorCode, message: string, details: JsonObject): MCPTaskResult {
-  return {
-    status: 'failed',
-    answer: null,
-    steps: [],
-    toolsUsed: [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    durationMs: 0,
-    requestId: 'none',
-    error: { code, message, details },
-  };
+  return failedTaskResult({ code, message, details });
 }

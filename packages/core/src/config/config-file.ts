@@ -1,3 +1,4 @@
+import { clip } from '../clip.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ConfigError } from '../errors.js';
 import { PROVIDER_ID_PATTERN } from '../tool-id.js';
@@ -164,7 +165,7 @@ function parseEntry(
   if (!PROVIDER_ID_PATTERN.test(id)) {
     issues.push({
       path: formatPath(at),
-      message: `"${clip(id)}" is not a valid server id (1-64 lowercase letters, digits, "_" or "-", no dots); rename ${path.length === 0 ? 'it' : 'the key'}, for example to "${suggestId(id)}"`,
+      message: `"${clip(id, 60)}" is not a valid server id (1-64 lowercase letters, digits, "_" or "-", no dots); rename ${path.length === 0 ? 'it' : 'the key'}, for example to "${suggestId(id)}"`,
     });
     return undefined;
   }
@@ -298,8 +299,4 @@ function suggestId(id: string): string {
     .replace(/^[-_]+|-+$/g, '')
     .slice(0, 64);
   return slug === '' ? 'server-1' : slug;
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -1,3 +1,4 @@
+import { clip } from '../clip.js';
 import type { ConfigIssue } from './issues.js';
 
 /** Where `${VAR}` values come from; `process.env` unless a caller passes its own. */
@@ -62,24 +63,26 @@ export function interpolate(
       return whole;
     };
     if (values.expand === false)
-      return refuse(`placeholder "${clip(whole)}" is not expanded here; write the value itself`);
+      return refuse(
+        `placeholder "${clip(whole, 60)}" is not expanded here; write the value itself`,
+      );
     if (inner.startsWith('input:')) {
       const id = inner.slice('input:'.length);
       const value = values.inputs?.[id];
       if (value !== undefined) return value;
       return refuse(
-        `unsupported placeholder "${clip(whole)}" without a value: input "${clip(id)}" was not given (the importer asks for it, or takes it as an option)`,
+        `unsupported placeholder "${clip(whole, 60)}" without a value: input "${clip(id, 60)}" was not given (the importer asks for it, or takes it as an option)`,
       );
     }
     const variable = values.variables?.[inner];
     if (variable !== undefined) return variable;
     if (WORKSPACE_VARIABLES.has(inner))
       return refuse(
-        `${inner} is not set: "${clip(whole)}" is VS Code's ${inner === 'workspaceFolder' ? 'workspace folder' : 'variable'}; import the file from the workspace's .vscode folder, or give the folder`,
+        `${inner} is not set: "${clip(whole, 60)}" is VS Code's ${inner === 'workspaceFolder' ? 'workspace folder' : 'variable'}; import the file from the workspace's .vscode folder, or give the folder`,
       );
     if (EDITOR_VARIABLES.has(inner) || /^(config|command|workspaceFolder):/.test(inner))
       return refuse(
-        `"${clip(whole)}" is a VS Code editor variable with no value outside the editor; write the value instead`,
+        `"${clip(whole, 60)}" is a VS Code editor variable with no value outside the editor; write the value instead`,
       );
     const withDefault = /^([^:]*):-(.*)$/s.exec(inner);
     let name = withDefault ? (withDefault[1] ?? '') : inner;
@@ -87,15 +90,11 @@ export function interpolate(
     if (name.startsWith('env:')) name = name.slice(4);
     if (!NAME.test(name))
       return refuse(
-        `unsupported placeholder "${clip(whole)}": only \${VAR}, \${VAR:-default}, \${env:VAR}, \${input:id} and VS Code's workspace variables are expanded; set an environment variable instead`,
+        `unsupported placeholder "${clip(whole, 60)}": only \${VAR}, \${VAR:-default}, \${env:VAR}, \${input:id} and VS Code's workspace variables are expanded; set an environment variable instead`,
       );
     const value = env[name];
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
     return refuse(`environment variable ${name} is not set; set it or write \${${name}:-default}`);
   });
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -1,3 +1,4 @@
+import { clip } from '@mcp-agent/core';
 import type { JsonObject, JsonValue } from '@mcp-agent/core';
 import { nameTools, type NamedTool } from './tool-identifiers.js';
 
@@ -69,7 +70,7 @@ const INVISIBLE =
 
 function docComment(text: string, indent: string): string {
   const clean = text.replace(INVISIBLE, '').replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim();
-  const cut = clean.length > MAX_DOC ? `${clean.slice(0, MAX_DOC)}…` : clean;
+  const cut = clip(clean, MAX_DOC);
   return `${indent}/** ${cut} */`;
 }
 

@@ -7,6 +7,7 @@ import {
   withinTraceContext,
   type JsonValue,
   type TraceContext,
+  clip,
 } from '@mcp-agent/core';
 import type { WorkerLimits, WorkerMessage } from './sandbox-protocol.js';
 import { SandboxWorkerPool, type SandboxWorker } from './sandbox-worker-pool.js';
@@ -382,10 +383,6 @@ export class IsolatedVmSandbox implements Sandbox {
       durationMs: elapsed(run.started),
     });
   }
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function elapsed(started: number): number {

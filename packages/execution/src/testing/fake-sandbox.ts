@@ -1,4 +1,4 @@
-import { ErrorCode, type JsonValue } from '@mcp-agent/core';
+import { ErrorCode, type JsonValue, clip } from '@mcp-agent/core';
 import { parseUntrusted } from '../sandbox/parse-untrusted.js';
 import {
   DEFAULT_SANDBOX_LIMITS,
@@ -124,11 +124,7 @@ export class FakeSandbox implements Sandbox {
     const log = (...values: unknown[]): void => {
       if (logs.length >= limits.maxLogLines) return;
       const text = values.map(describe).join(' ');
-      logs.push(
-        text.length > limits.maxLogLineChars
-          ? `${text.slice(0, limits.maxLogLineChars)}…[truncated]`
-          : text,
-      );
+      logs.push(clip(text, limits.maxLogLineChars, '…[truncated]'));
     };
 
     let timer: NodeJS.Timeout | undefined;
@@ -205,8 +201,4 @@ function describe(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -4,6 +4,7 @@ import {
   NotReadyError,
   RateLimitedError,
   TimeoutError,
+  clip,
 } from '@mcp-agent/core';
 import type { EmbedOptions, TextEmbedder } from './text-embedder.js';
 
@@ -185,7 +186,7 @@ export class OpenAiCompatibleEmbedder implements TextEmbedder {
   // Server messages may echo what was sent; the key never reaches an error or a log.
   #clean(text: string): string {
     const key = this.#options.apiKey;
-    const cut = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+    const cut = clip(text, 300);
     return key ? cut.split(key).join('[redacted]') : cut;
   }
 }

@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createContext } from '@mcp-agent/core';
 import { latencyStats, round3, type LatencyStats } from '@mcp-agent/core/testing';
-import { ConnectionPool } from '../pool/connection-pool.js';
-import { ProcessTransport } from '../pool/process-transport.js';
+import { ConnectionPool } from '../connections/pool/connection-pool.js';
+import { ProcessTransport } from '../connections/pool/process-transport.js';
 import { createTestRegistry } from '../testing/index.js';
 
 const everything = fileURLToPath(

@@ -9,10 +9,10 @@ import {
   OAuthService,
   type AuthChallenge,
   type AuthorizationHints,
-} from '../oauth/oauth-service.js';
-import { OAUTH_FIELDS } from '../oauth/vault-oauth-provider.js';
+} from '../connections/oauth/oauth-service.js';
+import { OAUTH_FIELDS } from '../connections/oauth/vault-oauth-provider.js';
 import { openRegistry } from '../open-registry.js';
-import { ConnectionPool } from '../pool/connection-pool.js';
+import { ConnectionPool } from '../connections/pool/connection-pool.js';
 
 const serverUrl = process.argv.at(-1) as string;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';

@@ -1,4 +1,4 @@
-import type { ChangeFeed, RegistryChange } from '../changes/change-feed.js';
+import type { ChangeFeed, RegistryChange } from '../store/changes/change-feed.js';
 
 /**
  * The in-memory double of a change feed: registries in one process that stand for processes on

@@ -1,17 +1,17 @@
 import { EventEmitter } from 'node:events';
-import { canonicalHash } from '../catalog/canonical-hash.js';
-import { notFound } from '../repositories/connections.js';
 import {
+  canonicalHash,
   parseServerConfig,
   type AgentContext,
   type ServerConfig,
   type ServerConfigInput,
 } from '@mcp-agent/core';
-import { Availability, judgeServer } from '../availability.js';
-import type { LaunchPlan, PoolStore } from '../pool/pool-store.js';
-import type { RegistryEvents } from '../registry-events.js';
-import type { ConnectionStateUpdate } from '../repositories/connections.js';
-import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+import { notFound } from '../store/repositories/connections.js';
+import { Availability, judgeServer } from '../store/availability/availability.js';
+import type { LaunchPlan, PoolStore } from '../store/readiness/pool-store.js';
+import type { RegistryEvents } from '../store/changes/registry-events.js';
+import type { ConnectionStateUpdate } from '../store/repositories/connections.js';
+import type { CatalogUpdate } from '../store/repositories/tool-catalog.js';
 
 interface Held {
   readonly config: ServerConfig;

@@ -1,6 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
-import type { OAuthField, TokenStore } from '../oauth/token-store.js';
-import type { AccountStatus } from '../repositories/accounts.js';
+import type { OAuthField, TokenStore } from '../connections/oauth/token-store.js';
+import type { AccountStatus } from '../store/repositories/accounts.js';
 
 /** A `TokenStore` in memory, per tenant and server: for tests of the OAuth client alone. */
 export class MemoryTokenStore implements TokenStore {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { ServerConfig } from '@mcp-agent/core';
 import { openRegistry, type OpenRegistryOptions } from '../open-registry.js';
 import type { Registry } from '../registry.js';
-import type { UserServerPolicy } from '../user-server-policy.js';
-import type { QuotaLimits } from '../quota-limits.js';
-import type { AuditRetention } from '../repositories/audit-log.js';
+import type { UserServerPolicy } from '../store/availability/user-server-policy.js';
+import type { QuotaLimits } from '../store/limits/quota-limits.js';
+import type { AuditRetention } from '../store/repositories/audit-log.js';
 
 /** A database the contract suites run on. */
 export interface TestDialect {

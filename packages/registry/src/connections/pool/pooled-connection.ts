@@ -1,0 +1,568 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Progress,
+  type ReadResourceResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  instruments,
+  NotReadyError,
+  type AgentContext,
+  type Logger,
+  type ServerConfig,
+  backoffDelay,
+  sleep,
+  type BackoffOptions,
+} from '@mcp-agent/core';
+import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
+import type { PoolStore } from '../../store/readiness/pool-store.js';
+import { describeAttemptFailure } from './attempt-failure.js';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
+import { transportsFor } from './create-transport.js';
+import { callToolAsTask } from './call-tool-as-task.js';
+import { listAllResources, type ResourceListing } from './list-all-resources.js';
+import { listAllTools } from './list-all-tools.js';
+import { deliverProgressBeforeResponses } from './ordered-progress.js';
+import { withheldEnv } from './passed-env.js';
+import { explainTimeout, ProgressSeen } from './request-timeout.js';
+
+/** Discovery and request settings of one connection. */
+export interface ConnectionOptions {
+  /** Discovery attempts before `failed`; default 3. */
+  readonly attempts: number;
+  readonly backoff: BackoffOptions;
+  /** Initialize + tools/list must finish within this, per attempt; default 15 s. */
+  readonly attemptTimeoutMs: number;
+  /** Per-request timeout (reset by progress); default 60 s. */
+  readonly requestTimeoutMs: number;
+  /** Ceiling on a request even while progress keeps arriving; default 10 min. */
+  readonly maxTotalTimeoutMs: number;
+  /** Restarts after an unexpected exit before giving up as `failed`; default 5. */
+  readonly maxRestarts: number;
+  readonly breaker: CircuitBreakerOptions;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Host variables stdio servers get when set (see `DEFAULT_PASSED_ENV`); default none. */
+  readonly passEnv: readonly string[];
+}
+
+/** Options of one tool call. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * How long the request may go without an answer or progress; default the server's
+   * `timeoutMs`, else the pool's `requestTimeoutMs`. Progress resets it.
+   */
+  readonly timeoutMs?: number;
+  /** Called with each progress notification the server sends for this call. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Run the call as an MCP task (for tools whose `execution.taskSupport` is `required`). */
+  readonly task?: boolean;
+}
+
+const ignoreProgress = (): void => undefined;
+
+/** Hooks the pool gives each connection. */
+export interface ConnectionHooks {
+  /** Called on each change of the connection's state, so the pool can record it. */
+  readonly onState: (state: ConnectionState) => void;
+  /** Called after the server's tool list was read again and stored, with what changed. */
+  readonly onToolsChanged: (update: CatalogUpdate) => void;
+  /** For OAuth servers: a fetch that adds the tenant's bearer token and refreshes it. */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * One persistent MCP session for one (tenant, server, credential version): discovery with
+ * retry and a breaker, readiness recorded in the registry, restart after an unexpected exit,
+ * a single re-initialisation on a streamable-HTTP 404, and catalog refresh on list_changed.
+ */
+export class PooledConnection {
+  readonly serverId: string;
+  readonly userId: string;
+  /** Hash of the resolved definition, secrets included: a changed credential is a new key. */
+  readonly credentialVersion: string;
+  readonly #ctx: AgentContext;
+  readonly #config: ServerConfig;
+  readonly #store: PoolStore;
+  readonly #options: ConnectionOptions;
+  readonly #hooks: ConnectionHooks;
+  readonly #logger: Logger;
+  readonly #breaker: CircuitBreaker;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  // The attempt under way, so that closing mid-discovery ends its process too.
+  #attempt: { client: Client; transport: Transport } | undefined;
+  #hungAtHandshake = false;
+  #discovery: Promise<void> | undefined;
+  #state: ConnectionState;
+  #closing = false;
+  #restarts = 0;
+  #inFlight = 0;
+  #calls = 0;
+  #errors = 0;
+  #lastUsedAt: number | null = null;
+  #lastActiveAt: number;
+  #lastLatencyMs: number | null = null;
+  #totalLatencyMs = 0;
+
+  constructor(
+    ctx: AgentContext,
+    config: ServerConfig,
+    credentialVersion: string,
+    store: PoolStore,
+    options: ConnectionOptions,
+    hooks: ConnectionHooks,
+  ) {
+    this.#ctx = ctx;
+    this.serverId = config.id;
+    this.userId = ctx.userId;
+    this.credentialVersion = credentialVersion;
+    this.#config = config;
+    this.#store = store;
+    this.#options = options;
+    this.#hooks = hooks;
+    this.#logger = ctx.logger.child({ serverId: config.id });
+    this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
+    // Opening the connection is its first request: one never used again still goes idle.
+    this.#lastActiveAt = ctx.clock.now();
+    this.#state = {
+      userId: ctx.userId,
+      serverId: config.id,
+      status: 'pending',
+      attempts: 0,
+      lastError: null,
+      toolCount: null,
+      catalogVersion: null,
+      discoveredAt: null,
+      breaker: 'closed',
+    };
+  }
+
+  get state(): ConnectionState {
+    return { ...this.#state, breaker: this.#breaker.state };
+  }
+
+  /**
+   * Variables of the documented passed set (proxies, certificate authorities, npm's cache) that
+   * are set on this host but do not reach this stdio server: the usual reason a server hangs.
+   */
+  get withheldEnv(): readonly string[] {
+    if (this.#config.transport !== 'stdio') return [];
+    return withheldEnv(process.env, this.#options.passEnv, Object.keys(this.#config.env));
+  }
+
+  /** True when the last failed attempt got no answer to the MCP handshake in time. */
+  get hungAtHandshake(): boolean {
+    return this.#hungAtHandshake;
+  }
+
+  /**
+   * Records why a caller stopped waiting (`no MCP handshake within 30 s`) as the last error of a
+   * connection still connecting without one, so the reason outlives the wait.
+   */
+  async noteWait(reason: string): Promise<void> {
+    const { status, lastError } = this.#state;
+    if ((status === 'connecting' || status === 'pending') && lastError === null && !this.#closing)
+      await this.#setState({ lastError: reason });
+  }
+
+  get metrics(): ConnectionMetrics {
+    return {
+      calls: this.#calls,
+      errors: this.#errors,
+      lastUsedAt: this.#lastUsedAt,
+      lastActiveAt: this.#lastActiveAt,
+      lastLatencyMs: this.#lastLatencyMs,
+      meanLatencyMs: this.#calls === 0 ? null : this.#totalLatencyMs / this.#calls,
+    };
+  }
+
+  /**
+   * How long, by this connection's clock, since its last request of any kind (connect, list,
+   * refresh, call). Pings do not count: a health check must not keep an unused server alive.
+   */
+  idleFor(): number {
+    return this.#ctx.clock.now() - this.#lastActiveAt;
+  }
+
+  /** True while a call is running: the pool never evicts a busy connection. */
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** The SDK client of a ready connection (benchmarks and the gateway use it directly). */
+  get client(): Client | undefined {
+    return this.#client;
+  }
+
+  /** Connects and discovers if needed; single-flight, so concurrent callers share one attempt. */
+  ensureReady(): Promise<void> {
+    if (this.#closing)
+      return Promise.reject(new NotReadyError(`The connection to "${this.serverId}" is closed.`));
+    if (this.#state.status === 'ready' && this.#client !== undefined) return Promise.resolve();
+    this.#discovery ??= this.#discover().finally(() => {
+      this.#discovery = undefined;
+    });
+    return this.#discovery;
+  }
+
+  /** Pings the server; on failure drops the session so the next use reconnects. */
+  async ping(timeoutMs = 5_000): Promise<boolean> {
+    const client = this.#client;
+    if (client === undefined) return false;
+    try {
+      await client.ping({ timeout: timeoutMs });
+      return true;
+    } catch (error) {
+      this.#logger.warn({ error }, 'ping failed; reconnecting on next use');
+      await this.#drop(`ping failed: ${message(error)}`);
+      return false;
+    }
+  }
+
+  /** Calls a tool with timeout, maximum total timeout and cancellation. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    return this.#request(options, (client, request) =>
+      options.task === true
+        ? callToolAsTask(client, this.serverId, name, args, request, {
+            onProgress: options.onProgress,
+            ceilingMs: this.#options.maxTotalTimeoutMs,
+          })
+        : (client.callTool(
+            { name, arguments: args },
+            undefined,
+            request,
+          ) as Promise<CallToolResult>),
+    );
+  }
+
+  /**
+   * The server's resources and resource templates, every page up to `maxItems` of each (default
+   * 1,000; `truncated` says when there were more). A server that declares no resources
+   * capability answers with empty lists and `supported: false`, without a request.
+   */
+  async listResources(
+    options: CallOptions & { readonly maxItems?: number } = {},
+  ): Promise<ResourceListing> {
+    return this.#request(options, (client, request) =>
+      listAllResources(client, request, options.maxItems ?? 1_000),
+    );
+  }
+
+  /** Reads one resource by URI, with the same timeout and cancellation as a tool call. */
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.#request(options, (client, request) => client.readResource({ uri }, request));
+  }
+
+  // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
+  // once when a streamable-HTTP server forgot the session.
+  async #request<T>(
+    options: CallOptions,
+    run: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    this.#inFlight += 1;
+    this.#touch();
+    const started = performance.now();
+    try {
+      await this.ensureReady();
+      try {
+        return await this.#send(options, run);
+      } catch (error) {
+        // A streamable-HTTP session the server forgot: initialise once, retry once.
+        if (!isSessionExpired(error)) throw error;
+        this.#logger.warn({}, 'session not found; re-initialising once');
+        await this.#drop('session expired');
+        await this.ensureReady();
+        return await this.#send(options, run);
+      }
+    } catch (error) {
+      this.#errors += 1;
+      throw error;
+    } finally {
+      this.#inFlight -= 1;
+      const latency = performance.now() - started;
+      this.#calls += 1;
+      this.#lastLatencyMs = latency;
+      this.#totalLatencyMs += latency;
+      this.#lastUsedAt = this.#ctx.clock.now();
+      this.#touch();
+    }
+  }
+
+  /** Closes the session and its process group; the connection cannot be used afterwards. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const client = this.#client;
+    const transport = this.#transport;
+    const attempt = this.#attempt;
+    this.#client = undefined;
+    this.#transport = undefined;
+    this.#attempt = undefined;
+    await Promise.all([
+      (client ?? transport)?.close().catch(() => undefined),
+      attempt?.transport.close().catch(() => undefined),
+    ]);
+  }
+
+  async #send<T>(
+    options: CallOptions,
+    run: (client: Client, request: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    const client = this.#client;
+    if (client === undefined)
+      throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
+    // The SDK adds an abort listener to the signal of every request and never removes it; a
+    // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
+    const outer = options.signal;
+    if (outer?.aborted) throw outer.reason;
+    const linked = outer === undefined ? undefined : new AbortController();
+    const forward = () => linked?.abort(outer?.reason);
+    outer?.addEventListener('abort', forward, { once: true });
+    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
+    const ceilingMs = this.#options.maxTotalTimeoutMs;
+    const seen = new ProgressSeen();
+    try {
+      return await run(client, {
+        timeout: timeoutMs,
+        maxTotalTimeout: ceilingMs,
+        ...(linked === undefined ? {} : { signal: linked.signal }),
+        // Always a listener: without one the SDK sends no progress token, and the server's
+        // progress could not reset the timeout (HTTP-04).
+        onprogress: seen.listen(options.onProgress ?? ignoreProgress),
+        resetTimeoutOnProgress: true,
+      });
+    } catch (error) {
+      throw explainTimeout(error, this.serverId, { timeoutMs, ceilingMs }, seen);
+    } finally {
+      outer?.removeEventListener('abort', forward);
+    }
+  }
+
+  async #discover(): Promise<void> {
+    let lastError = 'unknown error';
+    let failed = false;
+    let needsAuthorization = false;
+    for (let attempt = 0; attempt < this.#options.attempts; attempt++) {
+      if (this.#closing) break;
+      if (!this.#breaker.tryAcquire()) {
+        const until = new Date(this.#breaker.openUntil).toISOString();
+        lastError = `circuit open after repeated failures; next try after ${until} (last error: ${lastError})`;
+        break;
+      }
+      // The previous attempt's reason rides along, so a status read mid-way says what went wrong.
+      await this.#setState({
+        status: 'connecting',
+        attempts: attempt + 1,
+        ...(failed ? { lastError } : {}),
+      });
+      this.#touch();
+      try {
+        const tools = await this.#connectAndList();
+        this.#touch();
+        this.#breaker.recordSuccess();
+        this.#restarts = 0;
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
+        if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
+        if (update.rejected.length > 0)
+          this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
+        if (update.flagged.length > 0)
+          this.#logger.warn(
+            { flagged: update.flagged.slice(0, 20) },
+            'tool definitions flagged as possible poisoning; review them before trusting this server',
+          );
+        await this.#setState({
+          status: 'ready',
+          lastError: null,
+          toolCount: update.toolCount,
+          catalogVersion: update.version,
+          discoveredAt: this.#ctx.clock.now(),
+        });
+        return;
+      } catch (error) {
+        this.#breaker.recordFailure();
+        failed = true;
+        lastError = message(error);
+        needsAuthorization = error instanceof NeedsAuthorization;
+        this.#logger.warn({ attempt: attempt + 1, error: lastError }, 'discovery attempt failed');
+        // Without signing in, another attempt gets the same 401.
+        if (needsAuthorization) break;
+        if (attempt + 1 < this.#options.attempts && !this.#closing) {
+          await sleep(backoffDelay(attempt, this.#options.backoff));
+        }
+      }
+    }
+    await this.#setState({ status: needsAuthorization ? 'needs_auth' : 'failed', lastError });
+    throw new NotReadyError(`Server "${this.serverId}" failed: ${lastError}`, {
+      details: { servers: [this.#diagnostics()] },
+    });
+  }
+
+  async #connectAndList(): Promise<Tool[]> {
+    let lastError: unknown;
+    let needsAuthorization = false;
+    for (const makeTransport of transportsFor(this.#config, {
+      passEnv: this.#options.passEnv,
+      ...(this.#hooks.fetch === undefined ? {} : { fetch: this.#hooks.fetch }),
+    })) {
+      const transport = makeTransport();
+      const client = new Client(
+        { name: this.#options.clientInfo.name, version: this.#options.clientInfo.version },
+        { capabilities: {} },
+      );
+      this.#attempt = { client, transport };
+      let timedOut = false;
+      try {
+        const tools = await withTimeout(
+          this.#options.attemptTimeoutMs,
+          `initialize and tools/list took over ${this.#options.attemptTimeoutMs} ms`,
+          () => (timedOut = true),
+          async () => {
+            await client.connect(transport);
+            deliverProgressBeforeResponses(transport);
+            return listAllTools(client, this.#options.attemptTimeoutMs);
+          },
+        );
+        this.#attempt = undefined;
+        this.#hungAtHandshake = false;
+        this.#adopt(client, transport);
+        return tools;
+      } catch (error) {
+        this.#attempt = undefined;
+        this.#hungAtHandshake = timedOut;
+        const failure = describeAttemptFailure(error, transport, this.#config);
+        // A 401 from either transport of `auto` means signing in, whatever the other said.
+        needsAuthorization ||= failure.needsAuthorization;
+        lastError = needsAuthorization
+          ? new NeedsAuthorization(failure.message)
+          : new Error(failure.message);
+        await client.close().catch(() => undefined);
+        await transport.close().catch(() => undefined);
+      }
+    }
+    throw lastError;
+  }
+
+  #adopt(client: Client, transport: Transport): void {
+    this.#client = client;
+    this.#transport = transport;
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      this.#transport = undefined;
+      if (this.#closing) return;
+      void this.#restart();
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
+        this.#touch();
+        const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
+        await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
+        this.#hooks.onToolsChanged(update);
+      } catch (error) {
+        this.#logger.warn({ error: message(error) }, 'refreshing the tool list failed');
+      }
+    });
+  }
+
+  // An unexpected exit: back off, then discover again; ready only once re-discovered.
+  async #restart(): Promise<void> {
+    this.#restarts += 1;
+    instruments().connectorRestarts.add(1, { server: this.serverId });
+    if (this.#restarts > this.#options.maxRestarts) {
+      await this.#setState({
+        status: 'failed',
+        lastError: `exited ${this.#restarts - 1} times; not restarting`,
+      });
+      return;
+    }
+    await this.#setState({
+      status: 'pending',
+      lastError: 'the server closed the connection; restarting',
+    });
+    await sleep(backoffDelay(this.#restarts - 1, this.#options.backoff));
+    if (this.#closing) return;
+    await this.ensureReady().catch(() => undefined);
+  }
+
+  #touch(): void {
+    this.#lastActiveAt = this.#ctx.clock.now();
+  }
+
+  async #drop(reason: string): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#transport = undefined;
+    await this.#setState({ status: 'pending', lastError: reason });
+    await client?.close().catch(() => undefined);
+  }
+
+  async #setState(
+    change: Partial<Omit<ConnectionState, 'userId' | 'serverId' | 'breaker'>>,
+  ): Promise<void> {
+    this.#state = { ...this.#state, ...change };
+    const state = this.state;
+    try {
+      await this.#store.recordState(this.#ctx, this.serverId, {
+        status: state.status,
+        lastError: state.lastError,
+        attempts: state.attempts,
+      });
+    } catch (error) {
+      // The server may have been removed meanwhile; readiness in memory stays authoritative.
+      this.#logger.debug({ error: message(error) }, 'could not record state');
+    }
+    this.#hooks.onState(state);
+  }
+
+  #diagnostics() {
+    const { status, attempts, lastError } = this.#state;
+    return { id: this.serverId, status, attempts, lastError };
+  }
+}
+
+// The spec says 404; some servers (server-everything among them) answer 400 "No valid session
+// ID provided" instead, so that counts too.
+function isSessionExpired(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+}
+
+// An attempt refused with 401 or 403.
+class NeedsAuthorization extends Error {}
+
+async function withTimeout<T>(
+  ms: number,
+  reason: string,
+  onTimeout: () => void,
+  run: () => Promise<T>,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          onTimeout();
+          reject(new Error(reason));
+        }, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,120 @@
+import type { ServerTransport } from '@mcp-agent/core';
+import type { ServerAvailability } from '../../store/availability/availability.js';
+import { PASSED_ENV_VARIABLE } from './passed-env.js';
+import type { PooledConnection } from './pooled-connection.js';
+
+/**
+ * How a server's wait ended: `ready`; `failed` (it could not start, exited, or broke the
+ * protocol); `timeout` (no MCP handshake within the wait; it may still come up); `needs_auth`
+ * (it asked for authorisation, or the stored sign-in is gone); `refused` (the policy of this
+ * deployment does not allow it); `disabled`.
+ */
+export type FinalStatus = 'ready' | 'failed' | 'timeout' | 'needs_auth' | 'refused' | 'disabled';
+
+/** One server's own final state, and the reason in words a user can act on. */
+export interface ServerReport {
+  readonly serverId: string;
+  readonly transport: ServerTransport;
+  readonly status: FinalStatus;
+  /** Why it is not ready, or `null` when it is. */
+  readonly reason: string | null;
+  /** The connection's last error as recorded (a timeout's reason included). */
+  readonly lastError: string | null;
+  readonly toolCount: number | null;
+  readonly attempts: number;
+  /**
+   * Variables of the documented passed set that are set on this host but were withheld from a
+   * stdio server that hung: the usual reason behind a proxy or TLS inspection.
+   */
+  readonly withheldEnv: readonly string[];
+}
+
+/** Waits until the connection is ready or has failed, or `timeoutMs` passed: which of the two. */
+export async function settle(
+  connection: PooledConnection,
+  timeoutMs: number,
+): Promise<'settled' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      connection.ensureReady().then(
+        () => 'settled' as const,
+        () => 'settled' as const,
+      ),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The wait's reason for a connection that did not settle in time. */
+export function waitReason(timeoutMs: number): string {
+  return `no MCP handshake within ${seconds(timeoutMs)}`;
+}
+
+/** The report of a server that was connected (or tried), from its connection after the wait. */
+export function connectionReport(
+  server: ServerAvailability,
+  connection: PooledConnection,
+  outcome: 'settled' | 'timeout',
+  timeoutMs: number,
+): ServerReport {
+  const state = connection.state;
+  const base = {
+    serverId: server.id,
+    transport: server.transport,
+    lastError: state.lastError,
+    toolCount: state.toolCount,
+    attempts: state.attempts,
+  };
+  if (state.status === 'ready') return { ...base, status: 'ready', reason: null, withheldEnv: [] };
+  const hung = outcome === 'timeout' || connection.hungAtHandshake;
+  const withheld = hung ? connection.withheldEnv : [];
+  const hint =
+    withheld.length === 0
+      ? ''
+      : `; withheld from its environment: ${withheld.join(', ')} (set on this host; pass them with ${PASSED_ENV_VARIABLE})`;
+  if (outcome === 'timeout' || state.status === 'connecting' || state.status === 'pending') {
+    const last =
+      state.lastError === null || state.lastError === waitReason(timeoutMs)
+        ? ''
+        : ` (last attempt: ${state.lastError})`;
+    return {
+      ...base,
+      status: 'timeout',
+      reason: `${waitReason(timeoutMs)}${last}${hint}`,
+      withheldEnv: withheld,
+    };
+  }
+  return {
+    ...base,
+    status: state.status === 'needs_auth' ? 'needs_auth' : 'failed',
+    reason: `${state.lastError ?? 'failed without an error message'}${hint}`,
+    withheldEnv: withheld,
+  };
+}
+
+/** The report of a server that was not connected: disabled, unauthorised, or refused. */
+export function unconnectedReport(
+  server: ServerAvailability,
+  status: 'disabled' | 'needs_auth' | 'refused' | 'failed',
+  reason: string,
+): ServerReport {
+  return {
+    serverId: server.id,
+    transport: server.transport,
+    status,
+    reason,
+    lastError: server.lastError,
+    toolCount: server.toolCount,
+    attempts: 0,
+    withheldEnv: [],
+  };
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,45 @@
+import type { AgentContext, ServerConfig } from '@mcp-agent/core';
+import type { Availability } from '../availability/availability.js';
+import type { RegistryEvents } from '../changes/registry-events.js';
+import type { ConnectionStateUpdate } from '../repositories/connections.js';
+import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+
+/** How the pool should open one tenant's server. */
+export interface LaunchPlan {
+  /** The definition to launch, secrets included. */
+  readonly config: ServerConfig;
+  /** Authorised through OAuth: requests carry the tenant's tokens. */
+  readonly oauth: boolean;
+  /** A tenant's own remote server in a service that accepts public ones only. */
+  readonly publicOnly: boolean;
+}
+
+type ServerEvent = 'server-updated' | 'server-removed';
+
+/**
+ * What the connection pool needs of the registry, and nothing more: the seam that lets the pool
+ * run over an in-memory double (`MemoryPoolStore` in `./testing`). `Registry` implements it.
+ */
+export interface PoolStore {
+  /** The registry's change events (server added, removed, updated…) the pool reacts to. */
+  readonly events: {
+    /** Calls `listener` on each `event`. */
+    on<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
+    /** Stops calling a listener given to `on`. */
+    off<E extends ServerEvent>(event: E, listener: (...args: RegistryEvents[E]) => void): unknown;
+  };
+  /** See `Registry.followChangesWhile`: the pool follows other processes' changes while it holds. */
+  followChangesWhile?(held: () => boolean): () => void;
+  /** The servers in effect for the request (what `warmUp` connects). */
+  availability(ctx: AgentContext): Promise<Availability>;
+  /** How to open `serverId` for the tenant; `ProviderNotFoundError` when it has none. */
+  launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan>;
+  /** Stores where the tenant's connection to `serverId` stands, for other processes and the UI. */
+  recordState(ctx: AgentContext, serverId: string, update: ConnectionStateUpdate): Promise<unknown>;
+  /** Replaces the server's cached tool list with `tools` (as listed); says what changed. */
+  replaceCatalog(
+    ctx: AgentContext,
+    serverId: string,
+    tools: readonly unknown[],
+  ): Promise<CatalogUpdate>;
+}

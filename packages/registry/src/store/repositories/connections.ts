@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import {
+  parseServerConfig,
+  ProviderNotFoundError,
+  type AgentContext,
+  type ServerConfig,
+  compareText,
+} from '@mcp-agent/core';
+import type { McpConnectionsTable } from '../database/schema.js';
+import type { Executor } from '../database/executor.js';
+import type { SecretRepository } from './secrets.js';
+import { timestamp } from '../database/timestamp.js';
+import type { UserRepository } from './users.js';
+
+/** Where a connection's definition comes from. */
+export type ConnectionScope = 'app' | 'user';
+
+/** Readiness and auth states a connection is recorded in. */
+export type ConnectionStatus = 'pending' | 'connecting' | 'ready' | 'failed' | 'needs_auth';
+
+/** A connection row, with its config minus secret values. */
+export interface ConnectionRecord {
+  readonly id: string;
+  readonly providerId: string;
+  readonly scope: ConnectionScope;
+  readonly transport: ServerConfig['transport'];
+  /** The definition with env and header values removed (names kept). */
+  readonly config: PublicServerConfig;
+  readonly enabled: boolean;
+  readonly status: ConnectionStatus;
+  readonly lastError: string | null;
+  readonly attempts: number;
+  readonly lastSyncAt: string | null;
+  /** `null` until a discovery succeeded; `0` when the server listed no tools. */
+  readonly toolCount: number | null;
+  readonly catalogVersion: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A server definition as stored: secret values replaced by the names they are kept under. */
+export type PublicServerConfig = Omit<ServerConfig, 'env' | 'headers'> & {
+  readonly envNames?: readonly string[];
+  readonly headerNames?: readonly string[];
+};
+
+/** A state change recorded by the pool or OAuth flows. */
+export interface ConnectionStateUpdate {
+  readonly status: ConnectionStatus;
+  readonly lastError?: string | null;
+  readonly attempts?: number;
+  readonly toolCount?: number | null;
+  readonly lastSyncAt?: string | null;
+}
+
+const ENV_FIELD = 'env:';
+const HEADER_FIELD = 'header:';
+
+/** MCP connections of one tenant; env and header values live in the vault, never in `config`. */
+export class ConnectionRepository {
+  constructor(
+    private readonly db: Executor,
+    private readonly users: UserRepository,
+    private readonly secrets: SecretRepository,
+  ) {}
+
+  /**
+   * Creates or replaces a user-scope server (validating it first: a bad config is a
+   * `ConfigError` and nothing is written). Secrets go to the vault in the same transaction.
+   */
+  async upsertUserServer(
+    ctx: AgentContext,
+    input: unknown,
+    db?: Executor,
+  ): Promise<ConnectionRecord> {
+    const config = parseServerConfig(input);
+    const run = async (trx: Executor) => {
+      await this.users.upsert(ctx, trx);
+      const now = timestamp(ctx);
+      const row = await trx
+        .insertInto('mcp_connections')
+        .values({
+          id: randomUUID(),
+          user_id: ctx.userId,
+          provider_id: config.id,
+          scope: 'user',
+          transport: config.transport,
+          config: JSON.stringify(toPublic(config)),
+          enabled: config.enabled ? 1 : 0,
+          status: 'pending',
+          last_error: null,
+          attempts: 0,
+          last_sync_at: null,
+          tool_count: null,
+          catalog_version: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'provider_id']).doUpdateSet({
+            scope: 'user',
+            transport: config.transport,
+            config: JSON.stringify(toPublic(config)),
+            enabled: config.enabled ? 1 : 0,
+            // A changed definition must be connected and discovered again.
+            status: 'pending',
+            last_error: null,
+            attempts: 0,
+            updated_at: now,
+          }),
+        )
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const owner = { kind: 'connection', id: row.id } as const;
+      await this.secrets.remove(ctx, owner, undefined, trx);
+      for (const [field, value] of secretFields(config))
+        await this.secrets.put(ctx, owner, field, value, trx);
+      return toRecord(row);
+    };
+    return db ? run(db) : this.db.transaction().execute(run);
+  }
+
+  /** The tenant's row for `providerId`, or `undefined` (also for another tenant's id). */
+  async find(ctx: AgentContext, providerId: string): Promise<ConnectionRecord | undefined> {
+    const row = await this.db
+      .selectFrom('mcp_connections')
+      .selectAll()
+      .where('user_id', '=', ctx.userId)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** The tenant's row for `providerId`; `ProviderNotFoundError` when there is none. */
+  async get(ctx: AgentContext, providerId: string): Promise<ConnectionRecord> {
+    const record = await this.find(ctx, providerId);
+    if (record === undefined) throw notFound(providerId);
+    return record;
+  }
+
+  /** Sets whether a user server is enabled, in its row and its stored definition. */
+  async setEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
+    const record = await this.get(ctx, providerId);
+    await this.db
+      .updateTable('mcp_connections')
+      .set({
+        enabled: enabled ? 1 : 0,
+        config: JSON.stringify({ ...record.config, enabled }),
+        updated_at: timestamp(ctx),
+      })
+      .where('user_id', '=', ctx.userId)
+      .where('provider_id', '=', providerId)
+      .execute();
+  }
+
+  /** Every row of the tenant, by provider id. */
+  async list(ctx: AgentContext): Promise<ConnectionRecord[]> {
+    const rows = await this.db
+      .selectFrom('mcp_connections')
+      .selectAll()
+      .where('user_id', '=', ctx.userId)
+      .execute();
+    return rows.map(toRecord).sort((a, b) => compareText(a.providerId, b.providerId));
+  }
+
+  /** Deletes a user server with its secrets and cached catalog; false when there was none. */
+  async remove(ctx: AgentContext, providerId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('mcp_connections')
+        .select(['id'])
+        .where('user_id', '=', ctx.userId)
+        .where('provider_id', '=', providerId)
+        .executeTakeFirst();
+      if (row === undefined) return false;
+      await this.secrets.remove(ctx, { kind: 'connection', id: row.id }, undefined, trx);
+      await trx
+        .deleteFrom('tool_catalog')
+        .where('user_id', '=', ctx.userId)
+        .where('connection_id', '=', row.id)
+        .execute();
+      await trx
+        .deleteFrom('mcp_connections')
+        .where('user_id', '=', ctx.userId)
+        .where('id', '=', row.id)
+        .execute();
+      return true;
+    });
+  }
+
+  /**
+   * Records readiness for a server: updates the row, or, for an app server this tenant has no
+   * row for yet, creates an `app`-scope row from `appConfig`.
+   */
+  async recordState(
+    ctx: AgentContext,
+    providerId: string,
+    update: ConnectionStateUpdate,
+    appConfig?: ServerConfig,
+  ): Promise<ConnectionRecord> {
+    const now = timestamp(ctx);
+    const changes: Partial<McpConnectionsTable> = { status: update.status, updated_at: now };
+    if (update.lastError !== undefined) changes.last_error = update.lastError;
+    if (update.attempts !== undefined) changes.attempts = update.attempts;
+    if (update.toolCount !== undefined) changes.tool_count = update.toolCount;
+    if (update.lastSyncAt !== undefined) changes.last_sync_at = update.lastSyncAt;
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('mcp_connections')
+        .set(changes)
+        .where('user_id', '=', ctx.userId)
+        .where('provider_id', '=', providerId)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated !== undefined) return toRecord(updated);
+      if (appConfig === undefined || appConfig.id !== providerId) throw notFound(providerId);
+      await this.users.upsert(ctx, trx);
+      const row = await trx
+        .insertInto('mcp_connections')
+        .values({
+          id: randomUUID(),
+          user_id: ctx.userId,
+          provider_id: providerId,
+          scope: 'app',
+          transport: appConfig.transport,
+          config: JSON.stringify(toPublic(appConfig)),
+          enabled: 1,
+          status: update.status,
+          last_error: update.lastError ?? null,
+          attempts: update.attempts ?? 0,
+          last_sync_at: update.lastSyncAt ?? null,
+          tool_count: update.toolCount ?? null,
+          catalog_version: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'provider_id']).doUpdateSet(changes))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    });
+  }
+
+  /** The full definition of a user server, secrets decrypted, for the connection pool only. */
+  async resolveUserServer(ctx: AgentContext, providerId: string): Promise<ServerConfig> {
+    const record = await this.get(ctx, providerId);
+    if (record.scope !== 'user') throw notFound(providerId);
+    const secrets = await this.secrets.list(ctx, { kind: 'connection', id: record.id });
+    const { envNames, headerNames, ...rest } = record.config;
+    const pick = (prefix: string, names: readonly string[] = []) =>
+      Object.fromEntries(names.map((name) => [name, secrets.get(prefix + name) ?? '']));
+    const full =
+      rest.transport === 'stdio'
+        ? { ...rest, env: pick(ENV_FIELD, envNames) }
+        : { ...rest, headers: pick(HEADER_FIELD, headerNames) };
+    return parseServerConfig(full);
+  }
+}
+
+/** The definition with env and header values removed. */
+export function toPublic(config: ServerConfig): PublicServerConfig {
+  if (config.transport === 'stdio') {
+    const { env, ...rest } = config;
+    return { ...rest, envNames: Object.keys(env) };
+  }
+  const { headers, ...rest } = config;
+  return { ...rest, headerNames: Object.keys(headers) };
+}
+
+function secretFields(config: ServerConfig): [string, string][] {
+  return config.transport === 'stdio'
+    ? Object.entries(config.env).map(([k, v]) => [ENV_FIELD + k, v])
+    : Object.entries(config.headers).map(([k, v]) => [HEADER_FIELD + k, v]);
+}
+
+function toRecord(row: McpConnectionsTable): ConnectionRecord {
+  return {
+    id: row.id,
+    providerId: row.provider_id,
+    scope: row.scope,
+    transport: row.transport as ServerConfig['transport'],
+    config: JSON.parse(row.config) as PublicServerConfig,
+    enabled: Number(row.enabled) === 1,
+    status: row.status as ConnectionStatus,
+    lastError: row.last_error,
+    attempts: Number(row.attempts),
+    lastSyncAt: row.last_sync_at,
+    toolCount: row.tool_count === null ? null : Number(row.tool_count),
+    catalogVersion: Number(row.catalog_version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The one not-found every tenant gets, whether the id is missing or another tenant's. */
+export function notFound(providerId: string): ProviderNotFoundError {
+  return new ProviderNotFoundError(
+    `No server "${providerId}" is connected for this user. Add it, or check the id with the list of servers.`,
+    { details: { providerId } },
+  );
+}
