@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { JsonObject } from '@mcp-agent/core';
 import { cliPath } from '../cli-test-helpers.js';
+import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
 /** One real server of the suite, as `servers add` takes it. */
 export interface CompatServer {
@@ -58,7 +60,21 @@ export interface CompatWorld {
   readonly pdf: string;
   /** The memory server's graph file. */
   readonly memory: string;
+  /** A folder with an ESLint config and {@link LINTED_FILE}, which breaks one of its rules. */
+  readonly lint: string;
+  /** An Excel workbook of one sheet, {@link SHEET}, holding {@link PEOPLE} under a header row. */
+  readonly workbook: string;
+  /** A folder of Markdown notes, named with a capital letter as a user's notes folder often is. */
+  readonly notes: string;
+  /** A home folder for servers that keep their settings there (telemetry off, set here). */
+  readonly home: string;
 }
+
+/** The file in the lint folder: one unused variable, against the config's `no-unused-vars`. */
+export const LINTED_FILE = 'unused.js';
+
+/** The name of the workbook's sheet. */
+export const SHEET = 'People';
 
 /** The three rows of the `people` table. */
 export const PEOPLE = [
@@ -86,6 +102,26 @@ export function compatWorld(prefix: string): CompatWorld {
   writeFileSync(join(files, 'notes.txt'), 'alpha\nbeta\ngamma\n');
   const pdf = join(files, 'report.pdf');
   writeFileSync(pdf, minimalPdf(PDF_PAGES.map((page) => [...page])));
+  const lint = join(root, 'lint');
+  mkdirSync(lint);
+  writeFileSync(
+    join(lint, 'eslint.config.mjs'),
+    `export default [{ rules: { 'no-unused-vars': 'error' } }];\n`,
+  );
+  writeFileSync(join(lint, LINTED_FILE), 'const unused = 1;\n');
+  const workbook = join(files, 'people.xlsx');
+  const rows = PEOPLE.map((p) => [String(p.id), p.name, p.role]);
+  writeFileSync(workbook, minimalXlsx(SHEET, [['id', 'name', 'role'], ...rows]));
+  const notes = join(root, 'Notes');
+  mkdirSync(notes);
+  writeFileSync(join(notes, 'report.md'), '# Quarterly report\n\nRevenue rose 12 percent.\n');
+  const home = join(root, 'home');
+  // Desktop Commander reads its settings here; without them it turns telemetry on.
+  mkdirSync(join(home, '.claude-server-commander'), { recursive: true });
+  writeFileSync(
+    join(home, '.claude-server-commander', 'config.json'),
+    JSON.stringify({ telemetryEnabled: false, allowedDirectories: [root], blockedCommands: [] }),
+  );
   const database = join(root, 'people.db');
   const db = new DatabaseSync(database);
   db.exec('CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL)');
@@ -114,7 +150,10 @@ export function compatWorld(prefix: string): CompatWorld {
     git('add', 'README.md');
     git('commit', '--quiet', '-m', subject);
   });
-  return { root, files, repo, database, pdf, memory: join(root, 'memory.jsonl') };
+  return {
+    ...{ root, files, repo, database, pdf, memory: join(root, 'memory.jsonl') },
+    ...{ lint, workbook, notes, home },
+  };
 }
 
 /** The suite's servers over `world`'s data. */
@@ -163,17 +202,27 @@ export function addArgs(server: CompatServer): string[] {
   ];
 }
 
+// tools/list as the server sent it, as the engine reads it (packages/registry list-all-tools):
+// the SDK's own result schema rejects a whole list for one tool it finds malformed.
+const LenientToolList = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
 /** The server's own tool list, read over its own stdio with the MCP SDK (not through mcp-agent). */
 export function ownTools(server: CompatServer): Promise<Tool[]> {
   return direct(server, async (client) => {
-    const tools: Tool[] = [];
+    const tools: unknown[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        LenientToolList,
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    return tools;
+    return tools as Tool[];
   });
 }
 
@@ -285,42 +334,6 @@ export function shownRequiredChains(view: DescribedTool): Set<string> {
   if (rootType !== undefined) expand(rootType.parameters, '', new Set([rootType.name]));
   expand(view.parameters, '', new Set());
   return chains;
-}
-
-/**
- * A PDF of text pages, written byte by byte (catalog, pages, Helvetica, one content stream per
- * page, a correct cross-reference table): a real file for a PDF reader, with nothing downloaded.
- */
-export function minimalPdf(pages: readonly (readonly string[])[]): Buffer {
-  const fontObject = 3 + pages.length * 2;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
-  ];
-  pages.forEach((lines, i) => {
-    const text = lines
-      .map(
-        (line, j) =>
-          `BT /F1 12 Tf 72 ${720 - j * 16} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`,
-      )
-      .join('\n');
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontObject} 0 R >> >> /Contents ${4 + i * 2} 0 R >>`,
-      `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`,
-    );
-  });
-  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  let out = '%PDF-1.4\n';
-  const offsets = objects.map((body, i) => {
-    const offset = Buffer.byteLength(out, 'latin1');
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-    return offset;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
 }
 
 /** The JSON of the first text block of an MCP tool result (a meta-tool's observation). */
