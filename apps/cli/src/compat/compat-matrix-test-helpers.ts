@@ -2,6 +2,7 @@
 // written to docs/compatibility.md, so a user sees what works before trying a server. A failure
 // is never hidden: a check listed as a known failure must still fail (with its stated cause) and
 // shows ✗ with its reason; a listed failure that passes, or an unlisted one, fails the suite.
+import { expect } from 'vitest';
 import { versionOf, type CompatServer } from './compat-test-helpers.js';
 
 /** The checks, in the matrix's column order, with the header each shows. */
@@ -60,6 +61,19 @@ export class CompatMatrix {
     if (known === undefined) throw failure;
     if (!known.error.test(failure.message))
       throw new Error(`${server} ${check} failed otherwise than listed: ${failure.message}`);
+  }
+
+  /** Runs `body` as one check of every server, then fails with every unexpected outcome at once. */
+  runEach(check: CheckName, body: (server: string) => void): void {
+    const unexpected: string[] = [];
+    for (const { id } of this.servers) {
+      try {
+        this.run(id, check, () => body(id));
+      } catch (error) {
+        unexpected.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    expect(unexpected).toEqual([]);
   }
 
   /** Every server × check recorded (a partial run, filtered by name, writes nothing). */
