@@ -150,25 +150,24 @@ describe(
     });
 
     it('tools describe shows every required field of every tool at every depth, and each description verbatim', () => {
-      const ids: string[] = [];
+      const ids = [...own].flatMap(([serverId, tools]) =>
+        tools.map((t) => `${serverId}.${t.name}`),
+      );
+      // All in one invocation: over 64 KiB of JSON, whole through the pipe (it once was cut).
+      const answer = runJson('--json', 'tools', 'describe', ...ids) as {
+        tools: DescribedTool[];
+        errors: unknown[];
+      };
+      expect(answer.errors).toEqual([]);
+      const views = new Map(answer.tools.map((view) => [view.tool_id, view]));
       const required = new Map<string, number>();
       matrix.runEach('deepView', (serverId) => {
         const tools = own.get(serverId);
         if (tools === undefined) throw new Error('its own tool list could not be read');
-        // One server per invocation, as a user describes what one search found.
-        const answer = runJson(
-          '--json',
-          'tools',
-          'describe',
-          ...tools.map((t) => `${serverId}.${t.name}`),
-        ) as { tools: DescribedTool[]; errors: unknown[] };
-        expect(answer.errors).toEqual([]);
-        const views = new Map(answer.tools.map((view) => [view.tool_id, view]));
         const missing: string[] = [];
         const changed: string[] = [];
         for (const tool of tools) {
           const id = `${serverId}.${tool.name}`;
-          ids.push(id);
           const view = views.get(id);
           if (view === undefined) {
             missing.push(`${id}: not described`);
