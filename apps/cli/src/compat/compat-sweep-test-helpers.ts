@@ -23,7 +23,13 @@ export function sweepServers(world: CompatWorld) {
     env: Record<string, string> = {},
   ): CompatServer => ({ id, packageName, entry: binOf(packageName), args, env });
   return {
-    desktop: server('desktop', '@wonderwhy-er/desktop-commander', [], { HOME: world.home }),
+    // Tests stay on loopback: its telemetry off by its own switch, its feature flags fetched from a
+    // closed loopback port (it keeps its defaults when the fetch fails).
+    desktop: server('desktop', '@wonderwhy-er/desktop-commander', [], {
+      HOME: world.home,
+      DESKTOP_COMMANDER_DISABLE_TELEMETRY: '1',
+      DC_FLAG_URL: 'http://127.0.0.1:9/flags.json',
+    }),
     eslint: server('eslint', '@eslint/mcp'),
     excel: server('excel', '@negokaz/excel-mcp-server'),
     runner: server('runner', 'mcp-server-code-runner'),

@@ -16,6 +16,9 @@ import type { JsonObject } from '@mcp-agent/core';
 import { cliPath } from '../cli-test-helpers.js';
 import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
+// Other suites took the PDF writer from here before it moved beside the workbook writer.
+export { minimalPdf } from './document-test-helpers.js';
+
 /** One real server of the suite, as `servers add` takes it. */
 export interface CompatServer {
   /** The server id given to `servers add`. */
