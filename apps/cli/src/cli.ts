@@ -63,7 +63,7 @@ try {
   const ending = await dispatch(cli, session);
   if (ending === 'serving') await new Promise(() => undefined);
   await session.close();
-  process.exit(Number(process.exitCode ?? 0));
+  await exitWhenWritten(Number(process.exitCode ?? 0));
 } catch (thrown) {
   const error = cliError(thrown);
   if (asJson)
@@ -72,7 +72,7 @@ try {
     );
   else process.stderr.write(`mcp-agent: ${error.message}${hint(error)}\n`);
   await session?.close().catch(() => undefined);
-  process.exit(exitCode(error));
+  await exitWhenWritten(exitCode(error));
 }
 
 async function dispatch(cli: Invocation, session: CliSession): Promise<'done' | 'serving'> {
@@ -154,6 +154,23 @@ function endOnSignals(current: CliSession): void {
 
 // The reader of standard output went away (`mcp-agent tools search … | head`): what is left to
 // print has no reader, so the command closes its servers and ends quietly, as Unix tools do.
+/**
+ * Exits once everything written has left the process: into a pipe Node writes asynchronously,
+ * 64 KiB at a time, and `process.exit` drops the rest (`--json tools describe … | jq` got a cut).
+ */
+async function exitWhenWritten(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          if (stream.writableLength === 0) resolve();
+          else stream.write('', () => resolve());
+        }),
+    ),
+  );
+  process.exit(code);
+}
+
 function endOnBrokenPipe(current: CliSession): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') {

@@ -11,11 +11,11 @@ import {
   compatWorld,
   gatewayClient,
   joinedText,
-  minimalPdf,
   observation,
   ownCall,
   PEOPLE,
 } from './compat-test-helpers.js';
+import { minimalPdf } from './document-test-helpers.js';
 
 // What reaches a model from real servers, through `mcp-agent serve --stdio` (the meta-tool
 // session the agent and the gateway share): a result within the budget unchanged; a larger one

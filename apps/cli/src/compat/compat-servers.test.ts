@@ -1,5 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { cliHome, type CliRun } from '../cli-test-helpers.js';
@@ -16,14 +17,20 @@ import {
   versionOf,
   type DescribedTool,
 } from './compat-test-helpers.js';
+import { CompatMatrix } from './compat-matrix-test-helpers.js';
+import { KNOWN_FAILURES, sweepCalls, sweepServers } from './compat-sweep-test-helpers.js';
 
 // The compatibility suite: real MCP servers from npm (pinned devDependencies of this app), run
 // offline over stdio, tried through the built binary as a new user would — added, ready, found
 // by a natural query, described with every required field, called, and read whole from a script.
 const world = compatWorld('mcp-compat-data-');
-const servers = compatServers(world);
+const servers = { ...compatServers(world), ...sweepServers(world) };
 const { home, run } = cliHome('mcp-compat-home-');
 const own = new Map<string, Tool[]>();
+const matrix = new CompatMatrix(Object.values(servers), KNOWN_FAILURES, own);
+/** The tools of every server that lists its tools, as each lists them itself. */
+const TOOL_COUNT = 127;
+const matrixFile = fileURLToPath(new URL('../../../../docs/compatibility.md', import.meta.url));
 
 /** Runs the binary and parses what it printed as JSON; fails with its stderr when it failed. */
 function runJson(...args: string[]): unknown {
@@ -52,7 +59,12 @@ beforeAll(async () => {
     });
   }
   // Each server's own answer to tools/list, read over its own stdio, to check the engine against.
-  for (const server of Object.values(servers)) own.set(server.id, await ownTools(server));
+  // One that cannot be read is left out here; its checks then fail, as known failures or not.
+  for (const server of Object.values(servers))
+    await ownTools(server).then(
+      (tools) => own.set(server.id, tools),
+      () => undefined,
+    );
   // Search and describe read the catalogs stored when servers were first connected (by status).
   expect(run(['servers', 'status']).code).toBe(0);
 }, 240_000);
@@ -73,12 +85,19 @@ describe(
         serverId: string;
         status: string;
         toolCount: number;
+        error?: string;
       }[];
-      const shown = Object.fromEntries(status.map((s) => [s.serverId, [s.status, s.toolCount]]));
-      const expected = Object.fromEntries(
-        Object.values(servers).map((s) => [s.id, ['ready', own.get(s.id)?.length]]),
-      );
-      expect(shown).toEqual(expected);
+      const shown = new Map(status.map((s) => [s.serverId, s]));
+      expect([...shown.keys()].sort()).toEqual(Object.keys(servers).sort());
+      matrix.runEach('ready', (id) => {
+        const listed = own.get(id);
+        if (listed === undefined) throw new Error(`its own tool list could not be read`);
+        expect({ id, ...shown.get(id) }).toMatchObject({
+          id,
+          status: 'ready',
+          toolCount: listed.length,
+        });
+      });
       // The figures of the report: which package, which version, how many tools.
       console.info(
         Object.values(servers)
@@ -90,29 +109,44 @@ describe(
     });
 
     it('tools search: a plain-words query per server finds its tool in the top three', () => {
-      const expected = {
-        'create entities in the knowledge graph': 'memory.create_entities',
-        'edit a file': 'files.edit_file',
-        'add two numbers': 'everything.get-sum',
-        'think through a problem step by step': 'thinking.sequentialthinking',
-        'run a SQL query': 'sqlite.execute_sql',
-        'show the commit history': 'git.git_log',
-        'read the text of a PDF': 'pdf.read_pdf',
-        'convert a time between timezones': 'time.convert_time',
+      // Each request is in words of the server's documentation, not the tool's name.
+      const expected: Record<string, [string, string]> = {
+        memory: ['create entities in the knowledge graph', 'memory.create_entities'],
+        files: ['edit a file', 'files.edit_file'],
+        // Not "add two numbers": the calculator's add, div and mod rightly come first for that.
+        everything: ['return the sum of two numbers', 'everything.get-sum'],
+        thinking: ['think through a problem step by step', 'thinking.sequentialthinking'],
+        sqlite: ['run a SQL query', 'sqlite.execute_sql'],
+        git: ['show the commit history', 'git.git_log'],
+        pdf: ['read the text of a PDF', 'pdf.read_pdf'],
+        time: ['convert a time between timezones', 'time.convert_time'],
+        desktop: ['start a terminal process on this computer', 'desktop.start_process'],
+        eslint: ['check JavaScript files for problems', 'eslint.lint-files'],
+        excel: ['read the values of a spreadsheet', 'excel.excel_read_sheet'],
+        runner: ['execute a snippet of code and return its output', 'runner.run-code'],
+        calculator: ['multiply two numbers', 'calculator.mul'],
+        tasks: ['plan a request as a list of tasks', 'tasks.request_planning'],
+        commands: ['execute a shell command line', 'commands.run_command'],
+        notes: ['search my markdown notes', 'notes.search_notes'],
       };
-      // One invocation, several queries: each answered on its own, in order.
-      const answer = runJson('--json', 'tools', 'search', ...Object.keys(expected)) as {
-        queries: { matches: { tool_id: string }[] }[];
-      };
-      const found = Object.fromEntries(
-        Object.entries(expected).map(([query, toolId], i) => [
-          query,
-          answer.queries[i]?.matches.slice(0, 3).some((m) => m.tool_id === toolId)
-            ? toolId
-            : answer.queries[i]?.matches.slice(0, 3).map((m) => m.tool_id),
-        ]),
-      );
-      expect(found).toEqual(expected);
+      expect(Object.keys(expected).sort()).toEqual(Object.keys(servers).sort());
+      const queries = Object.values(expected).map(([query]) => query);
+      // One invocation, several queries (ten at most), each answered on its own, in order.
+      const answered = (part: string[]) =>
+        (
+          runJson('--json', 'tools', 'search', ...part) as {
+            queries: { matches: { tool_id: string }[] }[];
+          }
+        ).queries;
+      const answer = { queries: [...answered(queries.slice(0, 8)), ...answered(queries.slice(8))] };
+      matrix.runEach('search', (id) => {
+        const [query, toolId] = expected[id] ?? ['', ''];
+        const top = (answer.queries[queries.indexOf(query)]?.matches.slice(0, 3) ?? []).map(
+          (m) => m.tool_id,
+        );
+        if (!top.includes(toolId))
+          throw new Error(`"${query}" found ${top.join(', ')}, not ${toolId}`);
+      });
     });
 
     it('tools search: a request in other words than the tool name finds it in the top three, never "no good match" (#29)', () => {
@@ -146,16 +180,19 @@ describe(
       const ids = [...own].flatMap(([serverId, tools]) =>
         tools.map((t) => `${serverId}.${t.name}`),
       );
+      // All in one invocation: over 64 KiB of JSON, whole through the pipe (it once was cut).
       const answer = runJson('--json', 'tools', 'describe', ...ids) as {
         tools: DescribedTool[];
         errors: unknown[];
       };
       expect(answer.errors).toEqual([]);
       const views = new Map(answer.tools.map((view) => [view.tool_id, view]));
-      const missing: string[] = [];
-      const changed: string[] = [];
       const required = new Map<string, number>();
-      for (const [serverId, tools] of own) {
+      matrix.runEach('deepView', (serverId) => {
+        const tools = own.get(serverId);
+        if (tools === undefined) throw new Error('its own tool list could not be read');
+        const missing: string[] = [];
+        const changed: string[] = [];
         for (const tool of tools) {
           const id = `${serverId}.${tool.name}`;
           const view = views.get(id);
@@ -176,12 +213,11 @@ describe(
               changed.push(id);
           }
         }
-      }
-      expect(ids).toHaveLength(74);
-      expect(missing).toEqual([]);
-      expect(changed).toEqual([]);
+        expect({ missing, changed }).toEqual({ missing: [], changed: [] });
+      });
+      expect(ids).toHaveLength(TOOL_COUNT);
       // Every server has required fields to check (nested ones among them: see the next case).
-      expect([...required.keys()].sort()).toEqual(Object.keys(servers).sort());
+      expect([...required.keys()].sort()).toEqual([...own.keys()].sort());
     });
 
     it('nested fields are in the call signatures: memory, filesystem, PDF', () => {
@@ -202,147 +238,177 @@ describe(
       ]);
     });
 
-    it('memory: calls and a script get whole data', () => {
-      const entities = [
-        {
-          name: 'Ada',
-          entityType: 'person',
-          observations: ['first programmer', 'worked with Babbage'],
-        },
-        { name: 'Grace', entityType: 'person', observations: ['wrote the first compiler'] },
-      ];
-      call('memory.create_entities', { entities });
-      expect(call('memory.read_graph', {})).toEqual({
-        entities: entities.map((e) => expect.objectContaining(e)),
-        relations: [],
-      });
-      expect(
-        exec(
-          'memory.js',
-          `const g = await tools.memory.read_graph({}); return g.entities.map(e => e.observations.join('; '))`,
-        ),
-      ).toEqual(['first programmer; worked with Babbage', 'wrote the first compiler']);
-    });
+    it('memory: calls and a script get whole data', () =>
+      matrix.run('memory', 'call', () => {
+        const entities = [
+          {
+            name: 'Ada',
+            entityType: 'person',
+            observations: ['first programmer', 'worked with Babbage'],
+          },
+          { name: 'Grace', entityType: 'person', observations: ['wrote the first compiler'] },
+        ];
+        call('memory.create_entities', { entities });
+        expect(call('memory.read_graph', {})).toEqual({
+          entities: entities.map((e) => expect.objectContaining(e)),
+          relations: [],
+        });
+        expect(
+          exec(
+            'memory.js',
+            `const g = await tools.memory.read_graph({}); return g.entities.map(e => e.observations.join('; '))`,
+          ),
+        ).toEqual(['first programmer; worked with Babbage', 'wrote the first compiler']);
+      }));
 
-    it('filesystem: an edit with nested arguments, the file read back whole, and from a script', () => {
-      const path = join(world.files, 'notes.txt');
-      const edited = call('files.edit_file', {
-        path,
-        edits: [{ oldText: 'beta', newText: 'BETA' }],
-      }) as { content: string };
-      expect(edited.content).toMatch(/^-beta\n\+BETA$/m);
-      expect(call('files.read_text_file', { path })).toEqual({ content: 'alpha\nBETA\ngamma\n' });
-      expect(
-        exec(
-          'files.js',
-          `const r = await tools.files.read_text_file({ path: ${JSON.stringify(path)} }); return r.content.split('\\n').filter(Boolean)`,
-        ),
-      ).toEqual(['alpha', 'BETA', 'gamma']);
-    });
+    it('filesystem: an edit with nested arguments, the file read back whole, and from a script', () =>
+      matrix.run('files', 'call', () => {
+        const path = join(world.files, 'notes.txt');
+        const edited = call('files.edit_file', {
+          path,
+          edits: [{ oldText: 'beta', newText: 'BETA' }],
+        }) as { content: string };
+        expect(edited.content).toMatch(/^-beta\n\+BETA$/m);
+        expect(call('files.read_text_file', { path })).toEqual({ content: 'alpha\nBETA\ngamma\n' });
+        expect(
+          exec(
+            'files.js',
+            `const r = await tools.files.read_text_file({ path: ${JSON.stringify(path)} }); return r.content.split('\\n').filter(Boolean)`,
+          ),
+        ).toEqual(['alpha', 'BETA', 'gamma']);
+      }));
 
-    it('everything: a text result and structured content, whole in a script', () => {
-      expect(run(['tools', 'call', 'everything.get-sum', '--args', '{"a":2,"b":3}'])).toMatchObject(
-        {
+    it('everything: a text result and structured content, whole in a script', () =>
+      matrix.run('everything', 'call', () => {
+        expect(
+          run(['tools', 'call', 'everything.get-sum', '--args', '{"a":2,"b":3}']),
+        ).toMatchObject({
           code: 0,
           stdout: 'The sum of 2 and 3 is 5.\n',
-        },
-      );
-      const weather = exec(
-        'everything.js',
-        `const w = await tools.everything['get-structured-content']({ location: 'Chicago' }); return [typeof w.temperature, typeof w.conditions, typeof w.humidity]`,
-      );
-      expect(weather).toEqual(['number', 'string', 'number']);
-    });
+        });
+        const weather = exec(
+          'everything.js',
+          `const w = await tools.everything['get-structured-content']({ location: 'Chicago' }); return [typeof w.temperature, typeof w.conditions, typeof w.humidity]`,
+        );
+        expect(weather).toEqual(['number', 'string', 'number']);
+      }));
 
-    it('sequential thinking: a thought recorded, and two in one script keep their history', () => {
-      expect(
-        call('thinking.sequentialthinking', {
-          thought: 'List what the report needs',
+    it('sequential thinking: a thought recorded, and two in one script keep their history', () =>
+      matrix.run('thinking', 'call', () => {
+        expect(
+          call('thinking.sequentialthinking', {
+            thought: 'List what the report needs',
+            thoughtNumber: 1,
+            totalThoughts: 2,
+            nextThoughtNeeded: true,
+          }),
+        ).toEqual({
           thoughtNumber: 1,
           totalThoughts: 2,
           nextThoughtNeeded: true,
-        }),
-      ).toEqual({
-        thoughtNumber: 1,
-        totalThoughts: 2,
-        nextThoughtNeeded: true,
-        branches: [],
-        thoughtHistoryLength: 1,
-      });
-      const history = exec(
-        'thinking.js',
-        `const think = (n) => tools.thinking.sequentialthinking({ thought: 'step ' + n, thoughtNumber: n, totalThoughts: 2, nextThoughtNeeded: n < 2 });
+          branches: [],
+          thoughtHistoryLength: 1,
+        });
+        const history = exec(
+          'thinking.js',
+          `const think = (n) => tools.thinking.sequentialthinking({ thought: 'step ' + n, thoughtNumber: n, totalThoughts: 2, nextThoughtNeeded: n < 2 });
        await think(1); const last = await think(2); return [last.thoughtNumber, last.nextThoughtNeeded, last.thoughtHistoryLength]`,
+        );
+        expect(history).toEqual([2, false, 2]);
+      }));
+
+    it('SQLite (dbhub): the three-row result whole, and from a script', () =>
+      matrix.run('sqlite', 'call', () => {
+        const result = call('sqlite.execute_sql', { sql: 'SELECT * FROM people ORDER BY id' }) as {
+          success: boolean;
+          data: { statements: { rows: unknown[]; count: number }[] };
+        };
+        expect(result.success).toBe(true);
+        expect(result.data.statements[0]).toMatchObject({ rows: PEOPLE, count: 3 });
+        expect(
+          exec(
+            'sqlite.js',
+            `const r = await tools.sqlite.execute_sql({ sql: 'SELECT name, role FROM people ORDER BY id' }); return r.data.statements[0].rows.map(p => p.name + ' (' + p.role + ')')`,
+          ),
+        ).toEqual(PEOPLE.map((p) => `${p.name} (${p.role})`));
+      }));
+
+    it('git on a temporary repository: the log whole, and the status from a script', () =>
+      matrix.run('git', 'call', () => {
+        const log = call('git.git_log', { path: world.repo }) as {
+          commits: { subject: string; author: string }[];
+        };
+        expect(log.commits.map((c) => c.subject)).toEqual([...COMMITS].reverse());
+        expect(log.commits[0]?.author).toBe('Compat Suite');
+        expect(
+          exec(
+            'git.js',
+            `const s = await tools.git.git_status({ path: ${JSON.stringify(world.repo)} }); return [s.currentBranch, s.isClean]`,
+          ),
+        ).toEqual(['main', true]);
+      }));
+
+    it('PDF reader: a generated two-page PDF read whole, and one page\u2019s text from a script', () =>
+      matrix.run('pdf', 'call', () => {
+        const read = call('pdf.read_pdf', {
+          sources: [{ path: world.pdf }],
+          include_full_text: true,
+        }) as [
+          { results: { success: boolean; data: { num_pages: number; full_text: string } }[] },
+          ...string[],
+        ];
+        expect(read[0].results[0]).toMatchObject({ success: true, data: { num_pages: 2 } });
+        for (const line of PDF_PAGES.flat())
+          expect(read[0].results[0]?.data.full_text).toContain(line);
+        expect(read.slice(1)).toEqual(
+          PDF_PAGES.map((lines, i) => `[Page ${i + 1}]\n${lines.join('\n')}`),
+        );
+        expect(
+          exec(
+            'pdf.js',
+            `const r = await tools.pdf.read_pdf({ sources: [{ path: ${JSON.stringify(world.pdf)}, pages: [2] }] }); return r[0].results[0].data.page_texts`,
+          ),
+        ).toEqual([{ page: 2, text: expect.stringContaining('Hiring three engineers') }]);
+      }));
+
+    it('time: a conversion whole, and from a script', () =>
+      matrix.run('time', 'call', () => {
+        const args = {
+          sourceTimezone: 'UTC',
+          targetTimezone: 'Asia/Tokyo',
+          time: '2026-01-01 12:00:00',
+        };
+        const converted = run([
+          'tools',
+          'call',
+          'time.convert_time',
+          '--args',
+          JSON.stringify(args),
+        ]);
+        expect(converted.code).toBe(0);
+        expect(converted.stdout).toContain('the time in Asia/Tokyo is 2026-01-01 21:00:00');
+        expect(
+          exec(
+            'time.js',
+            `return await tools.time.convert_time(${JSON.stringify({ ...args, targetTimezone: 'Europe/Paris' })})`,
+          ),
+        ).toMatch(/the time in Europe\/Paris is 2026-01-01 13:00:00/);
+      }));
+
+    for (const [id, body] of Object.entries(sweepCalls(world)))
+      it(`${id}: ${body.title}`, () => matrix.run(id, 'call', () => body.check(run)));
+
+    // Last, so every check above has been recorded.
+    it('writes docs/compatibility.md: every server × check, its listed failures with their reasons', () => {
+      expect(matrix.complete()).toBe(true);
+      const text = matrix.render();
+      const committed = existsSync(matrixFile) ? readFileSync(matrixFile, 'utf8') : '';
+      writeFileSync(matrixFile, text);
+      // A stale matrix fails the run once (so CI catches it), and is rewritten for the commit.
+      expect(committed, 'docs/compatibility.md was stale and is rewritten now: commit it').toBe(
+        text,
       );
-      expect(history).toEqual([2, false, 2]);
-    });
-
-    it('SQLite (dbhub): the three-row result whole, and from a script', () => {
-      const result = call('sqlite.execute_sql', { sql: 'SELECT * FROM people ORDER BY id' }) as {
-        success: boolean;
-        data: { statements: { rows: unknown[]; count: number }[] };
-      };
-      expect(result.success).toBe(true);
-      expect(result.data.statements[0]).toMatchObject({ rows: PEOPLE, count: 3 });
-      expect(
-        exec(
-          'sqlite.js',
-          `const r = await tools.sqlite.execute_sql({ sql: 'SELECT name, role FROM people ORDER BY id' }); return r.data.statements[0].rows.map(p => p.name + ' (' + p.role + ')')`,
-        ),
-      ).toEqual(PEOPLE.map((p) => `${p.name} (${p.role})`));
-    });
-
-    it('git on a temporary repository: the log whole, and the status from a script', () => {
-      const log = call('git.git_log', { path: world.repo }) as {
-        commits: { subject: string; author: string }[];
-      };
-      expect(log.commits.map((c) => c.subject)).toEqual([...COMMITS].reverse());
-      expect(log.commits[0]?.author).toBe('Compat Suite');
-      expect(
-        exec(
-          'git.js',
-          `const s = await tools.git.git_status({ path: ${JSON.stringify(world.repo)} }); return [s.currentBranch, s.isClean]`,
-        ),
-      ).toEqual(['main', true]);
-    });
-
-    it('PDF reader: a generated two-page PDF read whole, and one page\u2019s text from a script', () => {
-      const read = call('pdf.read_pdf', {
-        sources: [{ path: world.pdf }],
-        include_full_text: true,
-      }) as [
-        { results: { success: boolean; data: { num_pages: number; full_text: string } }[] },
-        ...string[],
-      ];
-      expect(read[0].results[0]).toMatchObject({ success: true, data: { num_pages: 2 } });
-      for (const line of PDF_PAGES.flat())
-        expect(read[0].results[0]?.data.full_text).toContain(line);
-      expect(read.slice(1)).toEqual(
-        PDF_PAGES.map((lines, i) => `[Page ${i + 1}]\n${lines.join('\n')}`),
-      );
-      expect(
-        exec(
-          'pdf.js',
-          `const r = await tools.pdf.read_pdf({ sources: [{ path: ${JSON.stringify(world.pdf)}, pages: [2] }] }); return r[0].results[0].data.page_texts`,
-        ),
-      ).toEqual([{ page: 2, text: expect.stringContaining('Hiring three engineers') }]);
-    });
-
-    it('time: a conversion whole, and from a script', () => {
-      const args = {
-        sourceTimezone: 'UTC',
-        targetTimezone: 'Asia/Tokyo',
-        time: '2026-01-01 12:00:00',
-      };
-      const converted = run(['tools', 'call', 'time.convert_time', '--args', JSON.stringify(args)]);
-      expect(converted.code).toBe(0);
-      expect(converted.stdout).toContain('the time in Asia/Tokyo is 2026-01-01 21:00:00');
-      expect(
-        exec(
-          'time.js',
-          `return await tools.time.convert_time(${JSON.stringify({ ...args, targetTimezone: 'Europe/Paris' })})`,
-        ),
-      ).toMatch(/the time in Europe\/Paris is 2026-01-01 13:00:00/);
+      for (const known of KNOWN_FAILURES) expect(text).toContain(known.reason);
     });
   },
 );

@@ -11,11 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { JsonObject } from '@mcp-agent/core';
 import { cliPath } from '../cli-test-helpers.js';
-import { minimalPdf } from '../eval/minimal-pdf.js';
+import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
-export { minimalPdf };
+// Other suites took the PDF writer from here before it moved beside the workbook writer.
+export { minimalPdf } from './document-test-helpers.js';
 
 /** One real server of the suite, as `servers add` takes it. */
 export interface CompatServer {
@@ -61,7 +63,21 @@ export interface CompatWorld {
   readonly pdf: string;
   /** The memory server's graph file. */
   readonly memory: string;
+  /** A folder with an ESLint config and {@link LINTED_FILE}, which breaks one of its rules. */
+  readonly lint: string;
+  /** An Excel workbook of one sheet, {@link SHEET}, holding {@link PEOPLE} under a header row. */
+  readonly workbook: string;
+  /** A folder of Markdown notes, named with a capital letter as a user's notes folder often is. */
+  readonly notes: string;
+  /** A home folder for servers that keep their settings there (telemetry off, set here). */
+  readonly home: string;
 }
+
+/** The file in the lint folder: one unused variable, against the config's `no-unused-vars`. */
+export const LINTED_FILE = 'unused.js';
+
+/** The name of the workbook's sheet. */
+export const SHEET = 'People';
 
 /** The three rows of the `people` table. */
 export const PEOPLE = [
@@ -89,6 +105,26 @@ export function compatWorld(prefix: string): CompatWorld {
   writeFileSync(join(files, 'notes.txt'), 'alpha\nbeta\ngamma\n');
   const pdf = join(files, 'report.pdf');
   writeFileSync(pdf, minimalPdf(PDF_PAGES.map((page) => [...page])));
+  const lint = join(root, 'lint');
+  mkdirSync(lint);
+  writeFileSync(
+    join(lint, 'eslint.config.mjs'),
+    `export default [{ rules: { 'no-unused-vars': 'error' } }];\n`,
+  );
+  writeFileSync(join(lint, LINTED_FILE), 'const unused = 1;\n');
+  const workbook = join(files, 'people.xlsx');
+  const rows = PEOPLE.map((p) => [String(p.id), p.name, p.role]);
+  writeFileSync(workbook, minimalXlsx(SHEET, [['id', 'name', 'role'], ...rows]));
+  const notes = join(root, 'Notes');
+  mkdirSync(notes);
+  writeFileSync(join(notes, 'report.md'), '# Quarterly report\n\nRevenue rose 12 percent.\n');
+  const home = join(root, 'home');
+  // Desktop Commander reads its settings here; without them it turns telemetry on.
+  mkdirSync(join(home, '.claude-server-commander'), { recursive: true });
+  writeFileSync(
+    join(home, '.claude-server-commander', 'config.json'),
+    JSON.stringify({ telemetryEnabled: false, allowedDirectories: [root], blockedCommands: [] }),
+  );
   const database = join(root, 'people.db');
   const db = new DatabaseSync(database);
   db.exec('CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL)');
@@ -117,7 +153,10 @@ export function compatWorld(prefix: string): CompatWorld {
     git('add', 'README.md');
     git('commit', '--quiet', '-m', subject);
   });
-  return { root, files, repo, database, pdf, memory: join(root, 'memory.jsonl') };
+  return {
+    ...{ root, files, repo, database, pdf, memory: join(root, 'memory.jsonl') },
+    ...{ lint, workbook, notes, home },
+  };
 }
 
 /** The suite's servers over `world`'s data. */
@@ -166,17 +205,27 @@ export function addArgs(server: CompatServer): string[] {
   ];
 }
 
+// tools/list as the server sent it, as the engine reads it (packages/registry list-all-tools):
+// the SDK's own result schema rejects a whole list for one tool it finds malformed.
+const LenientToolList = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
 /** The server's own tool list, read over its own stdio with the MCP SDK (not through mcp-agent). */
 export function ownTools(server: CompatServer): Promise<Tool[]> {
   return direct(server, async (client) => {
-    const tools: Tool[] = [];
+    const tools: unknown[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        LenientToolList,
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    return tools;
+    return tools as Tool[];
   });
 }
 
