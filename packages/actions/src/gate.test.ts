@@ -120,7 +120,8 @@ describe('one gate for every operation on a user server', () => {
     for (const dir of ['packages', 'apps'])
       for (const file of sources(join(root, dir))) {
         const path = relative(root, file);
-        if (allowed.has(path) || path.startsWith('packages/registry/src/connections/pool/')) continue;
+        if (allowed.has(path) || path.startsWith('packages/registry/src/connections/pool/'))
+          continue;
         const text = readFileSync(file, 'utf8');
         // A call of one of these methods on anything but the dispatcher.
         for (const call of text.matchAll(/([\w$]+)\??\.(callTool|listResources|readResource)\(/g))
