@@ -14,14 +14,9 @@ import { toToolSpec, type Registry } from '@mcp-agent/registry';
 import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
 import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
-import type { RankingOptions } from './search/ranking-options.js';
 import { ToolSearchIndex } from './search/tool-search-index.js';
 import { fuseHybrid } from './semantic/hybrid-fusion.js';
-import {
-  SEMANTIC_DEPTH,
-  SemanticRanker,
-  type SemanticOptions,
-} from './semantic/semantic-ranker.js';
+import { SEMANTIC_DEPTH, SemanticRanker } from './semantic/semantic-ranker.js';
 import type { Similarity } from './semantic/tool-vectors.js';
 import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
@@ -30,56 +25,18 @@ import { inventoryView, type InventoryViewOptions } from './views/inventory-view
 import { trimText } from './views/description-text.js';
 import { checkQueries } from './search-queries.js';
 import { toDocument } from './tool-document.js';
+import type {
+  KnowledgeOptions,
+  KnowledgeSearchOptions,
+  ToolSearchResult,
+} from './knowledge-options.js';
 
-/** One slim search result: what the model needs to decide which tools to describe. */
-export interface ToolSearchResult {
-  /** The tool's id, `<server>.<tool>`. */
-  readonly tool_id: string;
-  /** Its description, as its server gives it. */
-  readonly description: string;
-  /** The ranking score: comparable within one result list only. */
-  readonly score: number;
-  /** 0–1, follows the order (`SearchHit.relevance`); under `goodMatch` the hit is a weak one. */
-  readonly relevance: number;
-}
-
-/** Options of {@link Knowledge.search}. */
-export interface KnowledgeSearchOptions {
-  /** Results to return; default 5, at most 50. */
-  readonly limit?: number;
-  /** Only these providers (intersected with the ones the request may use). */
-  readonly providers?: readonly string[];
-}
-
-/** Options of {@link Knowledge}. */
-export interface KnowledgeOptions {
-  /** Where each tenant's servers, catalogs and availability are read. */
-  readonly registry: Registry;
-  /** The ranking's knobs; the rest from the defaults (`DEFAULT_RANKING`). */
-  readonly ranking?: Partial<RankingOptions>;
-  /**
-   * Catalogs whose search index is kept in memory, least recently used dropped; default 50. An
-   * index serves every tenant with the same catalog (the same servers listing the same tools).
-   */
-  readonly maxIndexes?: number;
-  /** Tenants whose catalog is remembered between requests; default 10,000 (~200 bytes each). */
-  readonly maxTenants?: number;
-  /**
-   * An index and a remembered tenant no request used for this long are dropped (a later
-   * request rebuilds them, a few milliseconds per catalog); default 30 minutes; 0 never.
-   * Checked every minute (or every `idleMs`, if shorter).
-   */
-  readonly idleMs?: number;
-  /** The clock idle time is measured on; default the system's. */
-  readonly clock?: Clock;
-  /**
-   * Semantic ranking fused with the lexical one (`OpenAiCompatibleEmbedder` or any
-   * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
-   */
-  readonly semantic?: SemanticOptions;
-  /** Makes each search index; default a `ToolSearchIndex` with `ranking`. */
-  readonly createIndex?: () => SearchIndex;
-}
+// Declared apart so this file holds the behaviour; the package's surface still names them here.
+export type {
+  KnowledgeOptions,
+  KnowledgeSearchOptions,
+  ToolSearchResult,
+} from './knowledge-options.js';
 
 // What a tenant's last request found: which catalog index served it, for which catalog
 // versions of its servers (hashed: a tenant costs a few hundred bytes however many servers).

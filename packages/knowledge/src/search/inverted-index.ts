@@ -1,6 +1,7 @@
 import type { ScoreBoard } from './score-board.js';
 import { grown, nextSize } from './arena-growth.js';
 import { WordList } from './word-list.js';
+import { averageLengths, inverseFrequency, saturatedWeight, type Bm25Options } from './bm25f.js';
 
 /** One weighted query term. */
 export interface QueryTerm {
@@ -12,22 +13,14 @@ export interface QueryTerm {
   readonly credit?: number;
 }
 
-/** BM25F parameters: term saturation `k`, length normalisation `b`. */
-export interface Bm25Options {
-  readonly k: number;
-  readonly b: number;
-}
-
 // A field's term frequency is stored in one byte: past 255 occurrences saturation has long
 // made more of them count for nothing.
 const MAX_FREQUENCY = 255;
 
 /**
- * An inverted index scored with BM25F: each document's field term frequencies are weighted and
- * length-normalised per field, summed, then saturated once, so a term repeated across fields
- * cannot outscore a rare one. Documents live in numbered slots (reused after removal) so that
- * scoring adds into a dense `ScoreBoard` instead of allocating a map per term (what made
- * minisearch's own `search()` too slow on 10k tools).
+ * An inverted index scored with BM25F (bm25f.ts). Documents live in numbered slots (reused
+ * after removal) so that scoring adds into a dense `ScoreBoard` instead of allocating a map per
+ * term (what made minisearch's own `search()` too slow on 10k tools).
  *
  * Memory is a few flat typed arrays, not objects per term: every term's postings (slots, one
  * byte of frequency per field, and the cached saturated weights) are a block of one shared
@@ -75,8 +68,7 @@ export class InvertedIndex {
   readonly #lengths: Uint32Array[];
   readonly #totalLengths: number[];
   // Per field: documents where it is not empty, and whether its average length is over those
-  // only (a field most documents lack, such as a gloss, must not make the few that have it
-  // look long).
+  // only (`averageLengths`).
   readonly #present: number[];
   readonly #sparse: readonly boolean[];
   readonly #freeSlots: number[] = [];
@@ -200,8 +192,7 @@ export class InvertedIndex {
 
   /** Inverse document frequency of `term` (BM25's, never negative). */
   idf(term: string): number {
-    const df = this.documentFrequency(term);
-    return Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
+    return inverseFrequency(this.#count, this.documentFrequency(term));
   }
 
   /** Single-word index terms starting with `prefix`, other than `prefix` itself. */
@@ -228,32 +219,27 @@ export class InvertedIndex {
       const end = start + this.#length[id]!;
       if (this.#weightsVersion[id] !== this.#version) this.#computeWeights(id);
       const df = end - start;
-      const factor = weight * Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
+      const factor = weight * inverseFrequency(this.#count, df);
       const slots = this.#slots;
       const weights = this.#weights;
       for (let i = start; i < end; i++) board.add(slots[i]!, factor * weights[i]!);
     }
   }
 
-  // Each document's saturated term weight: field frequencies weighted and length-normalised,
-  // summed, then saturated. Cached until the index changes.
+  // Each document's saturated term weight (bm25f.ts). Cached until the index changes.
   #computeWeights(id: number): void {
-    const { k, b } = this.#bm25;
-    const width = this.#width;
-    const averages = this.#totalLengths.map((total, f) =>
-      Math.max(total / ((this.#sparse[f] ? this.#present[f] : this.#count) || 1), 1),
-    );
+    const averages = averageLengths(this.#totalLengths, this.#present, this.#sparse, this.#count);
     const start = this.#start[id]!;
-    for (let i = start; i < start + this.#length[id]!; i++) {
-      let tf = 0;
-      for (let f = 0; f < width; f++) {
-        const frequency = this.#frequencies[i * width + f]!;
-        if (frequency === 0) continue;
-        const norm = 1 - b + (b * this.#lengths[f]![this.#slots[i]!]!) / averages[f]!;
-        tf += (this.#fieldWeights[f]! * frequency) / norm;
-      }
-      this.#weights[i] = (tf * (k + 1)) / (k + tf);
-    }
+    for (let i = start; i < start + this.#length[id]!; i++)
+      this.#weights[i] = saturatedWeight(
+        this.#bm25,
+        this.#fieldWeights,
+        this.#frequencies,
+        i,
+        this.#lengths,
+        this.#slots[i]!,
+        averages,
+      );
     this.#weightsVersion[id] = this.#version;
   }
 

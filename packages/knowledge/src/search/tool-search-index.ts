@@ -2,10 +2,10 @@ import { InvertedIndex, type QueryTerm } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument, SearchHit } from './search-document.js';
 import type { IndexSearchOptions, SearchIndex } from './search-index.js';
-import { expandQuery } from './thesaurus.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { tokenize } from './tokenizer.js';
 import { queryCoverage, type PreparedQuery } from './query-coverage.js';
+import { bigrams, prepareQuery } from './query-preparation.js';
 import { cedictGloss, hasHan, type GlossSource, type TextGloss } from './chinese-gloss.js';
 
 export type { IndexSearchOptions } from './search-index.js';
@@ -214,7 +214,7 @@ export class ToolSearchIndex implements SearchIndex {
     const limit = options.limit ?? 10;
     const allowed = options.providers === undefined ? undefined : new Set(options.providers);
     if (limit <= 0 || allowed?.size === 0) return [];
-    const whole = this.#prepare(tokenize(query));
+    const whole = prepareQuery(this.#tools, this.#ranking, tokenize(query));
     let ranked = this.#rank(whole, allowed);
     // A request that lists several needs ("…, and also …") is searched clause by clause too,
     // so each need gets its tools into the top ranks instead of the most wordy match winning.
@@ -225,7 +225,9 @@ export class ToolSearchIndex implements SearchIndex {
       .map(tokenize)
       .filter((terms) => terms.length >= 2);
     const preparedClauses =
-      clauses.length >= 2 ? clauses.map((terms) => this.#prepare(terms, true)) : [];
+      clauses.length >= 2
+        ? clauses.map((terms) => prepareQuery(this.#tools, this.#ranking, terms, true))
+        : [];
     if (clauses.length >= 2 && this.#ranking.clauseWeight > 0) {
       ranked = fuse([
         { entries: ranked, weight: 1 },
@@ -288,66 +290,6 @@ export class ToolSearchIndex implements SearchIndex {
       }
     }
     return (score) => (answerable * Math.max(0, score)) / best;
-  }
-
-  // Keeps the query's rarest distinct terms, in their original order: common words add time
-  // and little ranking signal.
-  #selectTerms(terms: readonly string[]): string[] {
-    const distinct = [...new Set(terms)];
-    if (distinct.length <= this.#ranking.maxQueryTerms) return distinct;
-    const frequency = (term: string) => this.#tools.documentFrequency(term);
-    const rarest = new Set(
-      [...distinct]
-        .sort((a, b) => frequency(a) - frequency(b))
-        .slice(0, this.#ranking.maxQueryTerms),
-    );
-    return distinct.filter((term) => rarest.has(term));
-  }
-
-  // The weighted query: the terms, their prefix matches, and the thesaurus expansion, each
-  // expansion marked with the term it stands for.
-  #expand(terms: readonly string[], clause: boolean): QueryTerm[] {
-    const { prefixMinLength, prefixWeight, expansionWeight, relevance } = this.#ranking;
-    const maxExpansions = clause ? this.#ranking.clauseExpansions : this.#ranking.maxExpansions;
-    const query: QueryTerm[] = terms.map((term) => ({ term, weight: 1 }));
-    const present = new Set(terms);
-    const addOnce = (term: string, weight: number, source: number, credit: number) => {
-      if (present.has(term)) return;
-      present.add(term);
-      query.push({ term, weight, source, credit });
-    };
-    if (!clause && prefixMinLength > 0 && prefixWeight > 0) {
-      terms.forEach((term, source) => {
-        if (term.length < prefixMinLength) return;
-        // Closer completions weigh more: "regist" is nearer "registr" than "registration".
-        for (const longer of this.#tools.termsWithPrefix(term)) {
-          const closeness = term.length / longer.length;
-          addOnce(longer, prefixWeight * closeness, source, relevance.prefixCredit * closeness);
-        }
-      });
-    }
-    if (expansionWeight > 0) {
-      // Capped per term, so a long query's last terms are expanded as well as its first.
-      terms.forEach((term, source) => {
-        for (const synonym of expandQuery([term]).slice(0, maxExpansions)) {
-          addOnce(synonym, expansionWeight, source, relevance.synonymCredit);
-        }
-      });
-    }
-    return query;
-  }
-
-  // The query as it is scored: its rarest terms, their expansions and its word pairs.
-  #prepare(allTerms: readonly string[], clause = false): PreparedQuery {
-    const terms = this.#selectTerms(allTerms);
-    if (terms.length === 0) return { terms, query: [] };
-    const query = this.#expand(terms, clause);
-    const selected = new Set(terms);
-    const phrases = new Set(
-      bigrams(allTerms.filter((term) => selected.has(term))).slice(0, this.#ranking.maxQueryTerms),
-    );
-    for (const phrase of phrases) query.push({ term: phrase, weight: 1 });
-    return { terms, query };
   }
 
   // BM25F over the tool fields with the query expanded, plus the provider stage.
@@ -437,13 +379,6 @@ function fuse(rankings: readonly { entries: readonly Scored[]; weight: number }[
     }
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.hit.id, b.hit.id));
-}
-
-// Adjacent term pairs: a query's "cash flow" should prefer the tool that says "cash flow".
-function bigrams(terms: readonly string[]): string[] {
-  const pairs: string[] = [];
-  for (let i = 1; i < terms.length; i++) pairs.push(`${terms[i - 1]} ${terms[i]}`);
-  return pairs;
 }
 
 function exactKeys(doc: SearchDocument): string[] {
