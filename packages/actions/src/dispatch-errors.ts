@@ -92,11 +92,16 @@ export function failedRead(
     error: { code: error.code, message: error.message, details: error.details },
     meta: {
       toolId: '' as ToolId,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      durationMs: elapsed(started),
       truncated: false,
       ...(typeof observationId === 'string' && observationId.length <= 100
         ? { observationId }
         : {}),
     },
   };
+}
+
+/** Milliseconds since `started`, to the microsecond: every response's `durationMs`. */
+export function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
 }

@@ -8,26 +8,17 @@ import {
   type ToolId,
 } from '@mcp-agent/core';
 import {
-  DEFAULT_ENVELOPE_LIMITS,
   MemoryObservationStore,
-  parseJsonPath,
   processObservation,
-  selectJsonPath,
   type EnvelopeLimits,
   type ImageLimits,
   type Observation,
-  type ObservationReadOptions,
   type ObservationStore,
 } from '@mcp-agent/execution';
 import type { ConnectionPool, Registry, ResourceListing } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
-import {
-  checkObservationId,
-  failedRead,
-  fromMcp,
-  notKept,
-  unavailable,
-} from './dispatch-errors.js';
+import { elapsed, fromMcp, unavailable } from './dispatch-errors.js';
+import { readKeptResult, wholeKeptResult, type ReadResultOptions } from './observation-reads.js';
 import { checkArguments, checkResultSize, DEFAULT_MAX_RESULT_BYTES } from './payload-limits.js';
 import {
   checkResourceUri,
@@ -72,11 +63,7 @@ export interface DispatcherOptions {
   readonly maxResultBytes?: number;
 }
 
-/** What `readResult` reads: the arguments of the `read_result` meta-tool besides the id. */
-export type ReadResultOptions = Omit<ObservationReadOptions, 'images'> & {
-  /** The reader sees images: those read, within the image limits, come back in `images`. */
-  readonly images?: boolean;
-};
+export type { ReadResultOptions } from './observation-reads.js';
 
 /** Options of one dispatch. */
 export interface DispatchOptions {
@@ -344,32 +331,7 @@ export class Dispatcher {
     observationId: string,
     options: ReadResultOptions = {},
   ): Promise<ActionResponse> {
-    const started = performance.now();
-    try {
-      const id = checkObservationId(observationId);
-      // The operator's budget is a ceiling: a reader may ask for smaller pages, never larger.
-      const ceiling = this.#options.envelope?.maxTokens ?? DEFAULT_ENVELOPE_LIMITS.maxTokens;
-      const { images, ...where } = options;
-      const read = this.#observations.read(ctx, id, {
-        ...where,
-        maxTokens: Math.min(options.maxTokens ?? ceiling, ceiling),
-        ...(images === true ? { images: this.#options.images ?? {} } : {}),
-      });
-      if (read === undefined) throw notKept(id);
-      return {
-        ok: true,
-        data: read.value,
-        ...(read.images === undefined ? {} : { images: read.images }),
-        meta: {
-          toolId: read.source as ToolId,
-          durationMs: elapsed(started),
-          truncated: read.truncated,
-          observationId: id,
-        },
-      };
-    } catch (thrown) {
-      return failedRead(thrown, observationId, started);
-    }
+    return readKeptResult(this.#observations, this.#options, ctx, observationId, options);
   }
 
   /**
@@ -381,28 +343,6 @@ export class Dispatcher {
     observationId: string,
     options: { readonly path?: string } = {},
   ): Promise<ActionResponse> {
-    const started = performance.now();
-    try {
-      const id = checkObservationId(observationId);
-      const kept = this.#observations.get(ctx, id);
-      if (kept === undefined) throw notKept(id);
-      const value = selectJsonPath(kept.value, parseJsonPath(options.path ?? ''));
-      return {
-        ok: true,
-        data: value,
-        meta: {
-          toolId: kept.source as ToolId,
-          durationMs: elapsed(started),
-          truncated: false,
-          observationId: id,
-        },
-      };
-    } catch (thrown) {
-      return failedRead(thrown, observationId, started);
-    }
+    return wholeKeptResult(this.#observations, ctx, observationId, options);
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
 }

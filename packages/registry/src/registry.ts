@@ -1,8 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
-  McpAgentError,
   parseServerConfig,
-  parseServerConfigFile,
   PolicyDeniedError,
   type AgentContext,
   type ParseConfigFileOptions,
@@ -38,6 +36,7 @@ import { AVAILABILITY, type ImportResult, type RegistryOptions } from './registr
 import { indexAppServers } from './store/availability/app-servers.js';
 import { emitChange, type ChangeFeed, type RegistryChange } from './store/changes/change-feed.js';
 import { TenantStore } from './store/tenant-store.js';
+import { importServerFile } from './server-import.js';
 
 /**
  * The source of truth for who has which servers, with which credentials, in which state.
@@ -217,46 +216,24 @@ export class Registry extends TenantStore {
    * validated whole first, then written in one transaction, secrets into the vault. With
    * `partial`, the valid and allowed servers are written and the others listed in `rejected`.
    */
-  async importServers(
+  importServers(
     ctx: AgentContext,
     file: unknown,
     options: ParseConfigFileOptions = {},
   ): Promise<ImportResult> {
-    const parsed = parseServerConfigFile(file, options);
-    const rejected = [...parsed.rejected];
-    const servers: ServerConfig[] = [];
-    // All or nothing: one refused server refuses the file before anything is written.
-    for (const server of parsed.servers) {
-      try {
-        checkUserServer(this.#userServers, server, this.tenantFolder(ctx));
-        servers.push(server);
-      } catch (error) {
-        if (options.partial !== true || !McpAgentError.isInstance(error)) throw error;
-        rejected.push({ id: server.id, issues: [{ path: server.id, message: error.message }] });
-      }
-    }
-    const existing = new Set(
-      (await this.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
+    return importServerFile(
+      {
+        db: this.#db,
+        connections: this.connections,
+        audit: this.audit,
+        userServerPolicy: this.#userServers,
+        tenantFolder: (c) => this.tenantFolder(c),
+        announce: (change) => this.#announce(change),
+      },
+      ctx,
+      file,
+      options,
     );
-    await this.#db.transaction().execute(async (trx) => {
-      for (const server of servers) await this.connections.upsertUserServer(ctx, server, trx);
-    });
-    for (const server of servers) {
-      await this.audit.record(ctx, {
-        action: existing.has(server.id) ? 'server.updated' : 'server.added',
-        serverId: server.id,
-        detail: { transport: server.transport, imported: true },
-      });
-      await this.#announce({
-        kind: existing.has(server.id) ? 'server-updated' : 'server-registered',
-        change: { userId: ctx.userId, providerId: server.id, scope: 'user' },
-      });
-    }
-    return {
-      imported: servers.map((s) => s.id),
-      ignored: parsed.ignored,
-      ...(options.partial === true ? { rejected } : {}),
-    };
   }
 
   /**
