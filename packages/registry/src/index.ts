@@ -140,7 +140,7 @@ export {
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
-} from './connections/pool/pooled-connection.js';
+} from './connections/pool/connection-options.js';
 export type { ResourceListing } from './connections/pool/list-all-resources.js';
 export { guardedFetch, type GuardedFetchOptions } from './connections/net/guarded-fetch.js';
 export {

@@ -17,7 +17,8 @@ import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import type { PoolStore } from '../../store/readiness/pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
-import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
+import type { CallOptions, ConnectionOptions } from './connection-options.js';
+import { PooledConnection } from './pooled-connection.js';
 import {
   connectionReport,
   settle,
