@@ -104,9 +104,9 @@ export {
 export {
   ConnectionPool,
   type ConnectionPoolEvents,
-  type ConnectionPoolOptions,
   type ServerStatus,
 } from './connections/pool/connection-pool.js';
+export type { ConnectionPoolOptions } from './connections/pool/pool-options.js';
 export type {
   ConnectionMetrics,
   ConnectionState,
