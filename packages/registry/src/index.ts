@@ -104,9 +104,9 @@ export {
 export {
   ConnectionPool,
   type ConnectionPoolEvents,
-  type ConnectionPoolOptions,
   type ServerStatus,
 } from './connections/pool/connection-pool.js';
+export type { ConnectionPoolOptions } from './connections/pool/pool-options.js';
 export type {
   ConnectionMetrics,
   ConnectionState,
@@ -140,7 +140,7 @@ export {
   type CallOptions,
   type ConnectionHooks,
   type ConnectionOptions,
-} from './connections/pool/pooled-connection.js';
+} from './connections/pool/connection-options.js';
 export type { ResourceListing } from './connections/pool/list-all-resources.js';
 export { guardedFetch, type GuardedFetchOptions } from './connections/net/guarded-fetch.js';
 export {

@@ -17,7 +17,8 @@ import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import type { PoolStore } from '../../store/readiness/pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
-import { PooledConnection, type CallOptions, type ConnectionOptions } from './pooled-connection.js';
+import type { CallOptions, ConnectionOptions } from './connection-options.js';
+import { PooledConnection } from './pooled-connection.js';
 import {
   connectionReport,
   settle,
@@ -25,32 +26,9 @@ import {
   waitReason,
   type ServerReport,
 } from './server-report.js';
+import { connectionOptions, type ConnectionPoolOptions } from './pool-options.js';
 import { tracedToolCall } from './pool-telemetry.js';
 import { untilReady } from './until-ready.js';
-
-/** Options of {@link ConnectionPool}; every field has a default. */
-export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
-  /**
-   * Close a connection (and its child process) this long after its last request of any kind
-   * (connect, list, refresh, call; pings do not count); default 10 minutes; 0 never. Checked
-   * every minute (or every `idleMs`, if shorter).
-   */
-  readonly idleMs?: number;
-  /** Most open connections; the least recently used idle one is closed first; default 500. */
-  readonly maxSize?: number;
-  /** Ping a connection idle this long before reusing it; default 60 s. */
-  readonly pingAfterIdleMs?: number;
-  /** Ping every ready connection this often; default 30 s; 0 never. */
-  readonly pingIntervalMs?: number;
-  readonly logger?: Logger;
-  /**
-   * The clock idle time is measured on; default each connection's opener's context clock. A
-   * served process makes a context per request, so its tests inject the clock here.
-   */
-  readonly clock?: Clock;
-  /** Authorises remote servers whose auth config is `oauth`. */
-  readonly oauth?: OAuthService;
-}
 
 /** Events of the pool. */
 export interface ConnectionPoolEvents {
@@ -64,18 +42,6 @@ export interface ConnectionPoolEvents {
 export interface ServerStatus extends ConnectionState {
   readonly metrics: ConnectionMetrics;
 }
-
-const DEFAULTS: ConnectionOptions = {
-  attempts: 3,
-  backoff: { baseMs: 500, capMs: 10_000 },
-  attemptTimeoutMs: 15_000,
-  requestTimeoutMs: 60_000,
-  maxTotalTimeoutMs: 10 * 60_000,
-  maxRestarts: 5,
-  breaker: { threshold: 5, openMs: 60_000 },
-  clientInfo: { name: 'mcp-agent', version: '0.0.0' },
-  passEnv: [],
-};
 
 /**
  * Persistent MCP sessions, one per (tenant, server, credential version), opened lazily and
@@ -101,7 +67,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   constructor(store: PoolStore, options: ConnectionPoolOptions = {}) {
     super();
     this.#store = store;
-    this.#options = { ...DEFAULTS, ...definedOnly(options) };
+    this.#options = connectionOptions(options);
     this.#idleMs = options.idleMs ?? 10 * 60_000;
     this.#maxSize = options.maxSize ?? 500;
     this.#pingAfterIdleMs = options.pingAfterIdleMs ?? 60_000;
@@ -410,8 +376,4 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
 
 function key(userId: string, serverId: string): string {
   return `${userId}\u0000${serverId}`;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,11 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
-  type Progress,
   type ReadResourceResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -17,65 +15,19 @@ import {
   type ServerConfig,
   backoffDelay,
   sleep,
-  type BackoffOptions,
 } from '@mcp-agent/core';
-import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import type { PoolStore } from '../../store/readiness/pool-store.js';
-import { describeAttemptFailure } from './attempt-failure.js';
-import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
-import { transportsFor } from './create-transport.js';
 import { callToolAsTask } from './call-tool-as-task.js';
+import { warnOfCatalog } from './catalog-warnings.js';
+import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
+import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
+import { ConnectionUsage } from './connection-usage.js';
 import { listAllResources, type ResourceListing } from './list-all-resources.js';
 import { listAllTools } from './list-all-tools.js';
-import { deliverProgressBeforeResponses } from './ordered-progress.js';
 import { withheldEnv } from './passed-env.js';
-import { explainTimeout, ProgressSeen } from './request-timeout.js';
-
-/** Discovery and request settings of one connection. */
-export interface ConnectionOptions {
-  /** Discovery attempts before `failed`; default 3. */
-  readonly attempts: number;
-  readonly backoff: BackoffOptions;
-  /** Initialize + tools/list must finish within this, per attempt; default 15 s. */
-  readonly attemptTimeoutMs: number;
-  /** Per-request timeout (reset by progress); default 60 s. */
-  readonly requestTimeoutMs: number;
-  /** Ceiling on a request even while progress keeps arriving; default 10 min. */
-  readonly maxTotalTimeoutMs: number;
-  /** Restarts after an unexpected exit before giving up as `failed`; default 5. */
-  readonly maxRestarts: number;
-  readonly breaker: CircuitBreakerOptions;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  /** Host variables stdio servers get when set (see `DEFAULT_PASSED_ENV`); default none. */
-  readonly passEnv: readonly string[];
-}
-
-/** Options of one tool call. */
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  /**
-   * How long the request may go without an answer or progress; default the server's
-   * `timeoutMs`, else the pool's `requestTimeoutMs`. Progress resets it.
-   */
-  readonly timeoutMs?: number;
-  /** Called with each progress notification the server sends for this call. */
-  readonly onProgress?: (progress: Progress) => void;
-  /** Run the call as an MCP task (for tools whose `execution.taskSupport` is `required`). */
-  readonly task?: boolean;
-}
-
-const ignoreProgress = (): void => undefined;
-
-/** Hooks the pool gives each connection. */
-export interface ConnectionHooks {
-  /** Called on each change of the connection's state, so the pool can record it. */
-  readonly onState: (state: ConnectionState) => void;
-  /** Called after the server's tool list was read again and stored, with what changed. */
-  readonly onToolsChanged: (update: CatalogUpdate) => void;
-  /** For OAuth servers: a fetch that adds the tenant's bearer token and refreshes it. */
-  readonly fetch?: typeof fetch;
-}
+import { isSessionExpired, sendRequest } from './send-request.js';
 
 /**
  * One persistent MCP session for one (tenant, server, credential version): discovery with
@@ -103,13 +55,7 @@ export class PooledConnection {
   #state: ConnectionState;
   #closing = false;
   #restarts = 0;
-  #inFlight = 0;
-  #calls = 0;
-  #errors = 0;
-  #lastUsedAt: number | null = null;
-  #lastActiveAt: number;
-  #lastLatencyMs: number | null = null;
-  #totalLatencyMs = 0;
+  readonly #usage: ConnectionUsage;
 
   constructor(
     ctx: AgentContext,
@@ -129,8 +75,7 @@ export class PooledConnection {
     this.#hooks = hooks;
     this.#logger = ctx.logger.child({ serverId: config.id });
     this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
-    // Opening the connection is its first request: one never used again still goes idle.
-    this.#lastActiveAt = ctx.clock.now();
+    this.#usage = new ConnectionUsage(ctx.clock);
     this.#state = {
       userId: ctx.userId,
       serverId: config.id,
@@ -173,14 +118,7 @@ export class PooledConnection {
   }
 
   get metrics(): ConnectionMetrics {
-    return {
-      calls: this.#calls,
-      errors: this.#errors,
-      lastUsedAt: this.#lastUsedAt,
-      lastActiveAt: this.#lastActiveAt,
-      lastLatencyMs: this.#lastLatencyMs,
-      meanLatencyMs: this.#calls === 0 ? null : this.#totalLatencyMs / this.#calls,
-    };
+    return this.#usage.metrics;
   }
 
   /**
@@ -188,12 +126,12 @@ export class PooledConnection {
    * refresh, call). Pings do not count: a health check must not keep an unused server alive.
    */
   idleFor(): number {
-    return this.#ctx.clock.now() - this.#lastActiveAt;
+    return this.#usage.idleFor();
   }
 
   /** True while a call is running: the pool never evicts a busy connection. */
   get busy(): boolean {
-    return this.#inFlight > 0;
+    return this.#usage.busy;
   }
 
   /** The SDK client of a ready connection (benchmarks and the gateway use it directly). */
@@ -270,10 +208,7 @@ export class PooledConnection {
     options: CallOptions,
     run: (client: Client, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    this.#inFlight += 1;
-    this.#touch();
-    const started = performance.now();
-    try {
+    return this.#usage.measure(async () => {
       await this.ensureReady();
       try {
         return await this.#send(options, run);
@@ -285,18 +220,7 @@ export class PooledConnection {
         await this.ensureReady();
         return await this.#send(options, run);
       }
-    } catch (error) {
-      this.#errors += 1;
-      throw error;
-    } finally {
-      this.#inFlight -= 1;
-      const latency = performance.now() - started;
-      this.#calls += 1;
-      this.#lastLatencyMs = latency;
-      this.#totalLatencyMs += latency;
-      this.#lastUsedAt = this.#ctx.clock.now();
-      this.#touch();
-    }
+    });
   }
 
   /** Closes the session and its process group; the connection cannot be used afterwards. */
@@ -321,31 +245,9 @@ export class PooledConnection {
     const client = this.#client;
     if (client === undefined)
       throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
-    // The SDK adds an abort listener to the signal of every request and never removes it; a
-    // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
-    const outer = options.signal;
-    if (outer?.aborted) throw outer.reason;
-    const linked = outer === undefined ? undefined : new AbortController();
-    const forward = () => linked?.abort(outer?.reason);
-    outer?.addEventListener('abort', forward, { once: true });
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
-    const ceilingMs = this.#options.maxTotalTimeoutMs;
-    const seen = new ProgressSeen();
-    try {
-      return await run(client, {
-        timeout: timeoutMs,
-        maxTotalTimeout: ceilingMs,
-        ...(linked === undefined ? {} : { signal: linked.signal }),
-        // Always a listener: without one the SDK sends no progress token, and the server's
-        // progress could not reset the timeout (HTTP-04).
-        onprogress: seen.listen(options.onProgress ?? ignoreProgress),
-        resetTimeoutOnProgress: true,
-      });
-    } catch (error) {
-      throw explainTimeout(error, this.serverId, { timeoutMs, ceilingMs }, seen);
-    } finally {
-      outer?.removeEventListener('abort', forward);
-    }
+    const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
+    return sendRequest(client, this.serverId, limits, options, run);
   }
 
   async #discover(): Promise<void> {
@@ -365,21 +267,14 @@ export class PooledConnection {
         attempts: attempt + 1,
         ...(failed ? { lastError } : {}),
       });
-      this.#touch();
+      this.#usage.touch();
       try {
         const tools = await this.#connectAndList();
-        this.#touch();
+        this.#usage.touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
         const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
-        if (update.toolCount === 0) this.#logger.warn({}, 'server listed zero tools');
-        if (update.rejected.length > 0)
-          this.#logger.warn({ rejected: update.rejected }, 'tools rejected from the catalog');
-        if (update.flagged.length > 0)
-          this.#logger.warn(
-            { flagged: update.flagged.slice(0, 20) },
-            'tool definitions flagged as possible poisoning; review them before trusting this server',
-          );
+        warnOfCatalog(update, this.#logger);
         await this.#setState({
           status: 'ready',
           lastError: null,
@@ -407,49 +302,19 @@ export class PooledConnection {
     });
   }
 
-  async #connectAndList(): Promise<Tool[]> {
-    let lastError: unknown;
-    let needsAuthorization = false;
-    for (const makeTransport of transportsFor(this.#config, {
-      passEnv: this.#options.passEnv,
-      ...(this.#hooks.fetch === undefined ? {} : { fetch: this.#hooks.fetch }),
-    })) {
-      const transport = makeTransport();
-      const client = new Client(
-        { name: this.#options.clientInfo.name, version: this.#options.clientInfo.version },
-        { capabilities: {} },
-      );
-      this.#attempt = { client, transport };
-      let timedOut = false;
-      try {
-        const tools = await withTimeout(
-          this.#options.attemptTimeoutMs,
-          `initialize and tools/list took over ${this.#options.attemptTimeoutMs} ms`,
-          () => (timedOut = true),
-          async () => {
-            await client.connect(transport);
-            deliverProgressBeforeResponses(transport);
-            return listAllTools(client, this.#options.attemptTimeoutMs);
-          },
-        );
+  #connectAndList(): Promise<Tool[]> {
+    return connectAndList(this.#config, this.#options, this.#hooks.fetch, {
+      started: (attempt) => (this.#attempt = attempt),
+      connected: (client, transport) => {
         this.#attempt = undefined;
         this.#hungAtHandshake = false;
         this.#adopt(client, transport);
-        return tools;
-      } catch (error) {
+      },
+      failed: (hungAtHandshake) => {
         this.#attempt = undefined;
-        this.#hungAtHandshake = timedOut;
-        const failure = describeAttemptFailure(error, transport, this.#config);
-        // A 401 from either transport of `auto` means signing in, whatever the other said.
-        needsAuthorization ||= failure.needsAuthorization;
-        lastError = needsAuthorization
-          ? new NeedsAuthorization(failure.message)
-          : new Error(failure.message);
-        await client.close().catch(() => undefined);
-        await transport.close().catch(() => undefined);
-      }
-    }
-    throw lastError;
+        this.#hungAtHandshake = hungAtHandshake;
+      },
+    });
   }
 
   #adopt(client: Client, transport: Transport): void {
@@ -465,7 +330,7 @@ export class PooledConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const tools = await listAllTools(client, this.#options.attemptTimeoutMs);
-        this.#touch();
+        this.#usage.touch();
         const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
@@ -493,10 +358,6 @@ export class PooledConnection {
     await sleep(backoffDelay(this.#restarts - 1, this.#options.backoff));
     if (this.#closing) return;
     await this.ensureReady().catch(() => undefined);
-  }
-
-  #touch(): void {
-    this.#lastActiveAt = this.#ctx.clock.now();
   }
 
   async #drop(reason: string): Promise<void> {
@@ -528,38 +389,6 @@ export class PooledConnection {
   #diagnostics() {
     const { status, attempts, lastError } = this.#state;
     return { id: this.serverId, status, attempts, lastError };
-  }
-}
-
-// The spec says 404; some servers (server-everything among them) answer 400 "No valid session
-// ID provided" instead, so that counts too.
-function isSessionExpired(error: unknown): boolean {
-  if (!(error instanceof StreamableHTTPError)) return false;
-  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
-}
-
-// An attempt refused with 401 or 403.
-class NeedsAuthorization extends Error {}
-
-async function withTimeout<T>(
-  ms: number,
-  reason: string,
-  onTimeout: () => void,
-  run: () => Promise<T>,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      run(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          onTimeout();
-          reject(new Error(reason));
-        }, ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -9,7 +9,8 @@ import type { Registry } from '../../registry.js';
 import { createTestRegistry } from '../../testing/index.js';
 import { randomKey } from '../../testing/test-registry.js';
 import { MULTI_TENANT_POLICY } from '../../store/availability/user-server-policy.js';
-import { ConnectionPool, type ConnectionPoolOptions } from './connection-pool.js';
+import { ConnectionPool } from './connection-pool.js';
+import type { ConnectionPoolOptions } from './pool-options.js';
 import { DEFAULT_PASSED_ENV, passedEnvFrom } from './passed-env.js';
 import { alive, misbehaving, servers, stop } from './pool-test-helpers.js';
 

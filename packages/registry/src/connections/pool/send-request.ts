@@ -1,0 +1,51 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallOptions } from './connection-options.js';
+import { explainTimeout, ProgressSeen } from './request-timeout.js';
+
+const ignoreProgress = (): void => undefined;
+
+/**
+ * Runs one request on a ready session with its timeout (reset by progress), its ceiling and
+ * the caller's cancellation; a timeout is explained in the error (what was waited for, how long).
+ */
+export async function sendRequest<T>(
+  client: Client,
+  serverId: string,
+  limits: { readonly timeoutMs: number; readonly ceilingMs: number },
+  options: CallOptions,
+  run: (client: Client, request: RequestOptions) => Promise<T>,
+): Promise<T> {
+  // The SDK adds an abort listener to the signal of every request and never removes it; a
+  // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
+  const outer = options.signal;
+  if (outer?.aborted) throw outer.reason;
+  const linked = outer === undefined ? undefined : new AbortController();
+  const forward = () => linked?.abort(outer?.reason);
+  outer?.addEventListener('abort', forward, { once: true });
+  const { timeoutMs, ceilingMs } = limits;
+  const seen = new ProgressSeen();
+  try {
+    return await run(client, {
+      timeout: timeoutMs,
+      maxTotalTimeout: ceilingMs,
+      ...(linked === undefined ? {} : { signal: linked.signal }),
+      // Always a listener: without one the SDK sends no progress token, and the server's
+      // progress could not reset the timeout (HTTP-04).
+      onprogress: seen.listen(options.onProgress ?? ignoreProgress),
+      resetTimeoutOnProgress: true,
+    });
+  } catch (error) {
+    throw explainTimeout(error, serverId, { timeoutMs, ceilingMs }, seen);
+  } finally {
+    outer?.removeEventListener('abort', forward);
+  }
+}
+
+// The spec says 404; some servers (server-everything among them) answer 400 "No valid session
+// ID provided" instead, so that counts too.
+export function isSessionExpired(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+}
