@@ -1,21 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import { createManualClock, type ManualClock } from '@mcp-agent/core/testing';
-import { randomBytes } from 'node:crypto';
-import { Registry } from '../../index.js';
+import type { Registry } from '../../index.js';
 import { leaseSize } from '../repositories/call-leases.js';
-import { parseSecretKey } from '../vault/secret-key.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
-import { TenantScopeRecorder } from './tenant-scope-check.js';
-
-// 2026-11-23 14:30 UTC: half an hour before the hour's count resets.
-const START = Date.parse('2026-11-23T14:30:00.000Z');
-const usage = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => ({
-  inputTokens: input,
-  outputTokens: output,
-  cacheReadTokens: cacheRead,
-  cacheWriteTokens: cacheWrite,
-});
+import { recordModel, START, usage } from './usage-quotas-test-helpers.js';
 
 reportSkippedPostgres();
 
@@ -32,215 +21,6 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
   });
   afterEach(async () => {
     await registry.close();
-  });
-
-  describe('usage', () => {
-    it('adds each response to its task and model, and each tool call to its connector', async () => {
-      const { usage: repo } = registry;
-      await repo.recordModel(alice, {
-        taskId: 't1',
-        model: 'claude-sonnet-5-5',
-        usage: usage(1_000, 200, 5_000, 300),
-        estimatedCostUsd: 0.00475,
-      });
-      await repo.recordModel(alice, {
-        taskId: 't1',
-        model: 'claude-sonnet-5-5',
-        usage: usage(500, 100),
-        estimatedCostUsd: 0.002,
-      });
-      await repo.recordToolCall(alice, {
-        taskId: 't1',
-        connector: 'github',
-        ok: true,
-        durationMs: 40,
-      });
-      await repo.recordToolCall(alice, {
-        taskId: 't1',
-        connector: 'github',
-        ok: false,
-        durationMs: 12.6,
-      });
-      await repo.recordToolCall(alice, {
-        taskId: 't1',
-        connector: 'mail',
-        ok: true,
-        durationMs: 5,
-      });
-      expect(await repo.task(alice, 't1')).toEqual({
-        models: [
-          {
-            model: 'claude-sonnet-5-5',
-            requests: 2,
-            inputTokens: 1_500,
-            outputTokens: 300,
-            cacheReadTokens: 5_000,
-            cacheWriteTokens: 300,
-            estimatedCostUsd: 0.00675,
-          },
-        ],
-        connectors: [
-          { connector: 'github', calls: 2, errors: 1, durationMs: 53 },
-          { connector: 'mail', calls: 1, errors: 0, durationMs: 5 },
-        ],
-      });
-      // Another tenant sees none of it, even by task id.
-      expect(await repo.task(bob, 't1')).toEqual({ models: [], connectors: [] });
-      expect((await repo.summary(bob)).totals.requests).toBe(0);
-    });
-
-    it('tool calls are written behind and a clean close writes them: nothing is lost', async () => {
-      const second = await dialect.openPair({});
-      try {
-        const [writer, reader] = second.registries;
-        for (let i = 0; i < 5; i += 1)
-          await writer.usage.recordToolCall(alice, {
-            taskId: 'behind',
-            connector: 'github',
-            ok: i !== 0,
-            durationMs: 10,
-          });
-        // Another process sees nothing until this one writes (within USAGE_FLUSH_MS)…
-        await writer.usage.flush();
-        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
-          { connector: 'github', calls: 5, errors: 1, durationMs: 50 },
-        ]);
-        // …and what waits at close is written before the database closes.
-        await writer.usage.recordToolCall(alice, {
-          taskId: 'behind',
-          connector: 'github',
-          ok: true,
-          durationMs: 10,
-        });
-        await writer.close();
-        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
-          { connector: 'github', calls: 6, errors: 1, durationMs: 60 },
-        ]);
-      } finally {
-        await second.close();
-      }
-    });
-
-    it('sums a tenant by day, connector and model; an unpriced model is named, not costed', async () => {
-      const { usage: repo } = registry;
-      await repo.recordModel(alice, {
-        taskId: 't1',
-        model: 'gpt-6.1-sol',
-        usage: usage(2_000, 100),
-        estimatedCostUsd: 0.005,
-      });
-      await repo.recordToolCall(alice, {
-        taskId: 't1',
-        connector: 'github',
-        ok: true,
-        durationMs: 10,
-      });
-      clock.advance(24 * 3_600_000);
-      await repo.recordModel(alice, {
-        taskId: 't2',
-        model: 'local-llama',
-        usage: usage(700, 70),
-        estimatedCostUsd: null,
-      });
-      await repo.recordModel(alice, {
-        taskId: 't2',
-        model: 'gpt-6.1-sol',
-        usage: usage(1_000, 50),
-        estimatedCostUsd: 0.0025,
-      });
-      await repo.recordToolCall(alice, {
-        taskId: 't2',
-        connector: 'github',
-        ok: false,
-        durationMs: 30,
-      });
-      await repo.recordModel(bob, {
-        taskId: 't3',
-        model: 'gpt-6.1-sol',
-        usage: usage(9_999, 999),
-        estimatedCostUsd: 1,
-      });
-      const summary = await repo.summary(alice, { days: 7 });
-      expect(summary).toMatchObject({ from: '2026-11-18', to: '2026-11-24' });
-      expect(summary.days).toEqual([
-        expect.objectContaining({
-          day: '2026-11-23',
-          requests: 1,
-          inputTokens: 2_000,
-          toolCalls: 1,
-          toolErrors: 0,
-          estimatedCostUsd: 0.005,
-        }),
-        expect.objectContaining({
-          day: '2026-11-24',
-          requests: 2,
-          inputTokens: 1_700,
-          outputTokens: 120,
-          toolCalls: 1,
-          toolErrors: 1,
-          estimatedCostUsd: 0.0025,
-        }),
-      ]);
-      expect(summary.totals).toMatchObject({
-        requests: 3,
-        inputTokens: 3_700,
-        toolCalls: 2,
-        toolDurationMs: 40,
-        estimatedCostUsd: 0.0075,
-      });
-      expect(summary.connectors).toEqual([
-        { connector: 'github', calls: 2, errors: 1, durationMs: 40 },
-      ]);
-      expect(summary.models).toEqual([
-        expect.objectContaining({ model: 'gpt-6.1-sol', requests: 2, estimatedCostUsd: 0.0075 }),
-        expect.objectContaining({ model: 'local-llama', requests: 1, estimatedCostUsd: null }),
-      ]);
-      expect(summary.unpricedModels).toEqual(['local-llama']);
-      // A one-day window ends today and leaves yesterday out.
-      expect((await repo.summary(alice, { days: 1 })).totals.requests).toBe(2);
-    });
-  });
-
-  it('TEN-02 every query of usage and quotas is scoped to its tenant', async () => {
-    const key = randomBytes(32).toString('base64');
-    const base = await dialect.open({ env: { MCP_AGENT_SECRET_KEY: key } });
-    const recorder = new TenantScopeRecorder();
-    const scoped = new Registry({
-      db: base.db.withPlugin(recorder),
-      keyring: { current: parseSecretKey(key, 'test'), previous: [] },
-      quotas: { maxCallsPerHour: 100, maxTokensPerDay: 100_000, maxServersPerThread: 5 },
-    });
-    try {
-      await scoped.quotas.setUserLimits(alice, { maxCallsPerHour: 50 });
-      await scoped.quotas.userLimits(alice);
-      await scoped.quotas.beforeToolCall(alice, 'github', { threadId: 'th' });
-      await scoped.quotas.beforeModelRequest(alice);
-      await scoped.quotas.addTokens(alice, 10);
-      await scoped.quotas.check(alice);
-      await scoped.quotas.status(alice);
-      await scoped.usage.recordModel(alice, {
-        taskId: 't',
-        model: 'm',
-        usage: usage(1, 1),
-        estimatedCostUsd: 0,
-      });
-      await scoped.usage.recordToolCall(alice, {
-        taskId: 't',
-        connector: 'c',
-        ok: true,
-        durationMs: 1,
-      });
-      await scoped.usage.task(alice, 't');
-      await scoped.usage.summary(alice);
-      expect(recorder.statements.length).toBeGreaterThan(10);
-      for (const statement of recorder.statements) {
-        expect(statement.problems, JSON.stringify(statement)).toEqual([]);
-        for (const tenant of statement.tenants) expect(tenant).toBe('alice');
-      }
-    } finally {
-      await scoped.close();
-      await base.close();
-    }
   });
 
   describe('TEN-11 quotas', () => {
@@ -279,12 +59,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       await registry.quotas.setUserLimits(alice, { maxTokensPerDay: 1_000 });
       await registry.quotas.beforeModelRequest(alice);
       const record = (tokens: number) =>
-        registry.usage.recordModel(alice, {
-          taskId: 't',
-          model: 'm',
-          usage: usage(tokens, 0),
-          estimatedCostUsd: null,
-        });
+        recordModel(registry, alice, 't', 'm', usage(tokens, 0), null);
       await record(600);
       await registry.quotas.beforeModelRequest(alice);
       await record(600);
@@ -415,12 +190,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
               if (error instanceof QuotaExceededError) return;
               throw error;
             }
-            await registry.usage.recordModel(alice, {
-              taskId: 'race',
-              model: 'm',
-              usage: usage(100, 50),
-              estimatedCostUsd: null,
-            });
+            await recordModel(registry, alice, 'race', 'm', usage(100, 50), null);
           }
         };
         await Promise.all(Array.from({ length: 8 }, (_, i) => spender(i % 2 === 0 ? a : b)));

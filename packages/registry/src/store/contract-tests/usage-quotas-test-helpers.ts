@@ -1,0 +1,34 @@
+import type { AgentContext } from '@mcp-agent/core';
+import type { Registry } from '../../index.js';
+
+// Shared by the usage and the quota contract tests.
+
+// 2026-11-23 14:30 UTC: half an hour before the hour's count resets.
+export const START = Date.parse('2026-11-23T14:30:00.000Z');
+
+export const usage = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheReadTokens: cacheRead,
+  cacheWriteTokens: cacheWrite,
+});
+
+/** Records one model response: most usage tests write several, differing only in these. */
+export const recordModel = (
+  registry: Registry,
+  context: AgentContext,
+  taskId: string,
+  model: string,
+  tokens: ReturnType<typeof usage>,
+  estimatedCostUsd: number | null,
+) => registry.usage.recordModel(context, { taskId, model, usage: tokens, estimatedCostUsd });
+
+/** Records one tool call to a connector. */
+export const recordToolCall = (
+  registry: Registry,
+  context: AgentContext,
+  taskId: string,
+  connector: string,
+  ok: boolean,
+  durationMs: number,
+) => registry.usage.recordToolCall(context, { taskId, connector, ok, durationMs });
