@@ -256,7 +256,10 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 console.log(`install-test: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+// Not process.exit: a pipe it shares with its parent may be non-blocking, and an exit drops what
+// is still queued (a CI run once lost every line after the first 13 KB, the summary with them).
+// Nothing is left open here, so the process ends as soon as its output is written.
+process.exitCode = failed === 0 ? 0 : 1;
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, {

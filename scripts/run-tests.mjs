@@ -81,4 +81,5 @@ if (existsSync(report)) {
 }
 // A failed step that is not a test (typecheck, lint) still fails the closing line.
 console.log(`tests: ${passed + scripted.passed} passed, ${failed + failedSteps} failed`);
-process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);
+// exitCode, not exit(): every step ran synchronously, and the summary must reach the pipe whole.
+process.exitCode = failedSteps > 0 || failed > 0 ? 1 : 0;
