@@ -1,9 +1,12 @@
 // `node scripts/source-figures.mjs [--json]`: the size of each package's source, for a closing
 // note. Source is every .ts under src/ except tests (`*.test.ts`, `*-test-helpers.ts`,
 // `contract-tests/`); benchmarks and ./testing doubles count as source, and are also shown apart.
-// Lines are counted as `wc -l` counts them.
+// Lines are counted as `wc -l` counts them. It also counts the source files over 400 lines and
+// the imports that run against the layering eslint.config.js enforces (scripts/layers.mjs), so a
+// note can show them without running the linter.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { LAYERS, REGISTRY_ABOVE_STORE, REGISTRY_STORE } from './layers.mjs';
 
 const root = join(import.meta.dirname, '..');
 const members = ['packages', 'apps'].flatMap((group) =>
@@ -41,8 +44,39 @@ function lineCount(path) {
   return lines;
 }
 
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The imports of one file that run upward: to a package its layer does not allow, or from registry's store into its connections. */
+function upwardImports(file, text) {
+  const member = file.split('/').slice(0, 2).join('/');
+  const allowed = LAYERS[member];
+  const found = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    const workspace = /^@mcp-agent\/([^/]+)/.exec(spec);
+    if (workspace !== null && allowed !== undefined) {
+      const target = workspace[1];
+      if (target !== member.split('/')[1] && !allowed.includes(target)) found.push(spec);
+      continue;
+    }
+    if (file.startsWith(REGISTRY_STORE)) {
+      const target = spec.startsWith('.')
+        ? relative(root, resolve(root, dirname(file), spec))
+        : spec;
+      if (
+        REGISTRY_ABOVE_STORE.some((folder) => `${target}/`.startsWith(folder)) ||
+        target === '@mcp-agent/registry/connections'
+      )
+        found.push(spec);
+    }
+  }
+  return found.map((spec) => `${file} → ${spec}`);
+}
+
 const packages = [];
 const sources = [];
+const upward = [];
 for (const member of members) {
   const figures = {
     package: member,
@@ -62,12 +96,14 @@ for (const member of members) {
     }
     figures.files += 1;
     figures.lines += lines;
+    upward.push(...upwardImports(file, readFileSync(path, 'utf8')));
     if (/\/src\/(bench|testing)\//.test(file)) figures.benchAndTestingLines += lines;
     sources.push({ file, lines });
   }
   if (figures.files + figures.testFiles > 0) packages.push(figures);
 }
 packages.sort((a, b) => b.lines - a.lines);
+const over400 = sources.filter((s) => s.lines > 400).map((s) => s.file);
 const longest = sources
   .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
   .slice(0, 10);
@@ -80,7 +116,7 @@ const total = packages.reduce(
 );
 
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ packages, total, longest }));
+  console.log(JSON.stringify({ packages, total, longest, over400, upward }));
 } else {
   const pad = (value, width) => String(value).padStart(width);
   console.log('package              files   lines  (bench+testing)  test files  test lines');
@@ -91,4 +127,8 @@ if (process.argv.includes('--json')) {
   console.log(`${'total'.padEnd(20)}${pad(total.files, 6)}${pad(total.lines, 8)}`);
   console.log('\nThe ten longest source files (non-test):');
   for (const { file, lines } of longest) console.log(`${pad(lines, 6)}  ${file}`);
+  console.log(`\nSource files over 400 lines: ${over400.length}`);
+  for (const file of over400) console.log(`  ${file}`);
+  console.log(`Imports running upward (scripts/layers.mjs): ${upward.length}`);
+  for (const line of upward) console.log(`  ${line}`);
 }
