@@ -33,6 +33,4 @@ export interface SearchIndex {
   documents(): IterableIterator<SearchDocument>;
   /** Ranked hits for a natural-language query, a tool name or a tool id. */
   search(query: string, options?: IndexSearchOptions): SearchHit[];
-  /** Tools whose name or description matches `pattern`. */
-  searchRegex(pattern: RegExp, options?: IndexSearchOptions): SearchHit[];
 }

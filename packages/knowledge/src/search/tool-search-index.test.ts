@@ -79,16 +79,6 @@ describe('ToolSearchIndex', () => {
     expect(index.providers().sort()).toEqual(['gmail', 'slack', 'weather']);
   });
 
-  it('regex mode matches names and descriptions, names first', () => {
-    const index = sample();
-    expect(index.searchRegex(/^search_/i).map((h) => h.id)).toEqual([
-      'github.search_code',
-      'gmail.search_messages',
-    ]);
-    expect(index.searchRegex(/forecast/i).map((h) => h.id)).toEqual(['weather.get_forecast']);
-    expect(index.searchRegex(/repositor/i, { providers: ['gmail'] })).toEqual([]);
-  });
-
   it('survives empty, stop-word-only, unicode and huge queries', () => {
     const index = sample();
     expect(index.search('')).toEqual([]);
