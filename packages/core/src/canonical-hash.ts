@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from './compare-text.js';
 
 /**
  * SHA-256 of `value` as canonical JSON (object keys sorted at every level), so the same tool
@@ -13,7 +14,7 @@ function canonicalJson(value: unknown): string {
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value)
       .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareText(a, b));
     return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '@mcp-agent/core';
 import type { SearchDocument } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import type { ToolVectors } from './semantic/tool-vectors.js';
@@ -157,14 +158,14 @@ export class CatalogIndexes {
 /** The key of a provider's tool list: its tools' names and content hashes, in name order. */
 export function providerKey(tools: readonly { name: string; contentHash: string }[]): string {
   const hash = createHash('sha256');
-  for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+  for (const tool of [...tools].sort((a, b) => compareText(a.name, b.name)))
     hash.update(`${tool.name}\u0000${tool.contentHash}\n`);
   return hash.digest('hex');
 }
 
 function signatureOf(providers: readonly CatalogProvider[]): string {
   const hash = createHash('sha256');
-  for (const { id, key } of [...providers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+  for (const { id, key } of [...providers].sort((a, b) => compareText(a.id, b.id)))
     hash.update(`${id}\u0000${key}\n`);
   return hash.digest('hex');
 }

@@ -1,4 +1,4 @@
-import type { AgentContext, JsonObject, ToolSpec } from '@mcp-agent/core';
+import { compareText, type AgentContext, type JsonObject, type ToolSpec } from '@mcp-agent/core';
 import { toToolSpec, type Registry, type ServerAvailability } from '@mcp-agent/registry';
 import { summarizeParameters, type ParameterSummary } from './views/schema-summary.js';
 
@@ -62,7 +62,7 @@ export class ToolboxBuilder {
             available: verdict.available,
             ...(reason === undefined ? {} : { reason }),
           }))
-          .sort((a, b) => (a.spec.name < b.spec.name ? -1 : a.spec.name > b.spec.name ? 1 : 0));
+          .sort((a, b) => compareText(a.spec.name, b.spec.name));
         return {
           provider,
           available: verdict.available,

@@ -1,3 +1,4 @@
+import { compareText } from '@mcp-agent/core';
 import { InvertedIndex, type QueryTerm } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument, SearchHit } from './search-document.js';
@@ -303,7 +304,8 @@ export class ToolSearchIndex implements SearchIndex {
       allowed === undefined
         ? undefined
         : (slot: number) => allowed.has(this.#bySlot[slot]!.provider);
-    const tieBreak = (a: number, b: number) => compare(this.#bySlot[a]!.id, this.#bySlot[b]!.id);
+    const tieBreak = (a: number, b: number) =>
+      compareText(this.#bySlot[a]!.id, this.#bySlot[b]!.id);
     return board.top(RANK_DEPTH, tieBreak, keep).map((slot) => {
       const score = board.get(slot);
       return { hit: toHit(this.#bySlot[slot]!, score), score };
@@ -331,30 +333,6 @@ export class ToolSearchIndex implements SearchIndex {
       for (const toolSlot of indexed.toolSlots) this.#toolScores.add(toolSlot, bonus);
     }
   }
-
-  /**
-   * Tools whose name or description matches `pattern` (a JavaScript regular expression,
-   * case-insensitive), in id order: for callers that know what they want.
-   */
-  searchRegex(pattern: RegExp, options: IndexSearchOptions = {}): SearchHit[] {
-    const limit = options.limit ?? 10;
-    const hits: SearchHit[] = [];
-    for (const [provider, { ids }] of this.#byProvider) {
-      if (options.providers !== undefined && !options.providers.includes(provider)) continue;
-      for (const id of ids) {
-        const doc = this.#byId.get(id)!.doc;
-        pattern.lastIndex = 0;
-        const inName = pattern.test(doc.name);
-        pattern.lastIndex = 0;
-        if (inName || pattern.test(doc.description)) {
-          // A pattern matched or it did not: either way the caller asked for exactly this.
-          const score = inName ? 1 : 0.5;
-          hits.push({ id: doc.id, provider, name: doc.name, score, relevance: 1 });
-        }
-      }
-    }
-    return hits.sort((a, b) => b.score - a.score || compare(a.id, b.id)).slice(0, limit);
-  }
 }
 
 // Sentence ends, semicolons, and joiners that start a new need ("also", "and then", "as well as").
@@ -378,7 +356,7 @@ function fuse(rankings: readonly { entries: readonly Scored[]; weight: number }[
       else existing.score += score;
     }
   }
-  return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.hit.id, b.hit.id));
+  return [...fused.values()].sort((a, b) => b.score - a.score || compareText(a.hit.id, b.hit.id));
 }
 
 function exactKeys(doc: SearchDocument): string[] {
@@ -387,10 +365,6 @@ function exactKeys(doc: SearchDocument): string[] {
 
 function toHit(doc: SearchDocument, score: number): Omit<SearchHit, 'relevance'> {
   return { id: doc.id, provider: doc.provider, name: doc.name, score };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function round(score: number): number {

@@ -1,3 +1,4 @@
+import { compareText } from '@mcp-agent/core';
 import type { SearchDocument, SearchHit } from '../search/search-document.js';
 import type { Similarity } from './tool-vectors.js';
 
@@ -41,5 +42,5 @@ export function fuseHybrid(
   }
   return [...fused.values()]
     .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 1000 }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => b.score - a.score || compareText(a.id, b.id));
 }

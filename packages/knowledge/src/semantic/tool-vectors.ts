@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { NotReadyError, type AgentContext } from '@mcp-agent/core';
+import { compareText, NotReadyError, type AgentContext } from '@mcp-agent/core';
 import type { SearchDocument } from '../search/search-document.js';
 import type { TextEmbedder } from './text-embedder.js';
 
@@ -179,7 +179,7 @@ export class ToolVectors {
       if (entry.vector.length !== q.length) continue;
       scored.push({ id, provider: entry.provider, similarity: dot(q, entry.vector) });
     }
-    scored.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    scored.sort((a, b) => b.similarity - a.similarity || compareText(a.id, b.id));
     return scored.slice(0, limit);
   }
 }

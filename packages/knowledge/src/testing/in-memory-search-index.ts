@@ -1,3 +1,4 @@
+import { compareText } from '@mcp-agent/core';
 import type { SearchDocument, SearchHit } from '../search/search-document.js';
 import type { IndexSearchOptions, SearchIndex } from '../search/search-index.js';
 
@@ -66,14 +67,6 @@ export class InMemorySearchIndex implements SearchIndex {
     });
   }
 
-  searchRegex(pattern: RegExp, options: IndexSearchOptions = {}): SearchHit[] {
-    return this.#matching(options, (doc) =>
-      pattern.test(doc.name) || pattern.test(doc.description)
-        ? { score: 1, relevance: 1 }
-        : undefined,
-    );
-  }
-
   #matching(
     options: IndexSearchOptions,
     match: (doc: SearchDocument) => { score: number; relevance: number } | undefined,
@@ -86,7 +79,7 @@ export class InMemorySearchIndex implements SearchIndex {
         if (found !== undefined) hits.push({ id: doc.id, provider, name: doc.name, ...found });
       }
     }
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    hits.sort((a, b) => b.score - a.score || compareText(a.id, b.id));
     return hits.slice(0, options.limit ?? 10);
   }
 }

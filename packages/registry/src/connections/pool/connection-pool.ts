@@ -10,6 +10,7 @@ import {
   type Clock,
   type Logger,
   canonicalHash,
+  compareText,
 } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
@@ -250,7 +251,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     return [...this.#connections.values()]
       .filter((c) => c.userId === ctx.userId)
       .map((c) => ({ ...c.state, metrics: c.metrics }))
-      .sort((a, b) => (a.serverId < b.serverId ? -1 : 1));
+      .sort((a, b) => compareText(a.serverId, b.serverId));
   }
 
   /**
