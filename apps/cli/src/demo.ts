@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createContext, createLogger, McpAgentError } from '@mcp-agent/core';
+import { clip, createContext, createLogger, McpAgentError } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
 import { isModelConfigured, openAgentStack } from '@mcp-agent/agent';
 import { generateDeclarations } from '@mcp-agent/execution';
@@ -91,7 +91,7 @@ try {
       inputSchema: t.inputSchema,
     })),
   );
-  line(indent(`${declarations.slice(0, 420)}…`));
+  line(indent(clip(declarations, 420)));
   const code = [
     'await tools.memory.create_entities({ entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] });',
     'const graph = await tools.memory.read_graph({});',

@@ -1,4 +1,5 @@
 import {
+  clip,
   InvalidArgumentsError,
   McpAgentError,
   PolicyDeniedError,
@@ -319,7 +320,7 @@ export class Knowledge {
     const { index, providers } = await this.#sync(ctx, {});
     const suggestions =
       name.trim() === '' ? [] : index.search(name, { limit: 3, providers }).map((hit) => hit.id);
-    const shown = id.length > 80 ? `${id.slice(0, 80)}…` : id;
+    const shown = clip(id, 80);
     return new ToolNotFoundError(
       `Unknown tool "${shown}".${suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_tools to find tool ids.`,
       { details: { toolId: shown, suggestions } },
