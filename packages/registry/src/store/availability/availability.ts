@@ -13,8 +13,18 @@ export type UnavailableCode =
 
 /** The verdict on one server: usable, or why not. */
 export type ServerVerdict =
-  | { readonly available: true }
-  | { readonly available: false; readonly code: UnavailableCode; readonly reason: string };
+  | {
+      /** The server may be used in this request. */
+      readonly available: true;
+    }
+  | {
+      /** The server may not be used in this request. */
+      readonly available: false;
+      /** Why, as a stable code to branch on. */
+      readonly code: UnavailableCode;
+      /** Why, in a sentence that says what to do (connect, authorise, enable…). */
+      readonly reason: string;
+    };
 
 /** One server of the tenant with everything a request needs to decide about it. */
 export interface ServerAvailability extends ActiveServer {
@@ -22,6 +32,7 @@ export interface ServerAvailability extends ActiveServer {
   readonly excludedBy: Exclusion | undefined;
   /** Credentials allow use: no auth, static secrets, or OAuth with an active account and tokens. */
   readonly authorized: boolean;
+  /** The decision from all of the above: what a request uses to include or refuse it. */
   readonly verdict: ServerVerdict;
 }
 
