@@ -42,6 +42,13 @@ export interface RegistryOptions {
 /**
  * Where a request keeps its availability once it has it: `Registry.availability(ctx)` answers
  * from this slot when it is filled, so one request asks the database once.
+ *
+ * @example
+ * ```ts
+ * const availability = await registry.availability(ctx);
+ * const scoped = ctx.with(AVAILABILITY, availability.restrictTo(['github']));
+ * await registry.availability(scoped); // the restricted pass, without a query
+ * ```
  */
 export const AVAILABILITY = defineSlot<Availability>('availability');
 

@@ -40,7 +40,16 @@ export interface ServerAvailability extends ActiveServer {
  * The one answer to "may this tenant use this server now", for one request: every server of the
  * tenant after tiers, thread and allow-list, with its authorisation, readiness and catalog
  * version. Built by `Registry.availability(ctx)` in one pass; knowledge, the dispatcher and the
- * agent all read this object instead of asking the registry again.
+ * agent all read this object instead of asking the registry again. It is a snapshot: a change
+ * made after it was built shows in the next request's pass, not in this one.
+ *
+ * @example
+ * ```ts
+ * const availability = await registry.availability(ctx);
+ * const verdict = availability.check('github');
+ * if (!verdict.available) console.log(verdict.code, verdict.reason); // needs_auth: sign in…
+ * const names = availability.usable.map((server) => server.id);
+ * ```
  */
 export class Availability {
   readonly #servers: readonly ServerAvailability[];
