@@ -29,7 +29,9 @@ export interface OpenRegistryOptions {
   readonly schema?: string;
   /** Where `MCP_AGENT_SECRET_KEY` and friends are read; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The operator's servers, visible to every user and never editable by users; default none. */
   readonly appServers?: readonly ServerConfig[];
+  /** Where the registry warns (a created key file, a change feed's lost connection). */
   readonly logger?: Logger;
   /** What tenants may register as their own servers; default any command and URL. */
   readonly userServers?: UserServerPolicy;
@@ -61,7 +63,32 @@ export interface OpenRegistryOptions {
 
 /**
  * Opens the registry the way an application does: the database (migrated), the secret key
- * (refusing a weak or, for PostgreSQL, a missing one), and the app servers.
+ * (refusing a weak or, for PostgreSQL, a missing one), and the app servers. The caller owns
+ * the result: `close()` it to flush usage written behind and close the database.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when the database cannot be opened or migrated, the
+ *   schema is behind with `migrate: false`, the secret key is missing or weak, or
+ *   `MCP_AGENT_QUOTAS` is invalid; whatever was opened is closed first.
+ *
+ * @example
+ * ```ts
+ * // SQLite under ~/.mcp-agent unless MCP_AGENT_DATABASE_URL says otherwise.
+ * const registry = await openRegistry({
+ *   appServers: [parseServerConfig({ id: 'memory', transport: 'stdio', command: 'mcp-memory' })],
+ *   userServers: MULTI_TENANT_POLICY,
+ * });
+ * try {
+ *   const alice = createContext({ userId: 'alice' });
+ *   await registry.addServer(alice, {
+ *     id: 'docs',
+ *     transport: 'streamable-http',
+ *     url: 'https://mcp.example.com/mcp',
+ *   });
+ *   const { usable } = await registry.availability(alice);
+ * } finally {
+ *   await registry.close();
+ * }
+ * ```
  */
 export async function openRegistry(given: OpenRegistryOptions = {}): Promise<Registry> {
   const schema = given.schema ?? databaseSchemaFromEnv();

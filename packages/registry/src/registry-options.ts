@@ -9,7 +9,9 @@ import type { Keyring } from './store/vault/secret-key.js';
 
 /** Options of {@link Registry}. */
 export interface RegistryOptions {
+  /** A migrated database (see `openDatabase`); the registry closes it only through `onClose`. */
   readonly db: Executor;
+  /** The keys the credential vault encrypts and decrypts with (see `loadKeyring`). */
   readonly keyring: Keyring;
   /** App servers: from config or code, visible to every user, never editable by users. */
   readonly appServers?: readonly ServerConfig[];
@@ -40,12 +42,21 @@ export interface RegistryOptions {
 /**
  * Where a request keeps its availability once it has it: `Registry.availability(ctx)` answers
  * from this slot when it is filled, so one request asks the database once.
+ *
+ * @example
+ * ```ts
+ * const availability = await registry.availability(ctx);
+ * const scoped = ctx.with(AVAILABILITY, availability.restrictTo(['github']));
+ * await registry.availability(scoped); // the restricted pass, without a query
+ * ```
  */
 export const AVAILABILITY = defineSlot<Availability>('availability');
 
 /** What an import wrote. */
 export interface ImportResult {
+  /** Ids of the servers written, added or replaced. */
   readonly imported: readonly string[];
+  /** Keys other clients use (`autoApprove`, `timeout`…) that were left out, by path. */
   readonly ignored: readonly string[];
   /** Only with `partial`: the servers left out (invalid, or refused by the policy) and why. */
   readonly rejected?: readonly RejectedServer[];

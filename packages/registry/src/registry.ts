@@ -184,7 +184,10 @@ export class Registry extends TenantStore {
     );
   }
 
-  /** Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`. */
+  /**
+   * Adds or replaces a user server at runtime; emits `server-registered` or `server-updated`.
+   * @throws ConfigError (`CONFIG_INVALID`) for a bad definition, PolicyDeniedError if refused.
+   */
   async addServer(ctx: AgentContext, input: unknown): Promise<ConnectionRecord> {
     checkUserServer(this.#userServers, parseServerConfig(input), this.tenantFolder(ctx));
     const existed = (await this.connections.find(ctx, readId(input)))?.scope === 'user';

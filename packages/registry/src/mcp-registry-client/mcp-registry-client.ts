@@ -5,46 +5,85 @@ export const DEFAULT_MCP_REGISTRY_URL = 'https://registry.modelcontextprotocol.i
 
 /** An input of a registry entry: an argument, an environment variable or a header. */
 export interface McpRegistryInput {
+  /** The variable's or header's name, or a named argument's flag (`--port`). */
   readonly name?: string;
+  /** What the user should put there, as the publisher wrote it: untrusted text. */
   readonly description?: string;
+  /** The server cannot start without it. */
   readonly isRequired?: boolean;
+  /** A credential: asked for as a secret and stored in the vault, never shown back. */
   readonly isSecret?: boolean;
+  /** A fixed value, which may hold `{name}` placeholders filled from `variables`. */
   readonly value?: string;
+  /** Used when the user gives nothing. */
   readonly default?: string;
+  /** For a positional argument: what the value names (`directory`), in place of `name`. */
   readonly valueHint?: string;
+  /** For an argument: positional, or `named` (`--flag value`). */
   readonly type?: 'positional' | 'named';
+  /** The inputs behind `{name}` placeholders in `value`. */
   readonly variables?: Readonly<Record<string, McpRegistryInput>>;
 }
 
 /** A package of a registry entry (npm, pypi, oci, …) and how to run it. */
 export interface McpRegistryPackage {
+  /** Where the package is published: `npm`, `pypi`, `oci`, `nuget`, `mcpb`… */
   readonly registryType: string;
+  /** Its name there (`@scope/server`, `mcp-server-git`, an image reference). */
   readonly identifier: string;
+  /** The package version to run; absent: the registry entry's. */
   readonly version?: string;
+  /** The runner the publisher suggests (`npx`, `uvx`, `docker`). */
   readonly runtimeHint?: string;
-  readonly transport: { readonly type: string; readonly url?: string };
+  /** How the running package is spoken to. */
+  readonly transport: {
+    /** `stdio`, `streamable-http` or `sse`. */
+    readonly type: string;
+    /** For an HTTP transport: where the started package listens. */
+    readonly url?: string;
+  };
+  /** Arguments for the runner, before the package (`docker run` flags). */
   readonly runtimeArguments?: readonly McpRegistryInput[];
+  /** Arguments for the package itself, after its name. */
   readonly packageArguments?: readonly McpRegistryInput[];
+  /** Environment variables the package reads. */
   readonly environmentVariables?: readonly McpRegistryInput[];
 }
 
 /** A remote endpoint of a registry entry. */
 export interface McpRegistryRemote {
+  /** `streamable-http` or `sse`. */
   readonly type: string;
+  /** The endpoint; may hold `{name}` placeholders filled from `variables`. */
   readonly url: string;
+  /** Headers to send (an API key, usually secret). */
   readonly headers?: readonly McpRegistryInput[];
+  /** The inputs behind `{name}` placeholders in `url`. */
   readonly variables?: Readonly<Record<string, McpRegistryInput>>;
 }
 
 /** One server of the MCP Registry (its `server.json`), with the registry's own status. */
 export interface McpRegistryEntry {
+  /** The unique, reverse-DNS name (`io.github.owner/server`): what `get` takes. */
   readonly name: string;
+  /** A display name, when the publisher gave one. */
   readonly title?: string;
+  /** What the server does, as the publisher wrote it (untrusted); empty when absent. */
   readonly description: string;
+  /** The entry's version (the latest, as read here). */
   readonly version: string;
+  /** The server's home page. */
   readonly websiteUrl?: string;
-  readonly repository?: { readonly url: string; readonly source?: string };
+  /** Its source code. */
+  readonly repository?: {
+    /** The repository's URL. */
+    readonly url: string;
+    /** Where it is hosted (`github`…). */
+    readonly source?: string;
+  };
+  /** Ways to run it locally; empty for a remote-only server. */
   readonly packages: readonly McpRegistryPackage[];
+  /** Hosted endpoints; empty for a package-only server. */
   readonly remotes: readonly McpRegistryRemote[];
   /** `active`, `deprecated` or `deleted`, from `_meta["io.modelcontextprotocol.registry/official"]`. */
   readonly status: string | undefined;
@@ -52,6 +91,7 @@ export interface McpRegistryEntry {
 
 /** A page of search results. */
 export interface McpRegistryPage {
+  /** The entries of this page; malformed ones are left out. */
   readonly servers: readonly McpRegistryEntry[];
   /** Pass it as `cursor` for the next page; `undefined` on the last one. */
   readonly nextCursor: string | undefined;
@@ -76,8 +116,17 @@ const OFFICIAL = 'io.modelcontextprotocol.registry/official';
  * `GET /v0.1/servers/{name}/versions/latest`): the official registry, or any registry that
  * serves the same API. Responses are bounded in time and size; a registry that cannot be
  * reached, or answers with something else, is a `NOT_READY` error naming it.
+ *
+ * @example
+ * ```ts
+ * const registry = new McpRegistryClient(); // the official one; `baseUrl` for another
+ * const { servers } = await registry.search('filesystem', { limit: 5 });
+ * const setup = serverConfigFromRegistry(await registry.get(servers[0]!.name), { id: 'files' });
+ * if (!setup.ok) console.log('missing' in setup ? setup.missing : setup.unsupported);
+ * ```
  */
 export class McpRegistryClient {
+  /** The registry's base URL, without a trailing slash: named in every error. */
   readonly baseUrl: string;
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
@@ -90,7 +139,12 @@ export class McpRegistryClient {
     this.#maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
   }
 
-  /** Servers whose name contains `query` (the registry's own substring match), latest versions. */
+  /**
+   * Servers whose name contains `query` (the registry's own substring match), latest versions;
+   * `limit` is 1-100 (default 20).
+   * @throws NotReadyError (`NOT_READY`) when the registry cannot be reached within the timeout,
+   *   answers past `maxBytes`, with an HTTP error, or with something that is not the API.
+   */
   async search(
     query: string,
     options: { limit?: number; cursor?: string } = {},
@@ -113,7 +167,11 @@ export class McpRegistryClient {
     };
   }
 
-  /** The latest version of the server named exactly `name` (`io.github.owner/server`). */
+  /**
+   * The latest version of the server named exactly `name` (`io.github.owner/server`).
+   * @throws ProviderNotFoundError (`PROVIDER_NOT_FOUND`) when the registry has no such server;
+   *   NotReadyError as for {@link search}.
+   */
   async get(name: string): Promise<McpRegistryEntry> {
     const url = new URL(`${this.baseUrl}/v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
     const entry = toEntry(await this.#get(url, name));

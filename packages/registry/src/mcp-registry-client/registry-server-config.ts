@@ -8,9 +8,16 @@ import type {
 
 /** A value the entry needs that nobody gave: an environment variable, a header, an argument. */
 export interface MissingInput {
+  /**
+   * Where the value goes: `env` and `header` values can be passed in the options; an
+   * `argument` (or a URL variable) has no option, so the definition must be written by hand.
+   */
   readonly kind: 'env' | 'header' | 'argument';
+  /** The variable's or header's name, or what the argument names. */
   readonly name: string;
+  /** What to put there, as the publisher wrote it (untrusted text). */
   readonly description: string | undefined;
+  /** Ask for it as a secret: do not echo it, store it in the vault. */
   readonly secret: boolean;
 }
 
@@ -28,9 +35,28 @@ export interface RegistryServerOptions {
 
 /** What an entry becomes: a definition to add, or what is missing, or why it cannot be run. */
 export type RegistryServerConfig =
-  | { readonly ok: true; readonly config: ServerConfigInput; readonly via: string }
-  | { readonly ok: false; readonly missing: readonly MissingInput[]; readonly via: string }
-  | { readonly ok: false; readonly unsupported: string };
+  | {
+      /** A definition was made. */
+      readonly ok: true;
+      /** The definition, for `Registry.addServer` (which validates it and applies the policy). */
+      readonly config: ServerConfigInput;
+      /** What it runs or reaches, in words (`npm package @x/y@1.2.0`, `streamable-http remote`). */
+      readonly via: string;
+    }
+  | {
+      /** Values are needed first. */
+      readonly ok: false;
+      /** The required values nobody gave: ask for them, then call again with them. */
+      readonly missing: readonly MissingInput[];
+      /** What would be run or reached. */
+      readonly via: string;
+    }
+  | {
+      /** The entry offers nothing mcp-agent can run. */
+      readonly ok: false;
+      /** What it offers, and what mcp-agent runs, in a sentence. */
+      readonly unsupported: string;
+    };
 
 // How each registry type's package runs: the runtime, its default arguments, the package spec.
 const RUNNERS: Record<

@@ -25,12 +25,22 @@ import type { Keyring } from './vault/secret-key.js';
  * reports, quotas, durable tasks) reach its repository here.
  */
 export class TenantStore {
+  /** The tenant rows; written on a tenant's first write, never needed by callers directly. */
   readonly users: UserRepository;
+  /** Encrypted secrets by owner row and field; plaintext only through the vault. */
   readonly secrets: SecretRepository;
+  /** How each tenant authenticates to each server (`none`, `static`, `oauth`). */
   readonly authConfigs: AuthConfigRepository;
+  /** Each tenant's OAuth accounts at servers, and their encrypted tokens. */
   readonly accounts: AccountRepository;
+  /**
+   * Each tenant's server rows (definitions without secret values, readiness). Add, remove and
+   * enable servers through `Registry` instead: it checks the policy, audits and announces.
+   */
   readonly connections: ConnectionRepository;
+  /** The cached tool list of each server, versioned; refresh it through `replaceCatalog`. */
   readonly catalog: ToolCatalogRepository;
+  /** The servers activated in each conversation: a thread with activations narrows to them. */
   readonly threads: ThreadRepository;
   /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
   readonly embeddings: EmbeddingCacheRepository;
@@ -38,9 +48,11 @@ export class TenantStore {
   readonly quotas: QuotaRepository;
   /** Usage and estimated cost per tenant, task, model and connector. */
   readonly usage: UsageRepository;
+  /** Encrypts and decrypts secrets with the keyring (AES-256-GCM, bound to tenant and row). */
   readonly vault: CredentialVault;
   /** Durable tasks of each tenant, with their events (`tasks`), and their owners' leases. */
   readonly tasks: TaskRepository;
+  /** Lease renewal, cancel requests and the sweep of lost tasks: per process, across tenants. */
   readonly taskLeases: TaskLeases;
   /** Rate limits counted in the database, so they hold across processes. */
   readonly rateLimits: RateLimitRepository;

@@ -20,6 +20,7 @@ export interface GuardedFetchOptions {
   readonly fetch?: FetchLike;
   /** Resolves a host name to every address it has; the system resolver by default. */
   readonly resolve?: (host: string) => Promise<string[]>;
+  /** Redirect hops followed, each one checked; one more is refused. Default 5. */
   readonly maxRedirects?: number;
   /** What the URLs are, in errors; default "OAuth URL". */
   readonly label?: string;
@@ -34,6 +35,16 @@ export interface GuardedFetchOptions {
  * only, and never to a private or reserved address, checked for every resolved address and on
  * every redirect hop (SSRF). The WHATWG URL parser already turns `0177.0.0.1` and `0x7f000001`
  * into `127.0.0.1`.
+ *
+ * The returned fetch rejects with PolicyDeniedError (`POLICY_DENIED`) for a URL that is not
+ * https, a host with any private or reserved address, or too many redirects; the message names
+ * the origin (never the path or query) and how to allow it.
+ *
+ * @example
+ * ```ts
+ * const fetchChecked = guardedFetch({ label: 'Webhook URL' });
+ * await fetchChecked('http://169.254.169.254/latest/meta-data'); // rejects: POLICY_DENIED
+ * ```
  */
 export function guardedFetch(options: GuardedFetchOptions = {}): FetchLike {
   if (options.allowPrivateNetwork === true) return options.fetch ?? fetch;

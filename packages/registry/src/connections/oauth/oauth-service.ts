@@ -51,6 +51,7 @@ export interface OAuthServiceOptions {
   readonly refreshSkewMs?: number;
   /** A state older than this is refused at the callback; default 10 minutes. */
   readonly stateTtlMs?: number;
+  /** `client_name` sent in dynamic client registration (shown on consent); default `mcp-agent`. */
   readonly clientName?: string;
   /** A client ID metadata document URL to offer servers that accept them (CIMD). */
   readonly clientMetadataUrl?: string;
@@ -109,13 +110,18 @@ export class OAuthService {
    * Starts authorisation; returns the URL to show the user (never opened here). `hints` come
    * from the server's challenge (see `lastChallenge`): where its resource metadata is, and which
    * scope to ask for (only what it asked for: minimal scopes, step-up on demand).
+   * @throws ConfigError (`CONFIG_INVALID`) for a stdio server or a redirect URI that is not https
+   *   (or http on loopback); ProviderNotFoundError; PolicyDeniedError for a private discovery URL.
    */
   async startOAuth(
     ctx: AgentContext,
     providerId: string,
     redirectUri: string,
     hints: AuthorizationHints = {},
-  ): Promise<{ authorizationUrl: string }> {
+  ): Promise<{
+    /** Where to send the user; empty when the stored tokens were still valid. */
+    authorizationUrl: string;
+  }> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
     const redirect = checkRedirect(redirectUri);
     await this.registry.authConfigs.upsert(ctx, {
@@ -136,6 +142,7 @@ export class OAuthService {
    * Completes authorisation at the callback: checks the state, then the issuer (`iss`, RFC 9207:
    * a mix-up attack sends a code from another authorisation server), then exchanges the code.
    * Pass the callback's `iss` query parameter when it has one.
+   * @throws UnauthorizedError (`UNAUTHORIZED`): state wrong, reused or expired, issuer mix-up.
    */
   async finalizeOAuth(
     ctx: AgentContext,
@@ -192,7 +199,10 @@ export class OAuthService {
       );
   }
 
-  /** A valid access token, refreshed first when it is about to expire (single-flight). */
+  /**
+   * A valid access token, refreshed first when it is about to expire (single-flight).
+   * @throws UnauthorizedError (`UNAUTHORIZED`, reason `needs_auth`): no tokens, refresh refused.
+   */
   async accessToken(ctx: AgentContext, providerId: string, force = false): Promise<string> {
     const tokens = await this.#storedTokens(ctx, providerId);
     if (tokens === undefined) throw this.#needsAuth(providerId, 'it was never authorised');

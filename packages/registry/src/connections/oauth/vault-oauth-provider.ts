@@ -22,6 +22,7 @@ export interface RecordedIssuer {
 
 /** Stored tokens: the server's answer plus when the access token expires. */
 export interface StoredTokens extends OAuthTokens {
+  /** When the access token expires (epoch ms, from `expires_in`); absent: treated as never. */
   readonly expires_at?: number;
 }
 

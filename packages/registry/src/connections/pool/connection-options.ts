@@ -8,6 +8,7 @@ import type { CircuitBreakerOptions } from './circuit-breaker.js';
 export interface ConnectionOptions {
   /** Discovery attempts before `failed`; default 3. */
   readonly attempts: number;
+  /** Delay between discovery attempts and restarts (full jitter); default 500 ms base, 10 s cap. */
   readonly backoff: BackoffOptions;
   /** Initialize + tools/list must finish within this, per attempt; default 15 s. */
   readonly attemptTimeoutMs: number;
@@ -17,14 +18,22 @@ export interface ConnectionOptions {
   readonly maxTotalTimeoutMs: number;
   /** Restarts after an unexpected exit before giving up as `failed`; default 5. */
   readonly maxRestarts: number;
+  /** When calls fail fast: default open after 5 failures in a row, for 60 s. */
   readonly breaker: CircuitBreakerOptions;
-  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** How this client introduces itself in `initialize`; default `mcp-agent` `0.0.0`. */
+  readonly clientInfo: {
+    /** The client's name, as servers log it. */
+    readonly name: string;
+    /** The client's version. */
+    readonly version: string;
+  };
   /** Host variables stdio servers get when set (see `DEFAULT_PASSED_ENV`); default none. */
   readonly passEnv: readonly string[];
 }
 
 /** Options of one tool call. */
 export interface CallOptions {
+  /** Aborts the call: the server is sent `notifications/cancelled` and the call rejects. */
   readonly signal?: AbortSignal;
   /**
    * How long the request may go without an answer or progress; default the server's

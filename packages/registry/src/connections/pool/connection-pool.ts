@@ -33,14 +33,24 @@ import { untilReady } from './until-ready.js';
 
 /** Events of the pool. */
 export interface ConnectionPoolEvents {
+  /** A connection's readiness changed; the registry records it too. */
   state: [ConnectionState];
+  /** A server's tool list was read again (after `list_changed`) and stored. */
   'tools-changed': [
-    { readonly userId: string; readonly serverId: string; readonly update: CatalogUpdate },
+    {
+      /** The tenant whose connection it is. */
+      readonly userId: string;
+      /** The server whose tools changed. */
+      readonly serverId: string;
+      /** What changed in its catalog. */
+      readonly update: CatalogUpdate;
+    },
   ];
 }
 
 /** One server's row in a status view. */
 export interface ServerStatus extends ConnectionState {
+  /** Calls, errors and latency of the open connection. */
   readonly metrics: ConnectionMetrics;
 }
 
@@ -48,6 +58,12 @@ export interface ServerStatus extends ConnectionState {
  * Persistent MCP sessions, one per (tenant, server, credential version), opened lazily and
  * shared by every request of that tenant. Servers added, changed or removed in the registry
  * are reconnected or closed without a restart. Two tenants never share a session.
+ *
+ * @example
+ * ```ts
+ * const pool = new ConnectionPool(registry, { idleMs: 5 * 60_000 }); // close before the registry
+ * const result = await pool.callTool(ctx, 'github', 'search_issues', { q: 'is:open bug' });
+ * ```
  */
 export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   readonly #store: PoolStore;
@@ -205,7 +221,11 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     return untilReady(serverIds, connections, timeoutMs, ctx.signal);
   }
 
-  /** Calls a tool on the tenant's server through its pooled session. */
+  /**
+   * Calls a tool through the tenant's pooled session; a tool's own failure is an `isError` result.
+   * @throws NotReadyError (`NOT_READY`) if the server failed to connect or the pool is closed,
+   *   ProviderNotFoundError, PolicyDeniedError (launch refused) or TimeoutError (no answer).
+   */
   async callTool(
     ctx: AgentContext,
     serverId: string,

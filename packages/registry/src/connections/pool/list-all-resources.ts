@@ -6,7 +6,9 @@ import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types
 export interface ResourceListing {
   /** False when the server declares no resources capability. */
   readonly supported: boolean;
+  /** The resources, in the server's order, at most the cap (default 1,000). */
   readonly resources: readonly Resource[];
+  /** The resource templates (URI templates), in the server's order, at most the cap. */
   readonly templates: readonly ResourceTemplate[];
   /** True when there were more than the listing's cap. */
   readonly truncated: boolean;

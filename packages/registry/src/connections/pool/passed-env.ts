@@ -65,8 +65,15 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The host variables to pass to stdio servers, from `MCP_AGENT_PASS_ENV`: unset means
  * {@link DEFAULT_PASSED_ENV}; otherwise a comma-separated list of names where `default` stands
- * for that set (`default,JAVA_HOME` adds one; an empty value passes none). A name that is not a
- * variable name is an error naming it.
+ * for that set (`default,JAVA_HOME` adds one; an empty value passes none).
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) naming an entry that is not a variable name.
+ *
+ * @example
+ * ```ts
+ * passedEnvFrom({ MCP_AGENT_PASS_ENV: 'default,JAVA_HOME' }); // DEFAULT_PASSED_ENV + JAVA_HOME
+ * new ConnectionPool(registry, { passEnv: passedEnvFrom() });
+ * ```
  */
 export function passedEnvFrom(env: Environment = process.env): readonly string[] {
   const value = env[PASSED_ENV_VARIABLE];

@@ -16,6 +16,7 @@ export interface ConnectionPoolOptions extends Partial<ConnectionOptions> {
   readonly pingAfterIdleMs?: number;
   /** Ping every ready connection this often; default 30 s; 0 never. */
   readonly pingIntervalMs?: number;
+  /** Where connection failures, restarts and flagged tools are logged; default silent. */
   readonly logger?: Logger;
   /**
    * The clock idle time is measured on; default each connection's opener's context clock. A

@@ -8,7 +8,9 @@ import { pickEnv } from './passed-env.js';
 
 /** Options of {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
+  /** The program, found on `PATH` when not a path; run without a shell. */
   readonly command: string;
+  /** Its arguments, passed as they are (no shell quoting or expansion). */
   readonly args: readonly string[];
   /** Declared server env; added to the SDK's safe default environment (HOME, PATH, …). */
   readonly env: Readonly<Record<string, string>>;
@@ -17,6 +19,7 @@ export interface ProcessTransportOptions {
    * `DEFAULT_PASSED_ENV`); the declared env wins over them. Default none.
    */
   readonly passEnv?: readonly string[];
+  /** The child's working folder; default this process's. */
   readonly cwd?: string;
   /** Largest stdout line kept while waiting for its newline; default 10 MiB. */
   readonly maxLineBytes?: number;
@@ -28,7 +31,9 @@ export interface ProcessTransportOptions {
 
 /** How the child ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {
+  /** The exit code; `null` when a signal ended it. */
   readonly code: number | null;
+  /** The signal that ended it (`SIGTERM` from `close()`…); `null` when it exited. */
   readonly signal: NodeJS.Signals | null;
 }
 
@@ -61,6 +66,17 @@ function untrack(pid: number): void {
  * wrapper (npx, uvx, sh) forked; only safe environment variables and the declared env reach
  * it; stderr is drained into a bounded tail instead of the host's own stderr; a line without
  * a newline cannot grow past `maxLineBytes`; no shell is ever involved.
+ *
+ * @example
+ * ```ts
+ * const transport = new ProcessTransport({
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-memory'],
+ *   env: {},
+ *   passEnv: passedEnvFrom(), // proxies and CAs reach npx
+ * });
+ * await client.connect(transport); // an SDK `Client`; `client.close()` ends the process group
+ * ```
  */
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -94,6 +110,10 @@ export class ProcessTransport implements Transport {
     return this.#exit;
   }
 
+  /**
+   * Spawns the child; resolves once it runs. Rejects with the spawn error (`ENOENT` when the
+   * command is not found), or when started twice.
+   */
   async start(): Promise<void> {
     if (this.#child !== undefined) throw new Error('ProcessTransport already started');
     await new Promise<void>((resolve, reject) => {
@@ -160,6 +180,7 @@ export class ProcessTransport implements Transport {
     });
   }
 
+  /** Writes one message as a line, awaiting `drain` when the pipe is full; rejects once closed. */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.#child?.stdin;

@@ -13,14 +13,19 @@ export type FinalStatus = 'ready' | 'failed' | 'timeout' | 'needs_auth' | 'refus
 
 /** One server's own final state, and the reason in words a user can act on. */
 export interface ServerReport {
+  /** The server. */
   readonly serverId: string;
+  /** How it is reached: `stdio` or a URL transport. */
   readonly transport: ServerTransport;
+  /** How its wait ended. */
   readonly status: FinalStatus;
   /** Why it is not ready, or `null` when it is. */
   readonly reason: string | null;
   /** The connection's last error as recorded (a timeout's reason included). */
   readonly lastError: string | null;
+  /** Tools listed by its last discovery; `null` until one succeeded. */
   readonly toolCount: number | null;
+  /** Connection attempts of the last discovery; `0` when it was not tried. */
   readonly attempts: number;
   /**
    * Variables of the documented passed set that are set on this host but were withheld from a

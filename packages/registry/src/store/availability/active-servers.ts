@@ -4,14 +4,23 @@ import { compareText } from '@mcp-agent/core';
 
 /** A server in effect for a tenant, after tiers, thread activation and the allow-list. */
 export interface ActiveServer {
+  /** The server's id, unique within the tenant: a user server shadows an app server's id. */
   readonly id: string;
+  /** `app`: the operator's, for every user; `user`: the tenant's own. */
   readonly scope: 'app' | 'user';
+  /** How it is reached: a local child process (`stdio`) or a URL. */
   readonly transport: ServerConfig['transport'];
+  /** Display name from its definition, if it has one. */
   readonly name: string | undefined;
+  /** What it is for, from its definition: shown in the inventory view. */
   readonly description: string | undefined;
+  /** Last recorded readiness; `pending` when this tenant never connected to it. */
   readonly status: ConnectionStatus;
+  /** Why the last attempt failed, as recorded; `null` after a success. */
   readonly lastError: string | null;
+  /** Tools listed at the last discovery; `null` until one succeeded. */
   readonly toolCount: number | null;
+  /** Version of the cached tool list, bumped on each change; `0` before the first discovery. */
   readonly catalogVersion: number;
 }
 
@@ -30,7 +39,9 @@ export type Exclusion = 'disabled' | 'disabled_in_thread' | 'not_allowed';
 
 /** One server of the tenant, before filtering, and why it would be filtered out. */
 export interface TierEntry {
+  /** The server as it would be in effect. */
   readonly server: ActiveServer;
+  /** Why it is out of the active set; `undefined` when it is in. */
   readonly excludedBy: Exclusion | undefined;
 }
 

@@ -13,8 +13,18 @@ export type UnavailableCode =
 
 /** The verdict on one server: usable, or why not. */
 export type ServerVerdict =
-  | { readonly available: true }
-  | { readonly available: false; readonly code: UnavailableCode; readonly reason: string };
+  | {
+      /** The server may be used in this request. */
+      readonly available: true;
+    }
+  | {
+      /** The server may not be used in this request. */
+      readonly available: false;
+      /** Why, as a stable code to branch on. */
+      readonly code: UnavailableCode;
+      /** Why, in a sentence that says what to do (connect, authorise, enable…). */
+      readonly reason: string;
+    };
 
 /** One server of the tenant with everything a request needs to decide about it. */
 export interface ServerAvailability extends ActiveServer {
@@ -22,6 +32,7 @@ export interface ServerAvailability extends ActiveServer {
   readonly excludedBy: Exclusion | undefined;
   /** Credentials allow use: no auth, static secrets, or OAuth with an active account and tokens. */
   readonly authorized: boolean;
+  /** The decision from all of the above: what a request uses to include or refuse it. */
   readonly verdict: ServerVerdict;
 }
 
@@ -29,7 +40,16 @@ export interface ServerAvailability extends ActiveServer {
  * The one answer to "may this tenant use this server now", for one request: every server of the
  * tenant after tiers, thread and allow-list, with its authorisation, readiness and catalog
  * version. Built by `Registry.availability(ctx)` in one pass; knowledge, the dispatcher and the
- * agent all read this object instead of asking the registry again.
+ * agent all read this object instead of asking the registry again. It is a snapshot: a change
+ * made after it was built shows in the next request's pass, not in this one.
+ *
+ * @example
+ * ```ts
+ * const availability = await registry.availability(ctx);
+ * const verdict = availability.check('github');
+ * if (!verdict.available) console.log(verdict.code, verdict.reason); // needs_auth: sign in…
+ * const names = availability.usable.map((server) => server.id);
+ * ```
  */
 export class Availability {
   readonly #servers: readonly ServerAvailability[];

@@ -17,8 +17,11 @@ import {
  * rule): by default a value naming a path must stay inside the tenant's own folder.
  */
 export interface StdioAllowEntry {
+  /** The command, compared as written (`npx`, `/usr/bin/node`): no path lookup, no globbing. */
   readonly command: string;
+  /** The arguments, all of them, in order; default none. */
   readonly args?: readonly string[];
+  /** The environment variables the tenant may set, with a rule for each value; default none. */
   readonly env?: AllowedEnv;
 }
 

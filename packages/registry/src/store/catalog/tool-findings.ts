@@ -9,7 +9,9 @@ export type ToolFindingKind =
 
 /** One thing found in one tool's definition, for the operator to look at. */
 export interface ToolFinding {
+  /** The tool's name, as its server lists it. */
   readonly tool: string;
+  /** What was found. */
   readonly kind: ToolFindingKind;
   /** Where and what, short: never the whole description. */
   readonly detail: string;

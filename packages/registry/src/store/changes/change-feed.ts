@@ -3,7 +3,12 @@ import type { RegistryEvents } from './registry-events.js';
 
 /** One registry change as it travels between processes: the event's name and its payload. */
 export type RegistryChange = {
-  readonly [E in keyof RegistryEvents]: { readonly kind: E; readonly change: RegistryEvents[E][0] };
+  readonly [E in keyof RegistryEvents]: {
+    /** The event's name. */
+    readonly kind: E;
+    /** The event's payload, as `Registry.events` emits it. */
+    readonly change: RegistryEvents[E][0];
+  };
 }[keyof RegistryEvents];
 
 /**

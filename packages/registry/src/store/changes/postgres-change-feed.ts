@@ -16,7 +16,9 @@ export interface PostgresChangeFeedOptions {
   readonly db: Executor;
   /** This process's id in the log; its own changes are not delivered back to it. */
   readonly origin?: string;
+  /** Where lost connections, failed publishes and missed spans of the log are warned about. */
   readonly logger?: Logger;
+  /** The time changes are stamped and retention measured in; default the system's. */
   readonly clock?: Clock;
   /** Read the log this often even without a notice (a safety net); default 2 s. */
   readonly pollMs?: number;

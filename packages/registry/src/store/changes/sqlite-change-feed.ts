@@ -10,7 +10,9 @@ export interface SqliteChangeFeedOptions {
   readonly db: Executor;
   /** This process's id in the log; its own changes are not delivered back to it. */
   readonly origin?: string;
+  /** Where lost connections, failed publishes and missed spans of the log are warned about. */
   readonly logger?: Logger;
+  /** The time changes are stamped and retention measured in; default the system's. */
   readonly clock?: Clock;
   /** How often `PRAGMA data_version` is asked, while anything is held; default 1 s. */
   readonly pollMs?: number;

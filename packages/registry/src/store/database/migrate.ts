@@ -6,6 +6,18 @@ import { migrations as defaultMigrations } from './migrations.js';
 /**
  * Brings the schema to the latest version. Every pending migration runs in one transaction
  * (both dialects support transactional DDL), so a failure leaves the database as it was.
+ * Kysely's migration lock serialises processes starting at once: one migrates, the others then
+ * find nothing to run. Returns the names of the migrations it ran (empty when already current).
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) naming the migration that failed; nothing was changed.
+ *
+ * @example
+ * ```ts
+ * // A deploy step that migrates once, before processes start with `migrate: false`.
+ * const database = await openDatabase({ migrate: false }); // MCP_AGENT_DATABASE_URL
+ * const ran = await migrateToLatest(database.db as Kysely<unknown>);
+ * console.log(ran.length === 0 ? 'schema current' : `migrated: ${ran.join(', ')}`);
+ * ```
  */
 export async function migrateToLatest(
   db: Kysely<unknown>,
@@ -27,13 +39,17 @@ export async function migrateToLatest(
 
 /** Which migrations and which schema (PostgreSQL) a migration call is about. */
 export interface MigrationOptions {
+  /** The migrations by name, applied in name order; default this package's {@link migrations}. */
   readonly migrations?: Readonly<Record<string, Migration>>;
+  /** PostgreSQL only: the schema whose tables (and migration bookkeeping) are meant. */
   readonly schema?: string;
 }
 
 /**
  * Refuses a database whose schema is behind this version's migrations, saying what to run: for
  * processes started with `migrate: false`, after the deployment migrated once.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) listing the migrations that have not run.
  */
 export async function assertMigrated(
   db: Kysely<unknown>,

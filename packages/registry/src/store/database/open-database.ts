@@ -15,7 +15,9 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** An open, migrated database. */
 export interface OpenDatabase {
+  /** The Kysely handle every repository queries through; closed by `close()`. */
   readonly db: Kysely<Database>;
+  /** The engine, chosen by the URL. */
   readonly dialect: DatabaseDialect;
   /** Where it is: the SQLite file (or `:memory:`), or the PostgreSQL URL without credentials. */
   readonly location: string;
@@ -70,7 +72,22 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 /**
  * Opens and migrates the database: PostgreSQL when the URL is `postgres://…`, otherwise SQLite
- * (WAL, foreign keys on) at the URL's path or `<home>/mcp-agent.db`.
+ * (WAL, foreign keys on) at the URL's path or `<home>/mcp-agent.db`. PostgreSQL gets a pool of
+ * at most 10 connections. Most callers want {@link openRegistry}, which also loads the key.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when PostgreSQL cannot be reached (the message names
+ *   the URL without credentials), the schema name is invalid, or a migration failed; the
+ *   database is closed again before the error is thrown.
+ *
+ * @example
+ * ```ts
+ * const database = await openDatabase({ url: ':memory:' });
+ * try {
+ *   const users = await database.db.selectFrom('users').selectAll().execute();
+ * } finally {
+ *   await database.close();
+ * }
+ * ```
  */
 export async function openDatabase(given: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
   const url = given.url ?? databaseUrlFromEnv();

@@ -231,7 +231,6 @@ export interface RegistryChangesTable {
   created_at: string;
 }
 
-/** The whole database, for kysely. */
 /** One act on a tenant's servers (see `AuditLogRepository`). */
 export interface AuditLogTable {
   /** Assigned by the database (bigint: a string on PostgreSQL). */
@@ -250,23 +249,42 @@ export interface AuditLogTable {
 
 /** The registry's tables by name, as Kysely's typed query builder sees them. */
 export interface Database {
+  /** Tenants: every other tenant row hangs off one of these. */
   users: UsersTable;
+  /** How each tenant authenticates to each server (`none`, `static`, `oauth`), secrets aside. */
   auth_configs: AuthConfigsTable;
+  /** Each tenant's OAuth accounts at servers, with their status. */
   connected_accounts: ConnectedAccountsTable;
+  /** Each tenant's own servers, and its readiness state for app servers. */
   mcp_connections: McpConnectionsTable;
+  /** The cached tool lists, one row per tool, versioned per connection. */
   tool_catalog: ToolCatalogTable;
+  /** The servers activated in each conversation (thread). */
   thread_activations: ThreadActivationsTable;
+  /** Encrypted secrets (env, headers, tokens), bound to tenant, owner row and field. */
   secrets: SecretsTable;
+  /** Embedding vectors by model and text hash, shared by every tenant. */
   embedding_cache: EmbeddingCacheTable;
+  /** Tokens and cost per task and model. */
   usage_models: UsageModelsTable;
+  /** Tool calls, failures and time per task and server. */
   usage_tools: UsageToolsTable;
+  /** Quota counts per tenant and window (hour, day) or thread. */
   quota_counters: QuotaCountersTable;
+  /** The servers each thread has called, for `maxServersPerThread`. */
   quota_thread_servers: QuotaThreadServersTable;
+  /** Tenants' own quota limits over the deployment's. */
   user_quotas: UserQuotasTable;
+  /** Durable tasks with their result and owner's lease. */
   tasks: TasksTable;
+  /** Each task's step events, in order, up to a bound. */
   task_events: TaskEventsTable;
+  /** The row locked to admit a tenant's task under the running-task cap. */
   task_admissions: TaskAdmissionsTable;
+  /** Rate-limit buckets (GCRA), per tenant and key. */
   rate_limits: RateLimitsTable;
+  /** The change log other processes follow (`ChangeFeed`), pruned after its retention. */
   registry_changes: RegistryChangesTable;
+  /** Who did what to whose servers, within a bounded retention. */
   audit_log: AuditLogTable;
 }

@@ -2,13 +2,24 @@ import type { AgentContext } from '@mcp-agent/core';
 
 /** A token bucket: `ratePerSecond` refill, `burst` capacity. */
 export interface RateLimit {
+  /** Calls per second at the steady rate (fractions allowed: 0.5 is one call every 2 s). */
   readonly ratePerSecond: number;
+  /** Calls allowed at once after a quiet spell; at least 1 (smaller values count as 1). */
   readonly burst: number;
 }
 
 /** Whether one more call fits, and if not, when the next one will. */
 export type RateLimitVerdict =
-  { readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number };
+  | {
+      /** The call was taken. */
+      readonly allowed: true;
+    }
+  | {
+      /** Refused: nothing was taken. */
+      readonly allowed: false;
+      /** When one call will fit again, in milliseconds (at least 1): a `Retry-After`. */
+      readonly retryAfterMs: number;
+    };
 
 /**
  * Counts calls against rate limits, per tenant and key. `MemoryRateLimitCounter` counts in one

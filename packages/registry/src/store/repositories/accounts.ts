@@ -11,11 +11,17 @@ export type AccountStatus = ConnectedAccountsTable['status'];
 
 /** A user's account at a provider. */
 export interface AccountRecord {
+  /** The row's own id (a UUID): what the vault binds the account's tokens to. */
   readonly id: string;
+  /** The server the account authorises. */
   readonly providerId: string;
+  /** `active`: usable; `needs_auth`: the user must authorise again; `disconnected`: no tokens. */
   readonly status: AccountStatus;
+  /** The user's id at the authorisation server, when it told us; `null` otherwise. */
   readonly providerUid: string | null;
+  /** When the account was first recorded (ISO 8601 UTC). */
   readonly createdAt: string;
+  /** When its status last changed (ISO 8601 UTC). */
   readonly updatedAt: string;
 }
 

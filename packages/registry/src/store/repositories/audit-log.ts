@@ -22,19 +22,25 @@ export interface AuditEntry {
   readonly userId: string;
   /** Who acted: the tenant, or the operator acting for them (`operator`). */
   readonly actor: string;
+  /** What was done. */
   readonly action: AuditAction;
+  /** The server acted on; `null` for acts on no one server. */
   readonly serverId: string | null;
   /** What else the act said (a transport, a token's id): never a secret. */
   readonly detail: JsonObject;
   /** The request it was part of: the key into the logs. */
   readonly requestId: string;
+  /** When (ISO 8601 UTC, the context's clock). */
   readonly at: string;
 }
 
 /** What one act says; the tenant, request and time come from the context. */
 export interface AuditRecord {
+  /** What was done. */
   readonly action: AuditAction;
+  /** The server acted on, when there is one. */
   readonly serverId?: string;
+  /** What else to say, made JSON-safe; never put a secret here: tenants read their log. */
   readonly detail?: JsonObject;
   /** Default the tenant itself. */
   readonly actor?: string;
@@ -70,8 +76,10 @@ export interface AuditQuery {
  * the operator reads anyone's (`forOperator`).
  */
 export class AuditLogRepository {
+  /** The bounds in force: the given ones over {@link DEFAULT_AUDIT_RETENTION}. */
   readonly retention: Required<AuditRetention>;
 
+  /** @throws ConfigError (`CONFIG_INVALID`) when a retention bound is not a whole number ≥ 1. */
   constructor(
     private readonly db: Executor,
     retention: AuditRetention = {},

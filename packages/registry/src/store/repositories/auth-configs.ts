@@ -10,11 +10,17 @@ export type AuthKind = AuthConfigsTable['kind'];
 
 /** A provider's auth configuration for one user; `settings` never holds secrets. */
 export interface AuthConfigRecord {
+  /** The row's own id (a UUID): what the vault binds a static secret or OAuth client to. */
   readonly id: string;
+  /** The server this configures. */
   readonly providerId: string;
+  /** `none`, `static` (secret headers or env in the vault) or `oauth`. */
   readonly kind: AuthKind;
+  /** Non-secret settings (scopes, client id, authorization server); secrets are in the vault. */
   readonly settings: JsonObject;
+  /** When it was first set (ISO 8601 UTC). */
   readonly createdAt: string;
+  /** When it was last replaced (ISO 8601 UTC). */
   readonly updatedAt: string;
 }
 

@@ -20,36 +20,55 @@ export type ConnectionStatus = 'pending' | 'connecting' | 'ready' | 'failed' | '
 
 /** A connection row, with its config minus secret values. */
 export interface ConnectionRecord {
+  /** The row's own id (a UUID): what the vault binds this server's secrets to. */
   readonly id: string;
+  /** The server's id within the tenant. */
   readonly providerId: string;
+  /** `user`: the tenant's own server; `app`: a row holding only an app server's state. */
   readonly scope: ConnectionScope;
+  /** How the server is reached: a child process (`stdio`) or a URL. */
   readonly transport: ServerConfig['transport'];
   /** The definition with env and header values removed (names kept). */
   readonly config: PublicServerConfig;
+  /** False when the tenant turned it off: kept, but out of every request. */
   readonly enabled: boolean;
+  /** Last recorded readiness or auth state; `pending` again after the definition changes. */
   readonly status: ConnectionStatus;
+  /** Why the last attempt failed; `null` after a success or a change of definition. */
   readonly lastError: string | null;
+  /** Failed connection attempts in a row; reset by a success or a change of definition. */
   readonly attempts: number;
+  /** When the tool list was last discovered (ISO 8601 UTC); `null` before the first time. */
   readonly lastSyncAt: string | null;
   /** `null` until a discovery succeeded; `0` when the server listed no tools. */
   readonly toolCount: number | null;
+  /** Version of the cached tool list, bumped on each change; `0` before the first discovery. */
   readonly catalogVersion: number;
+  /** When the row was created (ISO 8601 UTC). */
   readonly createdAt: string;
+  /** When the row last changed (ISO 8601 UTC), a state change included. */
   readonly updatedAt: string;
 }
 
 /** A server definition as stored: secret values replaced by the names they are kept under. */
 export type PublicServerConfig = Omit<ServerConfig, 'env' | 'headers'> & {
+  /** Names of the environment variables it sets; their values are in the vault. */
   readonly envNames?: readonly string[];
+  /** Names of the HTTP headers it sends; their values are in the vault. */
   readonly headerNames?: readonly string[];
 };
 
 /** A state change recorded by the pool or OAuth flows. */
 export interface ConnectionStateUpdate {
+  /** The new state. */
   readonly status: ConnectionStatus;
+  /** Why it failed, for `failed` or `needs_auth`; `null` clears it; absent keeps the stored one. */
   readonly lastError?: string | null;
+  /** Failed attempts in a row so far; absent keeps the stored count. */
   readonly attempts?: number;
+  /** Tools listed by the discovery that led here; absent keeps the stored count. */
   readonly toolCount?: number | null;
+  /** When that discovery ran (ISO 8601 UTC); absent keeps the stored time. */
   readonly lastSyncAt?: string | null;
 }
 

@@ -4,7 +4,9 @@ import { timestamp } from '../database/timestamp.js';
 
 /** One vector to store: the hash of the text it embeds, and the vector. */
 export interface EmbeddingEntry {
+  /** SHA-256 of the embedded text, lowercase hex (64 characters); anything else is refused. */
   readonly contentHash: string;
+  /** The embedding: non-empty, finite values only. */
   readonly vector: Float32Array;
 }
 
@@ -57,7 +59,12 @@ export class EmbeddingCacheRepository {
     return found;
   }
 
-  /** Stores vectors; a hash already stored for the model keeps its first vector. */
+  /**
+   * Stores vectors; a hash already stored for the model keeps its first vector.
+   *
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when a hash is not SHA-256 hex or a
+   *   vector is empty or not finite; then nothing is stored.
+   */
   async put(ctx: AgentContext, model: string, entries: readonly EmbeddingEntry[]): Promise<void> {
     const now = timestamp(ctx);
     for (const entry of entries) checkEntry(entry);

@@ -13,11 +13,15 @@ import {
 
 /** What a tenant used of each windowed quota, and the limits in force. */
 export interface QuotaStatus {
+  /** The limits in force: the tenant's own where set, the deployment's otherwise. */
   readonly limits: QuotaLimits;
+  /** Tool calls spent this UTC hour (calls this process leased but did not spend left out). */
   readonly callsThisHour: number;
+  /** Model tokens counted since 00:00 UTC. */
   readonly tokensToday: number;
-  /** When the current hour's and day's counts reset (ISO 8601). */
+  /** When the hour's count resets (ISO 8601 UTC, the next full hour). */
   readonly hourResetsAt: string;
+  /** When the day's count resets (ISO 8601 UTC, the next midnight). */
   readonly dayResetsAt: string;
 }
 
@@ -109,6 +113,8 @@ export class QuotaRepository {
   /**
    * Sets the tenant's own limits (an operator's act): a number replaces the deployment's limit,
    * `null` returns to it, a name left out keeps what was stored.
+   *
+   * @throws ConfigError (`CONFIG_INVALID`) naming each limit that is not a whole number ≥ 0.
    */
   async setUserLimits(ctx: AgentContext, limits: UserQuotaLimits): Promise<UserQuotaLimits> {
     const given = parseUserQuotaLimits(limits);
@@ -132,8 +138,10 @@ export class QuotaRepository {
   /**
    * Before a tool call of `serverId`: counts it against `maxCallsPerHour`, and the server against
    * `maxServersPerThread` — in the database for `threadId`, or in `taskServers` (the servers of a
-   * task without a thread, which runs in one process). Throws `QuotaExceededError` when a limit
-   * is reached.
+   * task without a thread, which runs in one process).
+   *
+   * @throws QuotaExceededError (`QUOTA_EXCEEDED`) when a limit is reached; its `details` name
+   *   the limit, its value and when it resets (`retryAfterMs`; `null` for the servers limit).
    */
   async beforeToolCall(
     ctx: AgentContext,
@@ -158,7 +166,10 @@ export class QuotaRepository {
     }
   }
 
-  /** Before a model request: refuses once the day's tokens reached `maxTokensPerDay`. */
+  /**
+   * Before a model request: counts nothing (tokens are known after the response).
+   * @throws QuotaExceededError (`QUOTA_EXCEEDED`) once today's tokens reached `maxTokensPerDay`.
+   */
   async beforeModelRequest(ctx: AgentContext): Promise<void> {
     const { maxTokensPerDay } = await this.limits(ctx);
     if (maxTokensPerDay === undefined) return;
@@ -183,9 +194,9 @@ export class QuotaRepository {
   }
 
   /**
-   * Refuses (`QuotaExceededError`) when a windowed quota of the tenant is used up — the day's
-   * tokens or the hour's calls — without counting anything: what a surface asks before it
-   * accepts a task.
+   * Refuses when a windowed quota of the tenant is used up — the day's tokens or the hour's
+   * calls — without counting anything: what a surface asks before it accepts a task.
+   * @throws QuotaExceededError (`QUOTA_EXCEEDED`), its `details` saying when the quota resets.
    */
   async check(ctx: AgentContext): Promise<void> {
     const status = await this.status(ctx);

@@ -6,7 +6,9 @@ import { timestamp } from '../database/timestamp.js';
 
 /** The row a secret belongs to. */
 export interface SecretOwner {
+  /** Which table that row is in: a server's connection, an OAuth account, an auth configuration. */
   readonly kind: 'connection' | 'account' | 'auth_config';
+  /** That row's id, not the server's: the ciphertext is bound to it and decrypts nowhere else. */
   readonly id: string;
 }
 

@@ -12,22 +12,37 @@ import type { ToolFinding } from '../catalog/tool-findings.js';
 
 /** One cached tool, as its server listed it. */
 export interface CatalogTool {
+  /** The tool's name, unique within its server. */
   readonly name: string;
+  /** The whole MCP tool object as listed (description, schemas, annotations): untrusted text. */
   readonly raw: JsonObject;
+  /** SHA-256 of `raw`'s canonical JSON: a changed definition changes it. */
   readonly contentHash: string;
+  /** The catalog version that last stored it. */
   readonly catalogVersion: number;
+  /** When that version was discovered (ISO 8601 UTC). */
   readonly discoveredAt: string;
 }
 
 /** What a catalog refresh changed. A changed tool's hash differs; policy may hold it. */
 export interface CatalogUpdate {
+  /** The catalog version now: one more than before when anything changed or on the first sync. */
   readonly version: number;
+  /** Tools stored, the rejected ones left out. */
   readonly toolCount: number;
+  /** Names new in this listing, sorted. */
   readonly added: readonly string[];
+  /** Names gone from this listing, sorted. */
   readonly removed: readonly string[];
+  /** Names whose definition (content hash) changed, sorted. */
   readonly changed: readonly string[];
   /** Listed tools that could not be stored, with why (no name, bad name, duplicate). */
-  readonly rejected: readonly { readonly index: number; readonly reason: string }[];
+  readonly rejected: readonly {
+    /** The tool's position in the listing. */
+    readonly index: number;
+    /** Why it was not stored. */
+    readonly reason: string;
+  }[];
   /**
    * Stored tools whose definitions look poisoned, for the operator (`scanToolDefinitions`).
    * Filled by `Registry.replaceCatalog`, which knows the tenant's other servers.
@@ -42,6 +57,9 @@ export class ToolCatalogRepository {
   /**
    * Replaces the catalog of `providerId` with `tools` (raw MCP tool objects) in one
    * transaction, bumping the version when anything changed. Zero tools is recorded as zero.
+   *
+   * @throws ProviderNotFoundError (`PROVIDER_NOT_FOUND`) when the tenant has no connection row
+   *   for `providerId`.
    */
   async replace(
     ctx: AgentContext,

@@ -4,8 +4,11 @@ import { timestamp } from '../database/timestamp.js';
 
 /** A tenant row. */
 export interface UserRecord {
+  /** The tenant's user id, as the context carries it. */
   readonly id: string;
+  /** When the tenant first wrote anything (ISO 8601 UTC). */
   readonly createdAt: string;
+  /** When it was last touched by a write (ISO 8601 UTC). */
   readonly updatedAt: string;
 }
 

@@ -4,8 +4,11 @@ import { toRecord, type TaskRecord } from './task-repository.js';
 
 /** A task failed because the process running it stopped renewing its lease. */
 export interface LostTask {
+  /** The task's id. */
   readonly id: string;
+  /** Its tenant. */
   readonly userId: string;
+  /** The id of the process that ran it and stopped renewing it. */
   readonly owner: string;
 }
 

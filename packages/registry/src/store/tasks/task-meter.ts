@@ -72,7 +72,17 @@ export class TaskMeter {
   }
 }
 
-/** Where a task keeps its {@link TaskMeter}. */
+/**
+ * Where a task keeps its {@link TaskMeter}; a context without one meters nothing.
+ *
+ * @example
+ * ```ts
+ * const meter = new TaskMeter();
+ * const taskCtx = ctx.with(TASK_METER, meter);
+ * // … run the task with taskCtx: the dispatcher's links and the metered model add to it …
+ * const { models, connectors, estimatedCostUsd } = meter;
+ * ```
+ */
 export const TASK_METER = defineSlot<TaskMeter>('task-meter');
 
 function roundUsd(value: number): number {

@@ -7,33 +7,45 @@ import { timestamp } from '../database/timestamp.js';
 
 /** A durable task as any process reads it. */
 export interface TaskRecord {
+  /** `task_` and a UUID: what the served surfaces hand out to read, follow or cancel it. */
   readonly id: string;
+  /** The tenant that started it; no other tenant can read it. */
   readonly userId: string;
+  /** The task as the user wrote it. */
   readonly task: string;
+  /** `running` until it ends; then how it ended. */
   readonly status: 'running' | TaskStatus;
   /** The result once finished; `undefined` while running. */
   readonly result: MCPTaskResult | undefined;
   /** The process running it (its `TaskLeases.owner`). */
   readonly owner: string;
+  /** Past this (ISO 8601 UTC) with no renewal the task is failed as lost by any process. */
   readonly leaseUntil: string;
   /** A cancel was asked for and the owner has not finished the task yet. */
   readonly cancelRequested: boolean;
   /** Events stored, and events that were not (past the per-task bound). */
   readonly eventCount: number;
+  /** Events past the bound, counted but not stored: a reader knows what it did not see. */
   readonly eventsDropped: number;
+  /** When it was admitted (ISO 8601 UTC). */
   readonly createdAt: string;
+  /** When its row last changed (ISO 8601 UTC): an event, a cancel request, its end. */
   readonly updatedAt: string;
+  /** When it ended (ISO 8601 UTC); `null` while running. */
   readonly finishedAt: string | null;
 }
 
 /** One stored step event: its place in the task's order (from 0), and the event. */
 export interface StoredTaskEvent {
+  /** Its place in the task's order, from 0: a reader resumes after the last one it saw. */
   readonly seq: number;
+  /** The step event as the agent emitted it. */
   readonly event: StepEvent;
 }
 
 /** What {@link TaskRepository.create} needs. */
 export interface NewTask {
+  /** The task as the user wrote it. */
   readonly task: string;
   /** The process that will run it. */
   readonly owner: string;
@@ -47,8 +59,18 @@ export interface NewTask {
 
 /** The answer of {@link TaskRepository.create}: the new task, or how many already run. */
 export type TaskAdmission =
-  | { readonly admitted: true; readonly record: TaskRecord }
-  | { readonly admitted: false; readonly running: number };
+  | {
+      /** The task was admitted and is recorded as running. */
+      readonly admitted: true;
+      /** The new task. */
+      readonly record: TaskRecord;
+    }
+  | {
+      /** Refused: the user already runs `maxRunning` tasks; nothing was written. */
+      readonly admitted: false;
+      /** Tasks of the user running with a live lease, for the refusal's message. */
+      readonly running: number;
+    };
 
 /**
  * Durable tasks of one tenant: created under the user's running-task cap (counted in the

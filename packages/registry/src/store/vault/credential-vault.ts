@@ -4,9 +4,13 @@ import type { Keyring, SecretKey } from './secret-key.js';
 
 /** What a secret is bound to; the same values must be given to decrypt it. */
 export interface SecretBinding {
+  /** The tenant: another tenant's ciphertext does not decrypt for this one. */
   readonly userId: string;
+  /** The owner row's table (`connection`, `account`, `auth_config`). */
   readonly ownerKind: string;
+  /** The owner row's id. */
   readonly ownerId: string;
+  /** Which secret of that row (`env:TOKEN`, `header:Authorization`, `oauth_tokens`). */
   readonly field: string;
 }
 
@@ -32,7 +36,15 @@ export class CredentialVault {
   }
 
   /** Encrypts `plaintext` under the current key, bound to `binding`. */
-  encrypt(binding: SecretBinding, plaintext: string): { ciphertext: string; keyId: string } {
+  encrypt(
+    binding: SecretBinding,
+    plaintext: string,
+  ): {
+    /** `v1.<keyId>.<nonce>.<ciphertext>.<tag>`, base64url parts: what is stored. */
+    ciphertext: string;
+    /** The key it was made with, stored beside it so rotation finds what to re-encrypt. */
+    keyId: string;
+  } {
     const { id, key } = this.#keyring.current;
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
@@ -46,8 +58,11 @@ export class CredentialVault {
   }
 
   /**
-   * Decrypts, or throws {@link CredentialError}: never returns plaintext of a tampered,
-   * truncated, moved or foreign-key ciphertext, and never returns null instead.
+   * Decrypts with the key the ciphertext names (current or previous): never returns plaintext
+   * of a tampered, truncated, moved or foreign-key ciphertext, and never returns null instead.
+   *
+   * @throws CredentialError (`CREDENTIAL_UNREADABLE`) saying why (format, unknown key,
+   *   failed authentication), naming the field but never its value.
    */
   decrypt(binding: SecretBinding, ciphertext: string): string {
     const parts = ciphertext.split('.');

@@ -4,7 +4,9 @@ import type { CredentialVault } from './credential-vault.js';
 
 /** What a rotation did. */
 export interface RotationResult {
+  /** Secrets moved from a previous key to the current one. */
   readonly reencrypted: number;
+  /** Secrets already under the current key, left as they were. */
   readonly alreadyCurrent: number;
 }
 
@@ -13,6 +15,18 @@ export interface RotationResult {
  * tenant: a maintenance command and the one deliberate cross-tenant query of the registry.
  * The vault must hold the old keys as `previous`; afterwards they can be dropped, and the
  * old key is then refused.
+ *
+ * @throws CredentialError (`CREDENTIAL_UNREADABLE`) when a secret does not decrypt with any
+ *   key of the vault (an old key missing from `MCP_AGENT_SECRET_KEY_PREVIOUS`); then nothing
+ *   was re-encrypted, the transaction is rolled back.
+ *
+ * @example
+ * ```ts
+ * // MCP_AGENT_SECRET_KEY=<new key>, MCP_AGENT_SECRET_KEY_PREVIOUS=<old key>
+ * const registry = await openRegistry();
+ * const { reencrypted } = await rotateSecrets(registry.db, registry.vault);
+ * // Then drop MCP_AGENT_SECRET_KEY_PREVIOUS and restart.
+ * ```
  */
 export async function rotateSecrets(
   db: Kysely<Database>,

@@ -5,13 +5,17 @@ import { ConfigError } from '@mcp-agent/core';
 
 /** One AES-256 key and its id (a digest prefix, so the id reveals nothing of the key). */
 export interface SecretKey {
+  /** 12 hex characters, written in front of each ciphertext the key makes. */
   readonly id: string;
+  /** The 32 key bytes: never log or serialise. */
   readonly key: Buffer;
 }
 
 /** The key that encrypts, and older keys that may still decrypt until rotation finishes. */
 export interface Keyring {
+  /** Encrypts every new secret and decrypts its own. */
   readonly current: SecretKey;
+  /** Only decrypt, until `rotateSecrets` moved their secrets to `current`. */
   readonly previous: readonly SecretKey[];
 }
 
@@ -77,7 +81,9 @@ export interface LoadKeyringOptions {
 
 /** The keyring, and whether a key file was created just now (the caller should say so). */
 export interface LoadedKeyring {
+  /** The keys to give the vault. */
   readonly keyring: Keyring;
+  /** The key file's path when this call created it: tell the operator to back it up. */
   readonly createdKeyFile?: string;
 }
 
@@ -87,6 +93,10 @@ export interface LoadedKeyring {
  * mode refuses to start without an explicit key, because a key file on one node does not
  * scale out. `MCP_AGENT_SECRET_KEY_PREVIOUS` (comma-separated) lists keys that may still
  * decrypt while `rotateSecrets` re-encrypts.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when a key is weak (not 32 bytes of base64, a
+ *   placeholder, too little entropy), when PostgreSQL has no explicit key, or when the key file
+ *   is readable by other users; the message says how to generate a key or fix the mode.
  */
 export function loadKeyring(options: LoadKeyringOptions): LoadedKeyring {
   const env = options.env ?? process.env;
