@@ -44,7 +44,14 @@ const MAX_DEPTH = 8;
 
 /**
  * Replaces values of secret-looking keys (token, password, apiKey, authorization, env, …)
- * and secret-shaped strings (API keys, bearer tokens, JWTs, private keys) at any depth.
+ * and secret-shaped strings (API keys, bearer tokens, JWTs, private keys) at any depth, with
+ * `[redacted]`; nesting past 8 levels is summarised. Returns a copy; `value` is unchanged.
+ *
+ * @example
+ * ```ts
+ * redactSecrets({ headers: { Authorization: 'Bearer abc…' }, note: 'key sk-…' });
+ * // { headers: { Authorization: '[redacted]' }, note: 'key [redacted]' }
+ * ```
  */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.replace(SECRET_VALUE, REDACTED);
