@@ -15,7 +15,17 @@ export interface ContextSlot<T> {
   readonly __type?: T;
 }
 
-/** Creates a slot; `name` is used in the error when a slot is read but was never filled. */
+/**
+ * Creates a slot; `name` is used in the error when a slot is read but was never filled. Slots
+ * are compared by identity, so two slots with the same name are still two.
+ *
+ * @example
+ * ```ts
+ * export const TASK_METER = defineSlot<TaskMeter>('task meter');
+ * const ctx = createContext({ userId }).with(TASK_METER, new TaskMeter());
+ * ctx.find(TASK_METER)?.addToolCall(serverId, true, 12);
+ * ```
+ */
 export function defineSlot<T>(name: string): ContextSlot<T> {
   return Object.freeze({ name });
 }
