@@ -4,7 +4,9 @@ import type { ToolId } from './tool-id.js';
 
 /** What every dispatched tool call reports besides its data. */
 export interface ActionMeta {
+  /** The tool that was called (or asked for, when the call was refused before reaching it). */
   readonly toolId: ToolId;
+  /** Milliseconds from dispatch to the response, to the microsecond, failures included. */
   readonly durationMs: number;
   /** True when the envelope cut the observation to fit its budget. */
   readonly truncated: boolean;
@@ -24,18 +26,41 @@ export interface ActionImage {
 
 /** The error half of an {@link ActionResponse}. */
 export interface ActionError {
+  /** The stable code, as a thrown {@link McpAgentError} of the same failure would carry. */
   readonly code: ErrorCode;
+  /** What went wrong and how to fix it, for the model or a person. */
   readonly message: string;
+  /** JSON-safe facts (`suggestions`, `issues`, `retryAfterMs`, …), as on the error class. */
   readonly details: JsonObject;
 }
 
-/** The outcome of one dispatched tool call; dispatch never throws past its boundary. */
+/**
+ * The outcome of one dispatched tool call; dispatch never throws past its boundary, so a
+ * failure is a value to branch on.
+ *
+ * @example
+ * ```ts
+ * const response = await dispatcher.dispatchTool(ctx, 'github.create_issue', { title: 'Flaky' });
+ * if (!response.ok) return `${response.error.code}: ${response.error.message}`;
+ * use(response.data);
+ * ```
+ */
 export type ActionResponse<T extends JsonValue = JsonValue> =
   | {
+      /** The tool ran and returned a result that is not an error. */
       readonly ok: true;
+      /** The tool's result as JSON; cut to fit its budget when `meta.truncated`. */
       readonly data: T;
+      /** The call's tool, duration and cut. */
       readonly meta: ActionMeta;
       /** Images for a reader that sees them, when the call asked for them. */
       readonly images?: readonly ActionImage[];
     }
-  | { readonly ok: false; readonly error: ActionError; readonly meta: ActionMeta };
+  | {
+      /** The call was refused, did not reach the tool, or the tool reported an error. */
+      readonly ok: false;
+      /** What went wrong, with its stable code. */
+      readonly error: ActionError;
+      /** The call's tool and duration. */
+      readonly meta: ActionMeta;
+    };

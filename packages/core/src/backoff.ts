@@ -10,7 +10,16 @@ export interface BackoffOptions {
 
 /**
  * "Full jitter" (AWS Architecture Blog): a uniform delay in [0, min(cap, base × factor^attempt)],
- * so many clients that failed together do not retry together. `attempt` counts from 0.
+ * so many clients that failed together do not retry together. `attempt` counts from 0; `random`
+ * is there for tests.
+ *
+ * @example
+ * ```ts
+ * for (let attempt = 0; attempt < 5; attempt++) {
+ *   if (await tryConnect()) break;
+ *   await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 10_000 }), signal);
+ * }
+ * ```
  */
 export function backoffDelay(
   attempt: number,
@@ -24,7 +33,13 @@ export function backoffDelay(
   return Math.floor(random() * ceiling);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first, so a wait
+ * never outlives the request it belongs to.
+ *
+ * @throws the signal's `reason` (rejects; an `AbortError` `DOMException` unless the caller gave
+ *   its own) when `signal` is aborted before or during the wait.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {

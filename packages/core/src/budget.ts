@@ -4,10 +4,18 @@ import { describeIssues } from './config/issues.js';
 
 /** The hard limits of one task; reaching any of them ends it with `budget_exceeded`. */
 export interface Budget {
+  /** Model requests the task may make; each step is one request and what it asked for. */
   readonly maxSteps: number;
+  /** Tool calls over the whole task, counting each call made from sandboxed code. */
   readonly maxToolCalls: number;
+  /** Input tokens summed over every request, cache reads and writes included. */
   readonly maxInputTokens: number;
+  /**
+   * Output tokens summed over every request; the next request's `max_tokens` is capped by what
+   * is left.
+   */
   readonly maxOutputTokens: number;
+  /** Milliseconds from the task's start, checked at each step and after each model response. */
   readonly maxWallTimeMs: number;
 }
 
@@ -35,14 +43,19 @@ export const DEFAULT_BUDGET_CEILINGS: Budget = Object.freeze({
 
 /** A limit asked for above the operator's ceiling, and the ceiling applied instead. */
 export interface BudgetClamp {
+  /** The limit that was lowered. */
   readonly limit: keyof Budget;
+  /** What the caller asked for. */
   readonly requested: number;
+  /** The operator's ceiling, which the task runs under instead. */
   readonly applied: number;
 }
 
 /** The budget a task runs under, and which of its limits the ceilings lowered. */
 export interface ClampedBudget {
+  /** Every limit at or under its ceiling; frozen. */
   readonly limits: Budget;
+  /** The limits that were lowered, to tell the caller; empty when none was. */
   readonly clamped: readonly BudgetClamp[];
 }
 
@@ -55,20 +68,42 @@ const budgetSchema = z.strictObject({
   maxWallTimeMs: positive.optional(),
 });
 
-/** Fills a partial budget with `DEFAULT_BUDGET`; throws `ConfigError` on bad limits. */
+/**
+ * Fills a partial budget with `DEFAULT_BUDGET`. `undefined` and `null` mean "all defaults".
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when a limit is not a positive whole number or a key is
+ *   not a limit; `details.issues` lists each bad path.
+ * @example
+ * ```ts
+ * const budget = clampBudget(resolveBudget({ maxSteps: 8 }), ceilings).limits;
+ * ```
+ */
 export function resolveBudget(partial: unknown = {}): Budget {
   return fill('budget', partial, DEFAULT_BUDGET);
 }
 
 /**
- * Fills partial ceilings with {@link DEFAULT_BUDGET_CEILINGS}; throws `ConfigError` on bad
- * limits, so a deployment with a mistyped ceiling fails at start, not on the first task.
+ * Fills partial ceilings with {@link DEFAULT_BUDGET_CEILINGS}, so that a deployment with a
+ * mistyped ceiling fails at start, not on the first task.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when a ceiling is not a positive whole number or a key
+ *   is not a limit; `details.issues` lists each bad path.
  */
 export function resolveBudgetCeilings(partial: unknown = {}): Budget {
   return fill('budget ceilings', partial, DEFAULT_BUDGET_CEILINGS);
 }
 
-/** Lowers each limit of `budget` to its ceiling, and lists the limits that were lowered. */
+/**
+ * Lowers each limit of `budget` to its ceiling, and lists the limits that were lowered (a clamp
+ * is not an error: the task runs, and the caller is told what it runs under).
+ *
+ * @example
+ * ```ts
+ * const { limits, clamped } = clampBudget(resolveBudget({ maxSteps: 500 }), ceilings);
+ * // with the default ceilings: limits.maxSteps === 50, and
+ * // clamped[0] is { limit: 'maxSteps', requested: 500, applied: 50 }
+ * ```
+ */
 export function clampBudget(budget: Budget, ceilings: Budget): ClampedBudget {
   const clamped: BudgetClamp[] = [];
   const limits = { ...budget };

@@ -4,6 +4,12 @@ import { compareText } from './compare-text.js';
 /**
  * SHA-256 of `value` as canonical JSON (object keys sorted at every level), so the same tool
  * listed twice with keys in another order hashes the same, and any other change does not.
+ * Keys whose value is `undefined` are left out, as `JSON.stringify` does; 64 hex digits.
+ *
+ * @example
+ * ```ts
+ * canonicalHash({ a: 1, b: [2] }) === canonicalHash({ b: [2], a: 1 }); // true
+ * ```
  */
 export function canonicalHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');

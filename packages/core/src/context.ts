@@ -9,12 +9,23 @@ import { normalizeUserId } from './user-id.js';
  * the pool, …) without core knowing its type. Create each slot once, at module level.
  */
 export interface ContextSlot<T> {
+  /** Names the slot in the error thrown when it is read but was never filled. */
   readonly name: string;
   /** Only carries the type; never read. */
   readonly __type?: T;
 }
 
-/** Creates a slot; `name` is used in the error when a slot is read but was never filled. */
+/**
+ * Creates a slot; `name` is used in the error when a slot is read but was never filled. Slots
+ * are compared by identity, so two slots with the same name are still two.
+ *
+ * @example
+ * ```ts
+ * export const TASK_METER = defineSlot<TaskMeter>('task meter');
+ * const ctx = createContext({ userId }).with(TASK_METER, new TaskMeter());
+ * ctx.find(TASK_METER)?.addToolCall(serverId, true, 12);
+ * ```
+ */
 export function defineSlot<T>(name: string): ContextSlot<T> {
   return Object.freeze({ name });
 }
@@ -39,8 +50,13 @@ export interface AgentContext {
   readonly logger: Logger;
   /** Aborted when the caller cancels. */
   readonly signal: AbortSignal;
+  /** The time every deadline, expiry and duration of this request is measured with. */
   readonly clock: Clock;
-  /** The value of `slot`; throws when nothing filled it. */
+  /**
+   * The value of `slot`; for a handle the request cannot run without.
+   *
+   * @throws Error (a plain one: a wiring bug, not the caller's) when nothing filled the slot.
+   */
   get<T>(slot: ContextSlot<T>): T;
   /** The value of `slot`, or `undefined`. */
   find<T>(slot: ContextSlot<T>): T | undefined;
@@ -50,18 +66,33 @@ export interface AgentContext {
 
 /** Options of {@link createContext}. */
 export interface CreateContextOptions {
+  /** The tenant, as the caller has it; normalised by {@link normalizeUserId}. */
   readonly userId: string;
+  /** Given when the caller already has one (an HTTP request id); default a random UUID. */
   readonly requestId?: string;
+  /** The conversation, when there is one; a non-empty string. */
   readonly threadId?: string;
-  /** Only these servers may be used in this request. */
+  /** Only these servers may be used in this request: at most 500 ids, duplicates dropped. */
   readonly allowServers?: readonly string[];
   /** Default: a logger that drops everything. */
   readonly logger?: Logger;
+  /** Aborts the request; default a signal that never aborts. */
   readonly signal?: AbortSignal;
+  /** Default {@link systemClock}; tests pass a clock they move by hand. */
   readonly clock?: Clock;
 }
 
-/** Creates the context of one request. Throws `InvalidArgumentsError` for a bad user id. */
+/**
+ * Creates the context of one request, with its user id normalised.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link normalizeUserId}
+ *   refuses, an empty thread id, or an `allowServers` that is not a list of at most 500 strings.
+ * @example
+ * ```ts
+ * const ctx = createContext({ userId: 'alice', signal: request.signal, logger });
+ * const scoped = ctx.with(registrySlot, registry); // ctx itself is unchanged
+ * ```
+ */
 export function createContext(options: CreateContextOptions): AgentContext {
   const userId = normalizeUserId(options.userId);
   const requestId = options.requestId ?? randomUUID();

@@ -21,10 +21,20 @@ export class McpAgentError extends Error {
   /** The code every instance of this class carries; the base class has none of its own. */
   static readonly code: ErrorCode | undefined = undefined;
 
+  /** The stable code callers branch on; never renamed or reused (see {@link ErrorCode}). */
   readonly code: ErrorCode;
+  /**
+   * JSON-safe facts about the failure, `{}` when there are none; what each class puts here is
+   * said on the class (for example `details.issues` on {@link ConfigError}).
+   */
   readonly details: JsonObject;
+  /** The registry-wide mark {@link McpAgentError.isInstance} looks for; not enumerable. */
   declare readonly [brand]: true;
 
+  /**
+   * Usually called through a subclass, which passes its own code. `options.details` is copied
+   * through {@link toJsonSafe}, so a cycle, a function or a hostile getter cannot reach the wire.
+   */
   constructor(code: ErrorCode, message: string, options: McpAgentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -37,7 +47,14 @@ export class McpAgentError extends Error {
 
   /**
    * True when `value` is an mcp-agent error (of this class's code, when called on a subclass),
-   * even when it was created by another copy of this package.
+   * even when it was created by another copy of this package. Prefer it to `instanceof`, which
+   * fails across two copies.
+   *
+   * @example
+   * ```ts
+   * if (ToolNotFoundError.isInstance(error)) suggest(error.details.suggestions);
+   * else if (McpAgentError.isInstance(error)) console.error(error.code, error.message);
+   * ```
    */
   static isInstance<T extends abstract new (...args: never[]) => McpAgentError>(
     this: T & { readonly code: ErrorCode | undefined },
@@ -54,7 +71,16 @@ export class McpAgentError extends Error {
   }
 
   /** The JSON form sent over the wire: never the stack, never the cause. */
-  toJSON(): { name: string; code: ErrorCode; message: string; details: JsonObject } {
+  toJSON(): {
+    /** The class name, for example `ToolNotFoundError`. */
+    name: string;
+    /** The stable code. */
+    code: ErrorCode;
+    /** The message for a person: what went wrong and how to fix it. */
+    message: string;
+    /** The JSON-safe details, `{}` when there are none. */
+    details: JsonObject;
+  } {
     return { name: this.name, code: this.code, message: this.message, details: this.details };
   }
 }

@@ -6,6 +6,7 @@ export interface ExpiringCacheOptions {
   readonly maxEntries: number;
   /** An entry older than this is never returned (and is dropped when seen). */
   readonly ttlMs: number;
+  /** Default {@link systemClock}; tests pass a clock they move by hand. */
   readonly clock?: Clock;
 }
 
@@ -17,6 +18,13 @@ interface Entry<V> {
 /**
  * A map with a bound and an expiry, for caches that must never hold things for ever: at most
  * `maxEntries` (least recently used dropped first), each for at most `ttlMs`.
+ *
+ * @example
+ * ```ts
+ * const challenges = new ExpiringCache<string, Challenge>({ maxEntries: 10_000, ttlMs: 600_000 });
+ * challenges.set(state, challenge);
+ * challenges.get(state); // undefined once ten minutes have passed
+ * ```
  */
 export class ExpiringCache<K, V> {
   readonly #entries = new Map<K, Entry<V>>();
@@ -24,6 +32,7 @@ export class ExpiringCache<K, V> {
   readonly #ttlMs: number;
   readonly #clock: Clock;
 
+  /** `maxEntries` below 1 is taken as 1. */
   constructor(options: ExpiringCacheOptions) {
     this.#maxEntries = Math.max(1, options.maxEntries);
     this.#ttlMs = options.ttlMs;

@@ -44,7 +44,14 @@ const MAX_DEPTH = 8;
 
 /**
  * Replaces values of secret-looking keys (token, password, apiKey, authorization, env, …)
- * and secret-shaped strings (API keys, bearer tokens, JWTs, private keys) at any depth.
+ * and secret-shaped strings (API keys, bearer tokens, JWTs, private keys) at any depth, with
+ * `[redacted]`; nesting past 8 levels is summarised. Returns a copy; `value` is unchanged.
+ *
+ * @example
+ * ```ts
+ * redactSecrets({ headers: { Authorization: 'Bearer abc…' }, note: 'key sk-…' });
+ * // { headers: { Authorization: '[redacted]' }, note: 'key [redacted]' }
+ * ```
  */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.replace(SECRET_VALUE, REDACTED);
@@ -61,7 +68,17 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** A pino JSON logger whose every line passes through {@link redactSecrets}. */
+/**
+ * A pino JSON logger whose every line passes through {@link redactSecrets}, message included.
+ *
+ * @throws Error (pino's, not an mcp-agent error) when the level, given or read from
+ *   `MCP_AGENT_LOG_LEVEL`, is not one of pino's (`trace` … `fatal`, `silent`).
+ * @example
+ * ```ts
+ * const logger = createLogger({ level: 'debug' });
+ * logger.info({ apiKey: 'sk-…' }, 'configured'); // {"level":30,…,"apiKey":"[redacted]",…}
+ * ```
+ */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? (process.env.MCP_AGENT_LOG_LEVEL as Level | undefined) ?? 'info';
   return pino(

@@ -4,9 +4,12 @@ import { ConfigError } from './errors.js';
 export const MIN_NODE_MAJOR = 24;
 
 /**
- * Throws a `ConfigError` (`details.reason: "node_version"`) whose message is one line saying
- * which Node.js is needed and which one this is. Every package's entry runs it on import, so an
- * older Node fails with that line instead of an error from deep inside a dependency.
+ * Checks that `version` (default this process's) is at least {@link MIN_NODE_MAJOR}. Every
+ * package's entry runs it on import, so an older Node fails with one line saying which Node.js is
+ * needed and which one this is, instead of an error from deep inside a dependency.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`, `details.reason: "node_version"`) on an older Node.js,
+ *   with `details.required` and `details.found`.
  */
 export function assertSupportedNode(version: string = process.versions.node): void {
   const major = Number(version.split('.')[0]);

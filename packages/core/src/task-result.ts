@@ -12,9 +12,13 @@ export type TaskStatus =
 
 /** Model token usage, including prompt-cache reads and writes. */
 export interface Usage {
+  /** Input tokens billed at the full rate: not read from or written to the prompt cache. */
   readonly inputTokens: number;
+  /** Tokens the model generated. */
   readonly outputTokens: number;
+  /** Input tokens read from the prompt cache (billed lower than `inputTokens`). */
   readonly cacheReadTokens: number;
+  /** Input tokens written to the prompt cache (billed higher than `inputTokens`). */
   readonly cacheWriteTokens: number;
 }
 
@@ -22,6 +26,7 @@ export interface Usage {
 export interface ModelUsage extends Usage {
   /** The model id as the endpoint was asked for it. */
   readonly model: string;
+  /** Model requests made to it in this task. */
   readonly requests: number;
   /** From the operator's price table; `null` when the model has no price there. */
   readonly estimatedCostUsd: number | null;
@@ -29,9 +34,13 @@ export interface ModelUsage extends Usage {
 
 /** One connector's (MCP server's) share of a task: tool calls, failures, time. */
 export interface ConnectorUsage {
+  /** The server's id. */
   readonly connector: string;
+  /** Tool calls that reached the server, from the model or from sandboxed code. */
   readonly calls: number;
+  /** Those of `calls` that failed or returned an error result. */
   readonly errors: number;
+  /** Milliseconds spent in those calls, summed (calls that overlap count twice). */
   readonly durationMs: number;
 }
 
@@ -40,7 +49,9 @@ export interface ConnectorUsage {
  * each model's tokens and estimated cost and each connector's tool calls, when recorded.
  */
 export interface TaskUsage extends Usage {
+  /** Each model the task used, when its usage was recorded. */
   readonly models?: readonly ModelUsage[];
+  /** Each server the task called, when its usage was recorded. */
   readonly connectors?: readonly ConnectorUsage[];
   /** The sum over `models`; `null` when a model used has no price. */
   readonly estimatedCostUsd?: number | null;
@@ -48,33 +59,52 @@ export interface TaskUsage extends Usage {
 
 /** One step of the trajectory: the command the model chose and what it saw back. */
 export interface TaskStep {
+  /** Its place in `steps`, from 0 (one model request can give several steps). */
   readonly index: number;
+  /** The meta-tool the model called (`search_tools`, `call_tool`, `run_code`, …). */
   readonly command: string;
+  /** Its arguments as the model sent them; JSON that did not parse as `{ invalid_json }`. */
   readonly arguments: JsonValue;
+  /** What the model saw back, within its size budget. */
   readonly observation: JsonValue;
+  /** False when the command failed; `observation` then carries the error. */
   readonly ok: boolean;
+  /** Input tokens charged here: a model response's go to the first command it chose. */
   readonly inputTokens: number;
+  /** Output tokens charged here, by the same rule. */
   readonly outputTokens: number;
+  /** Milliseconds the command took (its model request too, for a response's first command). */
   readonly durationMs: number;
 }
 
 /** What `executeTask` returns, whatever happened. */
 export interface MCPTaskResult {
+  /** How the task ended; anything but `completed` comes with `error`. */
   readonly status: TaskStatus;
+  /** The model's final text; `null` unless `status` is `completed`. */
   readonly answer: string | null;
+  /** Every command the model ran, in order: the trajectory. */
   readonly steps: readonly TaskStep[];
+  /** Tools called successfully, in the order first used, each once. */
   readonly toolsUsed: readonly ToolId[];
+  /** Tokens over every model request, and each model's and server's share when recorded. */
   readonly usage: TaskUsage;
+  /** Milliseconds from admission to the result. */
   readonly durationMs: number;
+  /** The request id of the task's context (`none` when it was refused before it had one). */
   readonly requestId: string;
   /**
    * The limits the task ran under, after the operator's ceilings, and which asked-for limits
    * the ceilings lowered; absent when the task was refused before its budget was read.
    */
   readonly budget?: ClampedBudget;
+  /** Why the task did not complete, as the error's JSON form; absent when it completed. */
   readonly error?: {
+    /** The stable code (`BUDGET_EXCEEDED`, `QUOTA_EXCEEDED`, `CANCELLED`, …). */
     readonly code: ErrorCode;
+    /** What went wrong, for a person. */
     readonly message: string;
+    /** JSON-safe facts, for example the limit that was reached. */
     readonly details: JsonObject;
   };
 }

@@ -8,7 +8,18 @@ const MAX_MESSAGE = 2_000;
  * Turns anything thrown into an {@link McpAgentError}, keeping the original as `cause`.
  * The one place where foreign failures enter our error hierarchy: mcp-agent errors pass
  * through as they are, aborts become {@link CancelledError}, timeouts {@link TimeoutError},
- * and everything else an `INTERNAL` error with a bounded message.
+ * and everything else an `INTERNAL` error with a bounded message (2,000 characters). A `name`
+ * or `message` getter that throws is read as missing.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await work();
+ * } catch (thrown) {
+ *   const error = toMcpAgentError(thrown);
+ *   return { ok: false, error: error.toJSON() };
+ * }
+ * ```
  */
 export function toMcpAgentError(thrown: unknown): McpAgentError {
   if (McpAgentError.isInstance(thrown)) return thrown;

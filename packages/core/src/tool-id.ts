@@ -31,7 +31,18 @@ export function toolNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Builds a tool id, checking both halves. */
+/**
+ * Builds a tool id, checking both halves.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `providerId` breaks
+ *   {@link PROVIDER_ID_PATTERN} or `toolName` is empty, too long or has whitespace or control
+ *   characters; `details.reason` says which.
+ * @example
+ * ```ts
+ * formatToolId('github', 'create_issue'); // 'github.create_issue'
+ * formatToolId('docs', 'search.v2'); // 'docs.search.v2': a tool name may hold dots
+ * ```
+ */
 export function formatToolId(providerId: string, toolName: string): ToolId {
   // Checked before joining: a dotted provider id would otherwise parse as another provider.
   if (!PROVIDER_ID_PATTERN.test(providerId)) throw invalidToolId(providerIdProblem(providerId));
@@ -40,14 +51,24 @@ export function formatToolId(providerId: string, toolName: string): ToolId {
 
 /** A parsed tool id. */
 export interface ParsedToolId {
+  /** The whole id, unchanged. */
   readonly id: ToolId;
+  /** The server's id: everything before the first dot. */
   readonly providerId: string;
+  /** The tool's name on its server: everything after the first dot, dots included. */
   readonly toolName: string;
 }
 
 /**
- * Splits `<providerId>.<toolName>` at the first dot. Throws {@link InvalidArgumentsError}
- * naming what is wrong and the expected shape.
+ * Splits `<providerId>.<toolName>` at the first dot, for ids that come from a model or a caller.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) naming what is wrong and the expected
+ *   shape: not a string, no dot, a bad server id or a bad tool name; `details.reason` says which.
+ * @example
+ * ```ts
+ * parseToolId('docs.search.v2');
+ * // { id: 'docs.search.v2', providerId: 'docs', toolName: 'search.v2' }
+ * ```
  */
 export function parseToolId(value: unknown): ParsedToolId {
   const fail = (reason: string): never => {

@@ -17,6 +17,14 @@ const DOT_SEGMENT = /(^|[/\\])\.{1,2}([/\\]|$)/;
  * segment (`../bob`), which could only aim at someone else's folder. Case is kept, because ids
  * from identity providers are often case-sensitive and folding them could merge two tenants
  * into one. Anything else is refused, never repaired: a repaired id could be another user's.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `value` is not a string, or is empty,
+ *   too long or has a refused character or segment after trimming; `details.reason` says which.
+ * @example
+ * ```ts
+ * normalizeUserId('  alice@example.com '); // 'alice@example.com'
+ * normalizeUserId('../bob'); // throws InvalidArgumentsError
+ * ```
  */
 export function normalizeUserId(value: unknown): string {
   if (typeof value !== 'string') {

@@ -161,6 +161,11 @@ export class Knowledge {
   /**
    * Ranked slim results over the tenant's available tools, for one query: the plain list, weak
    * hits included. `searchMany` says which queries have no good match.
+   *
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `query` is empty or not a string.
+   * @throws the registry's errors when the tenant's servers cannot be read, and the context's
+   *   abort reason when the request is cancelled during a semantic ranking; a failing embedder
+   *   is not an error (the ranking is then lexical).
    */
   async search(
     ctx: AgentContext,
@@ -187,6 +192,18 @@ export class Knowledge {
    * server, and a query that nothing matches well is marked `no_good_match` instead of being
    * answered with a tool that does something else. A single string is one query. When the
    * semantic ranking fails, the answer is lexical and says so in `warnings`.
+   *
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for no query, more than
+   *   {@link MAX_SEARCH_QUERIES}, or a query that is empty or longer than
+   *   {@link MAX_QUERY_LENGTH} characters; the message says which one and how to fix it.
+   * @throws the registry's errors, and the abort reason on a cancel, as {@link Knowledge.search}.
+   * @example
+   * ```ts
+   * const answer = await knowledge.searchMany(ctx, ['create an issue', 'send an email'], {
+   *   limit: 3,
+   * });
+   * for (const q of answer.queries) if (q.no_good_match) console.log('nothing for', q.query);
+   * ```
    */
   async searchMany(
     ctx: AgentContext,

@@ -11,13 +11,17 @@ export type ConfigFileFormat = 'mcpServers' | 'vscode';
 
 /** A server of a file that was left out of a partial import, and why. */
 export interface RejectedServer {
+  /** The server's key in the file, as written (it may be the reason it was rejected). */
   readonly id: string;
+  /** Every problem found in this server's entry, with paths from the file's root. */
   readonly issues: readonly ConfigIssue[];
 }
 
 /** The servers of one config file, validated, in file order. */
 export interface ServerConfigFile {
+  /** `mcpServers` (Claude Desktop, Cursor, Claude Code) or `vscode` (a `servers` key). */
   readonly format: ConfigFileFormat;
+  /** The valid servers, in the canonical shape with defaults filled and placeholders expanded. */
   readonly servers: readonly ServerConfig[];
   /** Keys other clients use (`autoApprove`, `timeout`, …) that were ignored, by path. */
   readonly ignored: readonly string[];
@@ -40,7 +44,9 @@ export interface ParseConfigFileOptions extends PlaceholderValues {
 
 /** An input a VS Code file declares (`inputs`) or uses (`${input:id}`). */
 export interface ConfigInput {
+  /** The `id` in `${input:id}`; pass its value under `inputs[id]` of the parse options. */
   readonly id: string;
+  /** The prompt the file gives for it, to show the person asked; `undefined` when undeclared. */
   readonly description: string | undefined;
   /** Typed without echo (`"password": true`). */
   readonly password: boolean;
@@ -53,6 +59,16 @@ export interface ConfigInput {
  * Code's workspace variables and inputs (see `interpolate`), validates every server, and
  * throws one {@link ConfigError} listing every bad path, so nothing half-valid is ever returned
  * (with `partial`, the bad servers are listed in `rejected` instead).
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when the text is not JSON, the document has neither
+ *   `mcpServers` nor `servers`, or (without `partial`) any server is invalid; `details.issues`
+ *   lists every bad path, and messages never echo a value.
+ * @example
+ * ```ts
+ * const text = await readFile('.cursor/mcp.json', 'utf8');
+ * const { servers, ignored } = parseServerConfigFile(text, { source: '.cursor/mcp.json' });
+ * // ${GITHUB_TOKEN} in an entry's env was read from process.env
+ * ```
  */
 export function parseServerConfigFile(
   input: unknown,
@@ -103,8 +119,16 @@ export function parseServerConfigFile(
 /**
  * Validates one entry in the shape of an `mcpServers` (or VS Code `servers`) value, with its id
  * beside the fields: `{id, command, args, env}` or `{id, url, headers, type?}`, the transport
- * inferred as an import does. The canonical shape (with `transport`) is accepted too. Throws
- * one {@link ConfigError} listing every bad path.
+ * inferred as an import does. The canonical shape (with `transport`) is accepted too.
+ * Placeholders are expanded from `options.env` only (default none, not `process.env`), so a
+ * definition sent over an API cannot read the host's environment.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) listing every bad path in `details.issues`.
+ * @example
+ * ```ts
+ * parseServerEntry({ id: 'docs', url: 'https://mcp.example.com/mcp' });
+ * // { id: 'docs', transport: 'auto', url: …, headers: {}, enabled: true }
+ * ```
  */
 export function parseServerEntry(
   input: unknown,
@@ -132,7 +156,13 @@ export function parseServerEntry(
   return server;
 }
 
-/** The inputs a VS Code file declares or uses, in order, each once. */
+/**
+ * The inputs a VS Code file uses (`${input:id}`), in order, each once, with the prompt its
+ * `inputs` declares for it: what to ask a person for before {@link parseServerConfigFile}.
+ * Declared inputs no value uses are left out.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when `input` is text that is not JSON.
+ */
 export function configInputs(input: unknown): ConfigInput[] {
   const document = typeof input === 'string' ? parseJson(input, 'config') : input;
   const found = new Map<string, ConfigInput>();

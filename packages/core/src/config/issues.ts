@@ -2,7 +2,9 @@ import type { z } from 'zod';
 
 /** One validation problem: where (a dotted path) and what, never the offending value. */
 export interface ConfigIssue {
+  /** Where, as {@link formatPath} writes it (`mcpServers.github.args[0]`), or `(root)`. */
   readonly path: string;
+  /** What is wrong and, where we know it, how to fix it; never the value itself. */
   readonly message: string;
 }
 

@@ -20,9 +20,16 @@ const headerName = z
 const headerValue = z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks or NUL');
 
 const common = {
+  /**
+   * The server's id, unique per tenant and the prefix of its tool ids (`github.create_issue`):
+   * 1-64 lowercase letters, digits, `_` or `-`, no dots (see {@link PROVIDER_ID_PATTERN}).
+   */
   id: providerId,
+  /** A display name for people (1-200 characters); the id is shown when there is none. */
   name: z.string().min(1).max(200).optional(),
+  /** What the server is for (at most 2,000 characters), shown to the model in the inventory. */
   description: z.string().max(2_000).optional(),
+  /** `false` keeps the definition but never connects or offers its tools; default `true`. */
   enabled: z.boolean().default(true),
   /**
    * How long one request may go without an answer or a progress notification, in ms; default the
@@ -34,10 +41,19 @@ const common = {
 /** A server launched as a child process speaking MCP over stdin/stdout. */
 export const stdioServerConfigSchema = z.strictObject({
   ...common,
+  /** Launched as a child process speaking MCP over stdin/stdout. */
   transport: z.literal('stdio'),
+  /** The program to run, found on `PATH` like a shell would; run without a shell. */
   command: z.string().trim().min(1, 'must name the program to run'),
+  /** Its arguments, passed as they are (no shell, so no quoting or globbing); default none. */
   args: z.array(z.string()).default([]),
+  /**
+   * Variables set for the child, over the MCP SDK's minimal environment (`PATH`, `HOME`, …) and
+   * those the operator passes on; the host's others are withheld. Stored encrypted, as they
+   * usually hold tokens. Default none.
+   */
   env: z.record(envName, z.string()).default({}),
+  /** The child's working directory; default the host process's. */
   cwd: z.string().min(1).optional(),
 });
 
@@ -56,8 +72,14 @@ const httpUrl = z.string().refine((value) => {
  */
 export const remoteServerConfigSchema = z.strictObject({
   ...common,
+  /** `streamable-http`, legacy `sse`, or `auto`: streamable HTTP first, then SSE. */
   transport: z.enum(['streamable-http', 'sse', 'auto']),
+  /** The server's absolute `http://` or `https://` endpoint. */
   url: httpUrl,
+  /**
+   * Headers sent with every request (an `Authorization` key, for example); stored encrypted and
+   * never shown back, only their names. Default none.
+   */
   headers: z.record(headerName, headerValue).default({}),
 });
 
@@ -79,8 +101,17 @@ export type ServerConfigInput = z.input<typeof serverConfigSchema>;
 export type ServerTransport = ServerConfig['transport'];
 
 /**
- * Validates one server definition. Throws {@link ConfigError} whose `details.issues` lists
- * every bad path; messages never echo values, which may be secrets.
+ * Validates one server definition in the canonical shape (with `transport`) and fills its
+ * defaults. Messages never echo values, which may be secrets. `path` prefixes each issue's path,
+ * for a definition read from inside a larger document.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) listing every bad path in `details.issues`.
+ * @example
+ * ```ts
+ * const server = parseServerConfig({ id: 'files', transport: 'stdio', command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv/docs'] });
+ * // server.enabled === true, server.env is {}
+ * ```
  */
 export function parseServerConfig(
   input: unknown,
@@ -91,7 +122,10 @@ export function parseServerConfig(
   throw configError('Invalid server configuration', describeIssues(result.error.issues, path));
 }
 
-/** A {@link ConfigError} that lists `issues` in its message and details. */
+/**
+ * A {@link ConfigError} (`CONFIG_INVALID`) that lists `issues` in its message (the first ten,
+ * then a count) and all of them in `details.issues`; returned, for the caller to throw.
+ */
 export function configError(title: string, issues: readonly ConfigIssue[]): ConfigError {
   const shown = issues.slice(0, 10).map((issue) => `${issue.path}: ${issue.message}`);
   const more = issues.length > 10 ? `; and ${issues.length - 10} more` : '';

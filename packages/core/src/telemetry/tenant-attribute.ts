@@ -31,7 +31,9 @@ function setting(): TenantSetting {
  * to keep a tenant's hash across restarts.
  */
 export function configureTenantAttribute(options: {
+  /** `hash` (the default) or `omit`. */
   readonly mode: TenantAttributeMode;
+  /** The HMAC key, a secret of the operator's; an empty or absent key keeps the current one. */
   readonly key?: string;
 }): void {
   const current = setting();

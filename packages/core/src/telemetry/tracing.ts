@@ -11,7 +11,9 @@ import { toMcpAgentError } from '../to-mcp-agent-error.js';
 
 /** What a span starts with: its kind and first attributes. */
 export interface SpanStart {
+  /** `SERVER` for a request we answer, `CLIENT` for a call we make; default `INTERNAL`. */
   readonly kind?: SpanKind;
+  /** Set at the start, so samplers see them; never a secret or a user's text. */
   readonly attributes?: Attributes;
 }
 
@@ -24,6 +26,14 @@ const tracer = trace.getTracer('mcp-agent', '0.1.0');
  * the work it starts become its children. A throw marks the span failed with the error's stable
  * code (never its message, which may quote a server or a user) and is rethrown; the span always
  * ends. Without an SDK registered this costs a no-op span.
+ *
+ * @throws whatever `run` throws, unchanged.
+ * @example
+ * ```ts
+ * const tools = await inSpan('mcp_agent.search', { attributes: { 'mcp_agent.limit': 5 } }, () =>
+ *   index.search(ctx, query),
+ * );
+ * ```
  */
 export function inSpan<T>(
   name: string,

@@ -16,7 +16,14 @@ export function formatJsonPath(path: readonly PathSegment[]): string {
 
 /**
  * Reads a path written by `formatJsonPath`; `''` and `'(root)'` are the root (a bare `$`
- * is a key, as core writes it). Throws `InvalidArgumentsError` naming the position.
+ * is a key, as core writes it).
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) naming the character where the path
+ *   stops making sense and the shape expected there; `details.path` is the text given.
+ * @example
+ * ```ts
+ * parseJsonPath('entities[3]["first name"]'); // ['entities', 3, 'first name']
+ * ```
  */
 export function parseJsonPath(text: string): PathSegment[] {
   const source = text.trim();
@@ -68,8 +75,11 @@ function closingQuote(text: string, start: number): number {
 }
 
 /**
- * The value at `path` inside `root`. A missing step throws `InvalidArgumentsError` saying what
- * is there instead (the keys of the object, the length of the array).
+ * The value at `path` inside `root`; own keys only, so `__proto__` or `constructor` never reach
+ * a prototype.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) at the first missing step, saying what is
+ *   there instead (the first 20 keys of the object, the length of the array, a scalar's type).
  */
 export function selectJsonPath(root: JsonValue, path: readonly PathSegment[]): JsonValue {
   let value = root;

@@ -52,7 +52,17 @@ export interface ObservationStore {
   /**
    * The value at `path` (or a page of it from `offset`, `limit` items, keys or characters), cut
    * to `maxTokens` with further pointers; `undefined` for an unknown, expired or other tenant's
-   * id. Throws `InvalidArgumentsError` for a path that is not there or a bad offset or limit.
+   * id, so another tenant's id is indistinguishable from one that never existed.
+   *
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a path that does not parse or is not
+   *   there (the message lists what is there instead), an offset or limit that is not a whole
+   *   number in range, or a value that cannot be shown in `maxTokens` at all.
+   * @example
+   * ```ts
+   * // A cut observation's marker said: read_result("obs_1", "entities[3]", offset 20)
+   * const page = store.read(ctx, 'obs_1', { path: 'entities[3]', offset: 20, maxTokens: 2_000 });
+   * if (page === undefined) return 'That result has expired; call the tool again.';
+   * ```
    */
   read(
     ctx: AgentContext,

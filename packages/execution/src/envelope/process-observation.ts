@@ -52,6 +52,12 @@ export interface ProcessObservationOptions {
  * size, pointer) and kept whole; with `images`, the images within its limits are also returned
  * for the reader to see. The output always parses and fits; cycles, BigInts and
  * `undefined` never throw.
+ *
+ * @example
+ * ```ts
+ * const seen = processObservation(ctx, response.data, { store, source: 'github.list_issues' });
+ * // seen.truncated: the cut parts are markers naming seen.observationId for read_result
+ * ```
  */
 export function processObservation(
   ctx: AgentContext,

@@ -31,6 +31,13 @@ export interface NamedTool extends SandboxTool {
  * keeps it before any cleaned name may take it. A name that is not its identifier also stays a
  * key of its own (`tools["my-server"]["get-item"]`), unless it names an object's own machinery
  * (`then`, `constructor`, `__proto__`…) or another tool's identifier.
+ *
+ * @example
+ * ```ts
+ * nameTools([{ provider: 'my-server', name: 'get-item' }, { provider: 'my_server', name: 'x' }]);
+ * // my_server keeps its own name: tools.my_server.x; the cleaned one takes the next,
+ * // tools.my_server_2.get_item, and stays reachable as tools["my-server"]["get-item"]
+ * ```
  */
 export function nameTools(tools: readonly SandboxTool[]): NamedTool[] {
   const groups = new Map<string, number[]>();

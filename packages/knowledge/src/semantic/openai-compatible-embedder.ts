@@ -46,6 +46,18 @@ export class OpenAiCompatibleEmbedder implements TextEmbedder {
   readonly #options: OpenAiCompatibleEmbedderOptions;
   readonly #fetch: typeof fetch;
 
+  /**
+   * Checks the options only; nothing is sent until the first `embed`.
+   *
+   * @throws ConfigError (`CONFIG_INVALID`) when `url` is not an http(s) URL or `model` is empty.
+   * @example
+   * ```ts
+   * const embedder = new OpenAiCompatibleEmbedder({
+   *   url: 'http://127.0.0.1:11434/v1',
+   *   model: 'nomic-embed-text',
+   * });
+   * ```
+   */
   constructor(options: OpenAiCompatibleEmbedderOptions) {
     let endpoint: URL;
     try {
@@ -74,6 +86,17 @@ export class OpenAiCompatibleEmbedder implements TextEmbedder {
       options.dimensions === undefined ? options.model : `${options.model}@${options.dimensions}`;
   }
 
+  /**
+   * One vector per text, in order, in batches of `batchSize`; all or nothing.
+   *
+   * @throws TimeoutError (`TIMEOUT`) when a request takes longer than `timeoutMs`.
+   * @throws NotReadyError (`NOT_READY`) when the endpoint cannot be reached, answers 5xx or
+   *   another unexpected status, or answers with something that is not an embeddings response.
+   * @throws RateLimitedError (`RATE_LIMITED`) when it answers 429.
+   * @throws ConfigError (`CONFIG_INVALID`) when it answers 401 or 403 (the API key) or 400 or
+   *   404 (the URL or the model name).
+   * @throws the signal's abort reason when `options.signal` aborts.
+   */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const size = Math.max(1, this.#options.batchSize ?? 64);
     const vectors: Float32Array[] = [];
