@@ -146,9 +146,13 @@ describe('toMcpAgentError', () => {
         has() {
           throw new Error('trap');
         },
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
       },
     );
     expect(toMcpAgentError(hostile).code).toBe('INTERNAL');
+    expect(toMcpAgentError(hostile).message).toMatch(/non-error value/);
     const getter = Object.defineProperty(new Error(), 'message', {
       get() {
         throw new Error('no');

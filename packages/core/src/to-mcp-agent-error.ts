@@ -8,8 +8,9 @@ const MAX_MESSAGE = 2_000;
  * Turns anything thrown into an {@link McpAgentError}, keeping the original as `cause`.
  * The one place where foreign failures enter our error hierarchy: mcp-agent errors pass
  * through as they are, aborts become {@link CancelledError}, timeouts {@link TimeoutError},
- * and everything else an `INTERNAL` error with a bounded message (2,000 characters). A `name`
- * or `message` getter that throws is read as missing.
+ * and everything else an `INTERNAL` error with a bounded message (2,000 characters). It never
+ * throws: a `name` or `message` getter that throws is read as missing, and a proxy whose traps
+ * throw is described as a non-error value.
  *
  * @example
  * ```ts
@@ -34,11 +35,20 @@ export function toMcpAgentError(thrown: unknown): McpAgentError {
 
 function describe(thrown: unknown): string {
   let text: string;
-  if (thrown instanceof Error) text = readString(thrown, 'message') ?? '';
+  if (isError(thrown)) text = readString(thrown, 'message') ?? '';
   else if (typeof thrown === 'string') text = thrown;
   else if (thrown === null || thrown === undefined) text = `${String(thrown)} was thrown`;
   else text = readString(thrown, 'message') ?? `A non-error value was thrown (${typeof thrown}).`;
   return clip(text, MAX_MESSAGE, '… (truncated)');
+}
+
+// `instanceof` asks a proxy's getPrototypeOf trap, which may throw.
+function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
 }
 
 // Reads a property without trusting it: getters may throw, values may not be strings.
