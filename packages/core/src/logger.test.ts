@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets } from './logger.js';
+import { ConfigError } from './errors.js';
+import { createLogger, REDACTED, redactSecrets } from './logger.js';
 import { createMemoryLogger } from './testing/index.js';
 
 describe('logger redaction', () => {
@@ -45,5 +46,27 @@ describe('logger redaction', () => {
     let cursor = deep;
     for (let i = 0; i < 20; i++) cursor = (cursor.next = {}) as Record<string, unknown>;
     expect(() => redactSecrets(deep)).not.toThrow();
+  });
+});
+
+describe('logger level', () => {
+  const destination = { write: () => undefined };
+  it('refuses an unknown level with a ConfigError that names where it came from', () => {
+    const previous = process.env.MCP_AGENT_LOG_LEVEL;
+    try {
+      process.env.MCP_AGENT_LOG_LEVEL = 'loud';
+      expect(() => createLogger()).toThrow(ConfigError);
+      expect(() => createLogger()).toThrow(/MCP_AGENT_LOG_LEVEL is "loud"; use one of trace,/);
+      // An explicit level wins over the environment, and is checked the same way.
+      expect(() => createLogger({ level: 'warn', destination })).not.toThrow();
+      expect(() => createLogger({ level: 'chatty' as 'warn' })).toThrow(
+        /The log level is "chatty"/,
+      );
+      process.env.MCP_AGENT_LOG_LEVEL = '';
+      expect(() => createLogger({ destination })).not.toThrow();
+    } finally {
+      if (previous === undefined) delete process.env.MCP_AGENT_LOG_LEVEL;
+      else process.env.MCP_AGENT_LOG_LEVEL = previous;
+    }
   });
 });

@@ -1,5 +1,9 @@
 import { pino, type DestinationStream, type Level } from 'pino';
+import { clip } from './clip.js';
+import { ConfigError } from './errors.js';
 import { defineData } from './json.js';
+
+const LEVELS: readonly string[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
 /** The logging surface the packages use; a pino logger satisfies it. */
 export interface Logger {
@@ -71,8 +75,9 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 /**
  * A pino JSON logger whose every line passes through {@link redactSecrets}, message included.
  *
- * @throws Error (pino's, not an mcp-agent error) when the level, given or read from
- *   `MCP_AGENT_LOG_LEVEL`, is not one of pino's (`trace` … `fatal`, `silent`).
+ * @throws ConfigError (`CONFIG_INVALID`) when the level, given or read from
+ *   `MCP_AGENT_LOG_LEVEL`, is not one of pino's (`trace` … `fatal`, `silent`); the message
+ *   names where it came from.
  * @example
  * ```ts
  * const logger = createLogger({ level: 'debug' });
@@ -80,7 +85,12 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? (process.env.MCP_AGENT_LOG_LEVEL as Level | undefined) ?? 'info';
+  const fromEnv = process.env.MCP_AGENT_LOG_LEVEL || undefined;
+  const level = options.level ?? fromEnv ?? 'info';
+  if (!LEVELS.includes(level)) {
+    const source = options.level === undefined ? 'MCP_AGENT_LOG_LEVEL' : 'The log level';
+    throw new ConfigError(`${source} is "${clip(level, 20)}"; use one of ${LEVELS.join(', ')}.`);
+  }
   return pino(
     {
       level,
