@@ -1,3 +1,10 @@
+/**
+ * The agent: `executeTask` and the {@link Agent} behind it, the stack it runs on, durable tasks,
+ * the model interface and the meta-tool session the gateway shares. The model adapters are on
+ * subpaths of their own, so that importing this entry loads no model SDK.
+ *
+ * @module @mcp-agent/agent
+ */
 export { type AgentLimits } from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
 export {
