@@ -4,10 +4,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, cliPath } from './cli-test-helpers.js';
+import { cliHome, gatewayClient } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-lazy-');
 const log = join(home, 'started.log');
@@ -108,15 +106,7 @@ describe('lazy start', () => {
     // Every server tried once, as a returning user's are: the hanging one has its error stored.
     run(['servers', 'status', '--timeout', '2']);
     startedSince();
-    const client = new Client({ name: 'lazy-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, '--home', home, 'serve', '--stdio'],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    const client = await gatewayClient(home, env);
     try {
       const started = performance.now();
       const answer = await client.callTool({

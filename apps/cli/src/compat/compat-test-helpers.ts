@@ -13,7 +13,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { JsonObject } from '@mcp-agent/core';
-import { cliPath } from '../cli-test-helpers.js';
 import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
 // Other suites took the PDF writer from here before it moved beside the workbook writer.
@@ -256,20 +255,6 @@ async function direct<T>(server: CompatServer, use: (client: Client) => Promise<
   } finally {
     await client.close();
   }
-}
-
-/** An MCP client of `mcp-agent serve --stdio` in `home`: the meta-tools, as a model reaches them. */
-export async function gatewayClient(home: string, env: NodeJS.ProcessEnv): Promise<Client> {
-  const client = new Client({ name: 'compat-suite', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, '--home', home, 'serve', '--stdio'],
-      env: env as Record<string, string>,
-      stderr: 'ignore',
-    }),
-  );
-  return client;
 }
 
 /**
