@@ -41,6 +41,16 @@ export function binOf(packageName: string): string {
   return join(root, bin);
 }
 
+/** A server of the suite: the bin of `packageName`, run with this Node, `args` and `env`. */
+export function compatServer(
+  id: string,
+  packageName: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): CompatServer {
+  return { id, packageName, entry: binOf(packageName), args, env };
+}
+
 /** The installed version of a package of this app. */
 export function versionOf(packageName: string): string {
   const file = fileURLToPath(
@@ -160,34 +170,28 @@ export function compatWorld(prefix: string): CompatWorld {
 
 /** The suite's servers over `world`'s data. */
 export function compatServers(world: CompatWorld) {
-  const server = (
-    id: string,
-    packageName: string,
-    args: string[] = [],
-    env: Record<string, string> = {},
-  ): CompatServer => ({ id, packageName, entry: binOf(packageName), args, env });
   return {
-    everything: server('everything', '@modelcontextprotocol/server-everything', ['stdio']),
-    memory: server('memory', '@modelcontextprotocol/server-memory', [], {
+    everything: compatServer('everything', '@modelcontextprotocol/server-everything', ['stdio']),
+    memory: compatServer('memory', '@modelcontextprotocol/server-memory', [], {
       MEMORY_FILE_PATH: world.memory,
     }),
-    files: server('files', '@modelcontextprotocol/server-filesystem', [world.files]),
-    thinking: server('thinking', '@modelcontextprotocol/server-sequential-thinking', [], {
+    files: compatServer('files', '@modelcontextprotocol/server-filesystem', [world.files]),
+    thinking: compatServer('thinking', '@modelcontextprotocol/server-sequential-thinking', [], {
       DISABLE_THOUGHT_LOGGING: 'true',
     }),
-    sqlite: server('sqlite', '@bytebase/dbhub', [
+    sqlite: compatServer('sqlite', '@bytebase/dbhub', [
       '--transport',
       'stdio',
       '--dsn',
       `sqlite://${world.database}`,
     ]),
-    git: server('git', '@cyanheads/git-mcp-server', [], {
+    git: compatServer('git', '@cyanheads/git-mcp-server', [], {
       MCP_TRANSPORT_TYPE: 'stdio',
       MCP_LOG_LEVEL: 'error',
       GIT_BASE_DIR: world.root,
     }),
-    pdf: server('pdf', '@sylphx/pdf-reader-mcp'),
-    time: server('time', 'time-mcp'),
+    pdf: compatServer('pdf', '@sylphx/pdf-reader-mcp'),
+    time: compatServer('time', 'time-mcp'),
   };
 }
 
