@@ -15,9 +15,9 @@ import { createContext, createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { initializeMcp } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
-import { freePort, jwkOf, rsaKey, startIssuer, type TestIssuer } from './issuer-test-helpers.js';
+import { jwkOf, rsaKey, startIssuer, type TestIssuer } from './issuer-test-helpers.js';
 import { JwtVerifier, protectedResourceAudiences } from './jwt-verifier.js';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { freePort, serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-jwt-'));
 // The real logger, its JSON lines kept here.

@@ -5,12 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, type JWTPayload } from 'jose';
 import { createContext } from '@mcp-agent/core';
+import { freePort } from '@mcp-agent/test-support';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { initializeMcp } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import {
-  freePort,
   jwkOf,
   rsaKey,
   startIssuer,
