@@ -17,10 +17,9 @@ import {
   session,
   sleep,
   startServer,
-  streamed,
   type Server,
 } from './served-harness.js';
-import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
+import { alive, descendants, serverFixtures, streamedBody } from '@mcp-agent/test-support';
 
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
 
@@ -52,7 +51,7 @@ async function api03(server: Server) {
               accept: 'application/json, text/event-stream',
               ...(declared ? { 'content-length': String(100 * MB) } : {}),
             },
-            body: streamed(100 * MB),
+            body: streamedBody(100 * MB),
           } as RequestInit).then((r) => r.status),
         ),
       );
