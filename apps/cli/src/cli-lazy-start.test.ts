@@ -18,7 +18,7 @@ function addLogged(id: string, fixture: string, ...args: string[]): void {
     id,
     '--command',
     process.execPath,
-    ...[join(home, 'logged.mjs'), log, id, pathToFileURL(fixture).href, ...args].flatMap((a) => [
+    ...[serverFixtures.startLogging, log, id, pathToFileURL(fixture).href, ...args].flatMap((a) => [
       '--arg',
       a,
     ]),
@@ -38,16 +38,6 @@ function startedSince(): string[] {
 }
 
 beforeAll(() => {
-  writeFileSync(
-    join(home, 'logged.mjs'),
-    [
-      "import { appendFileSync } from 'node:fs';",
-      'const [log, id, entry, ...rest] = process.argv.slice(2);',
-      "appendFileSync(log, id + '\\n');",
-      'process.argv.splice(2, process.argv.length, ...rest);',
-      'await import(entry);',
-    ].join('\n'),
-  );
   const script = join(home, 'notes.json');
   writeFileSync(
     script,
