@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { JsonObject } from '@mcp-agent/core';
+import { COMMITS, PDF_PAGES, PEOPLE } from '../eval/eval-world.js';
 import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
 // Other suites took the PDF writer from here before it moved beside the workbook writer.
@@ -88,21 +89,9 @@ export const LINTED_FILE = 'unused.js';
 /** The name of the workbook's sheet. */
 export const SHEET = 'People';
 
-/** The three rows of the `people` table. */
-export const PEOPLE = [
-  { id: 1, name: 'Ada', role: 'programmer' },
-  { id: 2, name: 'Grace', role: 'admiral' },
-  { id: 3, name: 'Alan', role: 'mathematician' },
-] as const;
-
-/** The subjects of the repository's commits, oldest first. */
-export const COMMITS = ['Add the readme', 'Describe the build', 'Fix a typo'] as const;
-
-/** The pages of the PDF, each a list of lines. */
-export const PDF_PAGES = [
-  ['Quarterly report', 'Revenue rose 12 percent'],
-  ['Outlook', 'Hiring three engineers'],
-] as const;
+// The people table, the repository's commit subjects and the PDF's pages are the task suite's,
+// so both suites' servers read the same data.
+export { COMMITS, PDF_PAGES, PEOPLE };
 
 /** Builds the offline data in a fresh temp folder. */
 export function compatWorld(prefix: string): CompatWorld {
