@@ -32,7 +32,7 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
    * of the same id overrides one of these.
    */
   readonly appServers?: readonly ServerConfig[];
-  /** Connection bounds and expiry (per-user connections, idle close, restarts) over the defaults. */
+  /** The pool's bounds and timings over its defaults: size, idle close, pings, retries, restarts. */
   readonly pool?: ConnectionPoolOptions;
   /** Search: its caches' bounds and idle expiry (`idleMs`, default 30 min), its ranking. */
   readonly knowledge?: Omit<KnowledgeOptions, 'registry'>;
@@ -46,7 +46,7 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly sandbox?: Sandbox | false;
   /** The model of every task; default the one the environment names, resolved per task. */
   readonly model?: ModelClient;
-  /** Receives the pool's, the dispatcher's and each task's logs; default silent. */
+  /** Receives the pool's logs and each task's, its tool calls included; default silent. */
   readonly logger?: Logger;
   /** Offer query_connector (a sub-agent per server) in every task; default false. */
   readonly connectors?: boolean;

@@ -91,7 +91,7 @@ export interface ModelRequest {
   readonly tools: readonly ModelTool[];
   /** The most output tokens of this turn: what is left of the task's output budget, capped. */
   readonly maxTokens: number;
-  /** Aborted when the task is cancelled or out of time; the adapter aborts its request. */
+  /** Aborted when the task is cancelled; the adapter then aborts its request. */
   readonly signal?: AbortSignal;
 }
 
