@@ -7,13 +7,8 @@
  */
 export { type AgentLimits } from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
-export {
-  DurableTasks,
-  type DurableTasksOptions,
-  type StartTaskOptions,
-  type TaskRetention,
-  type TaskStreamItem,
-} from './tasks/durable-tasks.js';
+export { DurableTasks, type StartTaskOptions, type TaskStreamItem } from './tasks/durable-tasks.js';
+export type { DurableTasksOptions, TaskRetention } from './tasks/durable-tasks-options.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
 export {
