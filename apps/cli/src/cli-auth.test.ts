@@ -1,12 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { freePort, serverFixtures } from '@mcp-agent/test-support';
 
 // `auth login` end to end: the built binary, a loopback OAuth server, and this test as the browser.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -26,14 +25,6 @@ function run(env: NodeJS.ProcessEnv, ...args: string[]) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 beforeAll(async () => {

@@ -2,11 +2,9 @@
 // gateway with the real server-everything: one server per page, reads from the listing server.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, cliPath, npmServers } from './cli-test-helpers.js';
+import { cliHome, gatewayClient, npmServers } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-resources-');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -27,15 +25,7 @@ describe('resources for gateway clients', () => {
           ...args.flatMap((a) => ['--arg', a]),
         ]).code,
       ).toBe(0);
-    const client = new Client({ name: 'resources-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, '--home', home, 'serve', '--stdio'],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    const client = await gatewayClient(home, env);
     try {
       expect(client.getServerCapabilities()?.resources).toBeDefined();
       const pages: Resource[][] = [];

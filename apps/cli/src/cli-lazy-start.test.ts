@@ -4,10 +4,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, cliPath } from './cli-test-helpers.js';
+import { cliHome, gatewayClient } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-lazy-');
 const log = join(home, 'started.log');
@@ -20,7 +18,7 @@ function addLogged(id: string, fixture: string, ...args: string[]): void {
     id,
     '--command',
     process.execPath,
-    ...[join(home, 'logged.mjs'), log, id, pathToFileURL(fixture).href, ...args].flatMap((a) => [
+    ...[serverFixtures.startLogging, log, id, pathToFileURL(fixture).href, ...args].flatMap((a) => [
       '--arg',
       a,
     ]),
@@ -40,16 +38,6 @@ function startedSince(): string[] {
 }
 
 beforeAll(() => {
-  writeFileSync(
-    join(home, 'logged.mjs'),
-    [
-      "import { appendFileSync } from 'node:fs';",
-      'const [log, id, entry, ...rest] = process.argv.slice(2);',
-      "appendFileSync(log, id + '\\n');",
-      'process.argv.splice(2, process.argv.length, ...rest);',
-      'await import(entry);',
-    ].join('\n'),
-  );
   const script = join(home, 'notes.json');
   writeFileSync(
     script,
@@ -108,15 +96,7 @@ describe('lazy start', () => {
     // Every server tried once, as a returning user's are: the hanging one has its error stored.
     run(['servers', 'status', '--timeout', '2']);
     startedSince();
-    const client = new Client({ name: 'lazy-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, '--home', home, 'serve', '--stdio'],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    const client = await gatewayClient(home, env);
     try {
       const started = performance.now();
       const answer = await client.callTool({

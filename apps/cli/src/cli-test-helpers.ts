@@ -6,9 +6,25 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /** The built command. */
 export const cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+/** An MCP client of `mcp-agent serve --stdio` in `home`: the meta-tools, as a model reaches them. */
+export async function gatewayClient(home: string, env: NodeJS.ProcessEnv): Promise<Client> {
+  const client = new Client({ name: 'cli-test', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, '--home', home, 'serve', '--stdio'],
+      env: env as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
+  return client;
+}
 
 /** Paths of the real MCP servers the CLI tests run. */
 export const npmServers = {

@@ -3,11 +3,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
-import { cliHome, cliPath } from './cli-test-helpers.js';
+import { cliHome, gatewayClient } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-whole-');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -26,15 +24,7 @@ describe('a large script return value', () => {
   });
 
   it("reaches the gateway's model as a structural cut that read_result rebuilds whole", async () => {
-    const client = new Client({ name: 'whole-test', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, '--home', home, 'serve', '--stdio'],
-        env: env as Record<string, string>,
-        stderr: 'ignore',
-      }),
-    );
+    const client = await gatewayClient(home, env);
     try {
       const text = async (name: string, args: Record<string, unknown>) => {
         const answer = await client.callTool({ name, arguments: args });

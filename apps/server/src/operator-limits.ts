@@ -31,7 +31,8 @@ export interface OperatorLimits {
   };
 }
 
-type LimitFlag = { readonly flag: string; readonly env: string } & (
+/** Where one flag's value goes in {@link OperatorLimits}. */
+type LimitTarget =
   | { readonly in: 'budgetCeilings'; readonly key: keyof Budget }
   | { readonly in: 'agent'; readonly key: 'maxRunningTasksPerUser' }
   | { readonly in: 'server'; readonly key: 'maxBodyBytes' | 'maxSessionsPerUser' | 'sessionIdleMs' }
@@ -39,85 +40,37 @@ type LimitFlag = { readonly flag: string; readonly env: string } & (
   | { readonly in: 'tasks'; readonly key: 'leaseMs' | 'maxAgeMs' | 'maxPerUser' }
   | { readonly in: 'toolCalls'; readonly key: keyof RateLimit }
   | { readonly in: 'pool'; readonly key: 'idleMs' }
-  | { readonly in: 'knowledge'; readonly key: 'idleMs' }
-);
+  | { readonly in: 'knowledge'; readonly key: 'idleMs' };
+
+type LimitFlag = { readonly flag: string; readonly env: string } & LimitTarget;
+
+// A flag's variable is its name in capitals under MCP_AGENT_ (--max-steps, MCP_AGENT_MAX_STEPS),
+// so that no flag can be given a variable that breaks the pattern.
+function limitFlag(flag: string, target: LimitTarget): LimitFlag {
+  return { flag, env: `MCP_AGENT_${flag.toUpperCase().replaceAll('-', '_')}`, ...target };
+}
 
 /** The flags of main.js, each with its environment variable (the flag wins). */
 export const LIMIT_FLAGS: readonly LimitFlag[] = [
-  { flag: 'max-steps', env: 'MCP_AGENT_MAX_STEPS', in: 'budgetCeilings', key: 'maxSteps' },
-  {
-    flag: 'max-tool-calls',
-    env: 'MCP_AGENT_MAX_TOOL_CALLS',
-    in: 'budgetCeilings',
-    key: 'maxToolCalls',
-  },
-  {
-    flag: 'max-input-tokens',
-    env: 'MCP_AGENT_MAX_INPUT_TOKENS',
-    in: 'budgetCeilings',
-    key: 'maxInputTokens',
-  },
-  {
-    flag: 'max-output-tokens',
-    env: 'MCP_AGENT_MAX_OUTPUT_TOKENS',
-    in: 'budgetCeilings',
-    key: 'maxOutputTokens',
-  },
-  {
-    flag: 'max-wall-time-ms',
-    env: 'MCP_AGENT_MAX_WALL_TIME_MS',
-    in: 'budgetCeilings',
-    key: 'maxWallTimeMs',
-  },
-  {
-    flag: 'max-running-tasks',
-    env: 'MCP_AGENT_MAX_RUNNING_TASKS',
-    in: 'agent',
-    key: 'maxRunningTasksPerUser',
-  },
-  { flag: 'max-sessions', env: 'MCP_AGENT_MAX_SESSIONS', in: 'server', key: 'maxSessionsPerUser' },
-  { flag: 'session-idle-ms', env: 'MCP_AGENT_SESSION_IDLE_MS', in: 'server', key: 'sessionIdleMs' },
-  {
-    flag: 'connection-idle-ms',
-    env: 'MCP_AGENT_CONNECTION_IDLE_MS',
-    in: 'pool',
-    key: 'idleMs',
-  },
-  { flag: 'search-idle-ms', env: 'MCP_AGENT_SEARCH_IDLE_MS', in: 'knowledge', key: 'idleMs' },
-  { flag: 'max-body-bytes', env: 'MCP_AGENT_MAX_BODY_BYTES', in: 'server', key: 'maxBodyBytes' },
-  {
-    flag: 'event-store-stream-bytes',
-    env: 'MCP_AGENT_EVENT_STORE_STREAM_BYTES',
-    in: 'eventStore',
-    key: 'maxBytesPerStream',
-  },
-  {
-    flag: 'event-store-session-bytes',
-    env: 'MCP_AGENT_EVENT_STORE_SESSION_BYTES',
-    in: 'eventStore',
-    key: 'maxBytesPerSession',
-  },
-  {
-    flag: 'event-store-total-bytes',
-    env: 'MCP_AGENT_EVENT_STORE_TOTAL_BYTES',
-    in: 'eventStore',
-    key: 'maxBytesTotal',
-  },
-  { flag: 'task-lease-ms', env: 'MCP_AGENT_TASK_LEASE_MS', in: 'tasks', key: 'leaseMs' },
-  { flag: 'task-retention-ms', env: 'MCP_AGENT_TASK_RETENTION_MS', in: 'tasks', key: 'maxAgeMs' },
-  {
-    flag: 'tasks-kept-per-user',
-    env: 'MCP_AGENT_TASKS_KEPT_PER_USER',
-    in: 'tasks',
-    key: 'maxPerUser',
-  },
-  {
-    flag: 'tool-calls-per-second',
-    env: 'MCP_AGENT_TOOL_CALLS_PER_SECOND',
-    in: 'toolCalls',
-    key: 'ratePerSecond',
-  },
-  { flag: 'tool-call-burst', env: 'MCP_AGENT_TOOL_CALL_BURST', in: 'toolCalls', key: 'burst' },
+  limitFlag('max-steps', { in: 'budgetCeilings', key: 'maxSteps' }),
+  limitFlag('max-tool-calls', { in: 'budgetCeilings', key: 'maxToolCalls' }),
+  limitFlag('max-input-tokens', { in: 'budgetCeilings', key: 'maxInputTokens' }),
+  limitFlag('max-output-tokens', { in: 'budgetCeilings', key: 'maxOutputTokens' }),
+  limitFlag('max-wall-time-ms', { in: 'budgetCeilings', key: 'maxWallTimeMs' }),
+  limitFlag('max-running-tasks', { in: 'agent', key: 'maxRunningTasksPerUser' }),
+  limitFlag('max-sessions', { in: 'server', key: 'maxSessionsPerUser' }),
+  limitFlag('session-idle-ms', { in: 'server', key: 'sessionIdleMs' }),
+  limitFlag('connection-idle-ms', { in: 'pool', key: 'idleMs' }),
+  limitFlag('search-idle-ms', { in: 'knowledge', key: 'idleMs' }),
+  limitFlag('max-body-bytes', { in: 'server', key: 'maxBodyBytes' }),
+  limitFlag('event-store-stream-bytes', { in: 'eventStore', key: 'maxBytesPerStream' }),
+  limitFlag('event-store-session-bytes', { in: 'eventStore', key: 'maxBytesPerSession' }),
+  limitFlag('event-store-total-bytes', { in: 'eventStore', key: 'maxBytesTotal' }),
+  limitFlag('task-lease-ms', { in: 'tasks', key: 'leaseMs' }),
+  limitFlag('task-retention-ms', { in: 'tasks', key: 'maxAgeMs' }),
+  limitFlag('tasks-kept-per-user', { in: 'tasks', key: 'maxPerUser' }),
+  limitFlag('tool-calls-per-second', { in: 'toolCalls', key: 'ratePerSecond' }),
+  limitFlag('tool-call-burst', { in: 'toolCalls', key: 'burst' }),
 ];
 
 /** The `parseArgs` options of {@link LIMIT_FLAGS}. */

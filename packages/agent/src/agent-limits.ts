@@ -8,7 +8,18 @@ import {
 
 /**
  * The operator's limits on every task, whichever surface starts it (the library, the HTTP API,
- * the gateway's execute_task): what a caller asks for is held to them.
+ * the gateway's execute_task): what a caller asks for is held to them. Checked when the agent
+ * is built: a bad value is a `ConfigError` (`CONFIG_INVALID`) naming it.
+ *
+ * @example
+ * ```ts
+ * // No task past 30 steps or one minute, whatever its caller asks; two running tasks per user.
+ * const limits: AgentLimits = {
+ *   budgetCeilings: { maxSteps: 30, maxWallTimeMs: 60_000 },
+ *   maxRunningTasksPerUser: 2,
+ * };
+ * const stack = await openAgentStack({ limits });
+ * ```
  */
 export interface AgentLimits {
   /** No task's budget goes past these; default `DEFAULT_BUDGET_CEILINGS`. */
@@ -25,7 +36,9 @@ const RETRY_AFTER_MS = 5_000;
 
 /** {@link AgentLimits} filled with defaults and checked; a `ConfigError` names a bad one. */
 export function resolveAgentLimits(limits: AgentLimits = {}): {
+  /** Every limit's ceiling, the operator's over `DEFAULT_BUDGET_CEILINGS`. */
   readonly budgetCeilings: Budget;
+  /** Tasks one user may run at once in this agent. */
   readonly maxRunningTasksPerUser: number;
 } {
   const max = limits.maxRunningTasksPerUser ?? DEFAULT_MAX_RUNNING_TASKS_PER_USER;

@@ -40,17 +40,24 @@ import { queryConnector, type QueryConnectorInput } from './session/meta-tools/q
 import { failed, observed, type Observation } from './session/observation.js';
 import { traceTask } from './telemetry/task-span.js';
 
-/** What an agent is made of. */
+/**
+ * What an agent is made of: the parts {@link openAgentStack} wires on the defaults. A host that
+ * builds its own (another pool, a dispatcher with its own links) passes them here.
+ */
 export interface AgentOptions {
+  /** Where each task reads the user's servers and their availability, quotas and usage. */
   readonly registry: Registry;
   /** Only its readiness wait is used: a `ConnectionPool`, or a double in unit tests. */
   readonly pool: Pick<ConnectionPool, 'waitForReady'>;
+  /** Answers search_tools and describe_tools, and gives the inventory the system prompt shows. */
   readonly knowledge: Knowledge;
+  /** Runs every tool call, from call_tool and from run_code alike, through its middleware. */
   readonly dispatcher: Dispatcher;
   /** Without one, run_code answers that it is unavailable. */
   readonly sandbox?: Sandbox;
   /** Default: the adapter `MCP_AGENT_MODEL` (or the Anthropic variables) name, created per task. */
   readonly model?: ModelClient;
+  /** Receives each task's logs, bound to its user and request ids; default silent. */
   readonly logger?: Logger;
   /** How long to wait for the task's servers before failing it; default 30 s. */
   readonly readyTimeoutMs?: number;
@@ -68,13 +75,24 @@ export interface AgentOptions {
 
 /** Options of one task. */
 export interface ExecuteTaskOptions {
+  /**
+   * The conversation the task belongs to: once servers were activated for this thread, only
+   * those are used, and per-thread quotas count against it. Bound into the task's logs too.
+   */
   readonly threadId?: string;
   /** Only these servers, for this task. */
   readonly allowServers?: readonly string[];
+  /**
+   * Limits of this task (steps, tool calls, tokens, wall time); unset ones take `DEFAULT_BUDGET`,
+   * and each is lowered to the operator's ceiling (`AgentLimits.budgetCeilings`), the result's
+   * `budget` saying which were. A bad limit fails the task with `CONFIG_INVALID`.
+   */
   readonly budget?: Partial<Budget>;
+  /** Aborting it cancels the task: the result is `cancelled`, with the steps made until then. */
   readonly signal?: AbortSignal;
   /** Step events as they happen: step-start, tool-call, observation, answer. */
   readonly onEvent?: (event: StepEvent) => void;
+  /** The model of this task only, over `AgentOptions.model` and the environment's. */
   readonly model?: ModelClient;
   /** Offer query_connector in this task. */
   readonly connectors?: boolean;
@@ -104,6 +122,16 @@ interface Run {
 /**
  * The product's entry point. `executeTask(task, userId, options)` never throws: it always
  * returns an `MCPTaskResult` with a status, the partial trajectory and a structured error.
+ * Most hosts get one from {@link openAgentStack}; one per process serves every user, each task
+ * in its own context, budget and session.
+ *
+ * @example
+ * ```ts
+ * const { agent, close } = await openAgentStack({ limits: { maxRunningTasksPerUser: 2 } });
+ * const result = await agent.executeTask('How many open issues has acme/api?', 'alice');
+ * console.log(result.status, result.answer, result.usage.estimatedCostUsd);
+ * await close();
+ * ```
  */
 export class Agent {
   readonly #options: AgentOptions;
@@ -112,6 +140,11 @@ export class Agent {
   readonly #limits: ReturnType<typeof resolveAgentLimits>;
   readonly #prices: PriceTable;
 
+  /**
+   * @throws ConfigError (`CONFIG_INVALID`) when `limits`, `prices` or `MCP_AGENT_MODEL_PRICES`
+   * is invalid (a ceiling or running-task cap that is not a positive number, a negative price),
+   * naming the setting: a mistyped deployment fails at start, not on its first task.
+   */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#limits = resolveAgentLimits(options.limits);
@@ -165,7 +198,10 @@ export class Agent {
 
   /**
    * Like {@link executeTask}, but a task past the user's running-task limit is refused by a
-   * synchronous `RateLimitedError` (`details.retryAfterMs`), so a server can answer 429 at once.
+   * synchronous throw, so a server can answer 429 at once; every later failure is a result.
+   *
+   * @throws RateLimitedError (`RATE_LIMITED`, synchronously) when `userId` already runs
+   * `maxRunningTasksPerUser` tasks in this agent; `details.retryAfterMs` says when to try again.
    */
   startTask(
     task: string,
@@ -265,6 +301,9 @@ export class Agent {
    * Resolves the model as a task would and throws its `ConfigError` when none is configured
    * (no key, no endpoint): what a host checks before accepting a task, so a task that cannot
    * run is refused at once instead of failing later.
+   *
+   * @throws ConfigError (`CONFIG_INVALID`) naming the missing variable when no
+   * `AgentOptions.model` was given and the environment configures no model endpoint.
    */
   async checkModel(): Promise<void> {
     if (this.#options.model === undefined) await createModelClientFromEnv();

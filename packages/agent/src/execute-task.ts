@@ -9,7 +9,20 @@ let shared: Promise<AgentStack> | undefined;
  * registry of `MCP_AGENT_DATABASE_URL` or `MCP_AGENT_HOME`, the model of `MCP_AGENT_MODEL` or the
  * Anthropic variables). Never throws: a stack that cannot open is a failed result that says why.
  * Close it with {@link closeSharedStack} at shutdown; an application that needs options of its
- * own uses `openAgentStack` instead.
+ * own uses `openAgentStack` instead. A stack that failed to open is tried again on the next call.
+ *
+ * @example
+ * ```ts
+ * // MCP_AGENT_MODEL=anthropic:claude-sonnet-5-5 and ANTHROPIC_API_KEY set; servers added
+ * // with `mcp-agent servers add`.
+ * const result = await executeTask('List my open pull requests', 'alice', {
+ *   budget: { maxToolCalls: 5 },
+ *   onEvent: (event) => console.error(event.type),
+ * });
+ * if (result.status === 'completed') console.log(result.answer);
+ * else console.error(`${result.status}: ${result.error?.code} ${result.error?.message}`);
+ * await closeSharedStack();
+ * ```
  */
 export async function executeTask(
   task: string,

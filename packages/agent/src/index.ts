@@ -1,12 +1,14 @@
+/**
+ * The agent: `executeTask` and the {@link Agent} behind it, the stack it runs on, durable tasks,
+ * the model interface and the meta-tool session the gateway shares. The model adapters are on
+ * subpaths of their own, so that importing this entry loads no model SDK.
+ *
+ * @module @mcp-agent/agent
+ */
 export { type AgentLimits } from './agent-limits.js';
 export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
-export {
-  DurableTasks,
-  type DurableTasksOptions,
-  type StartTaskOptions,
-  type TaskRetention,
-  type TaskStreamItem,
-} from './tasks/durable-tasks.js';
+export { DurableTasks, type StartTaskOptions, type TaskStreamItem } from './tasks/durable-tasks.js';
+export type { DurableTasksOptions, TaskRetention } from './tasks/durable-tasks-options.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
 export {

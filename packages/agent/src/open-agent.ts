@@ -27,7 +27,12 @@ import type { PriceTable } from './model/model-prices.js';
 
 /** Options of {@link openAgentStack} (`quotas`: the deployment's, see `OpenRegistryOptions`). */
 export interface OpenAgentStackOptions extends OpenRegistryOptions {
+  /**
+   * Servers the operator gives every user (the app tier), under the users' own; a user's server
+   * of the same id overrides one of these.
+   */
   readonly appServers?: readonly ServerConfig[];
+  /** The pool's bounds and timings over its defaults: size, idle close, pings, retries, restarts. */
   readonly pool?: ConnectionPoolOptions;
   /** Search: its caches' bounds and idle expiry (`idleMs`, default 30 min), its ranking. */
   readonly knowledge?: Omit<KnowledgeOptions, 'registry'>;
@@ -39,8 +44,11 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly dispatcher?: Omit<DispatcherOptions, 'registry' | 'pool'>;
   /** `false` leaves run_code out; default: an isolated-vm sandbox with 2 workers. */
   readonly sandbox?: Sandbox | false;
+  /** The model of every task; default the one the environment names, resolved per task. */
   readonly model?: ModelClient;
+  /** Receives the pool's logs and each task's, its tool calls included; default silent. */
   readonly logger?: Logger;
+  /** Offer query_connector (a sub-agent per server) in every task; default false. */
   readonly connectors?: boolean;
   /** Model prices per model id over the defaults (see `AgentOptions.prices`). */
   readonly prices?: PriceTable;
@@ -53,14 +61,25 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly rateLimits?: RateLimits;
 }
 
-/** Everything an application holds: close it once, at shutdown. */
+/**
+ * Everything an application holds: close it once, at shutdown. The parts besides `agent` are
+ * there for what a host does around tasks (adding a user's server, an OAuth sign-in, a gateway
+ * session over the same dispatcher); they share one registry, pool and sandbox with the agent.
+ */
 export interface AgentStack {
+  /** Runs tasks over the parts below. */
   readonly agent: Agent;
+  /** The users' servers, credentials, quotas, usage and tasks. */
   readonly registry: Registry;
+  /** The live connections to the users' servers, shared by every task. */
   readonly pool: ConnectionPool;
+  /** Tool search and deep views over the registry's catalog. */
   readonly knowledge: Knowledge;
+  /** Runs every tool call, with the quota and usage links always last. */
   readonly dispatcher: Dispatcher;
+  /** The run_code sandbox; `undefined` when opened with `sandbox: false`. */
   readonly sandbox: Sandbox | undefined;
+  /** Signs users in to OAuth servers and keeps their tokens in the registry's vault. */
   readonly oauth: OAuthService;
   /** Closes the connections, the sandbox, the knowledge index and the database, in that order. */
   close(): Promise<void>;
@@ -71,6 +90,25 @@ export interface AgentStack {
  * stdio servers given the host's proxy, certificate and npm variables (`MCP_AGENT_PASS_ENV`),
  * a connection pool, knowledge, a dispatcher with an observation store, the sandbox) and the
  * agent over it: what the CLI, the server and the compat shims use.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) naming what is wrong: a database that cannot be
+ * reached (or, with `migrate: false`, whose schema is behind), a weak or missing secret key,
+ * bad quotas, limits or prices, in the options or in the environment variables they default to.
+ *
+ * @example
+ * ```ts
+ * const stack = await openAgentStack({
+ *   url: 'postgres://agent@db.internal/agent', // default: SQLite under MCP_AGENT_HOME
+ *   quotas: { maxCallsPerHour: 600 },
+ *   rateLimits: { default: { ratePerSecond: 2, burst: 10 } },
+ * });
+ * try {
+ *   const result = await stack.agent.executeTask('Find the page on SSO', 'alice');
+ *   console.log(result.answer);
+ * } finally {
+ *   await stack.close();
+ * }
+ * ```
  */
 export async function openAgentStack(options: OpenAgentStackOptions = {}): Promise<AgentStack> {
   const registry = await openRegistry(options);

@@ -1,5 +1,9 @@
-// The OpenAI-compatible adapter on its own subpath (`@mcp-agent/agent/openai`), so that the root
-// entry never loads the openai SDK.
+/**
+ * The OpenAI-compatible adapter (the `openai` SDK: OpenAI, vLLM, Ollama, llama.cpp, LM Studio,
+ * LiteLLM), on its own subpath so that the root entry never loads the SDK.
+ *
+ * @module @mcp-agent/agent/openai
+ */
 export {
   createOpenAIModelClient,
   DEFAULT_OPENAI_MODEL,

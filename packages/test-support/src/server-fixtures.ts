@@ -18,6 +18,11 @@ export const serverFixtures = {
   oauthIssuer: fileURLToPath(new URL('../src/fixtures/oauth-issuer.mjs', import.meta.url)),
   /** The SDK's own streamable-HTTP server with one tool; prints `listening <url>`. */
   sdkHttp: fileURLToPath(new URL('../src/fixtures/sdk-http-server.mjs', import.meta.url)),
+  /**
+   * Appends its id to a log as it starts, then runs another fixture (argv: `<log> <id> <entry
+   * URL> [args…]`): which servers a command started, read from the log.
+   */
+  startLogging: fileURLToPath(new URL('../src/fixtures/start-logging-server.mjs', import.meta.url)),
   /** A shell script that answers initialize and tools/list, then nothing. */
   tiny: fileURLToPath(new URL('../src/fixtures/tiny-server.sh', import.meta.url)),
 } as const;

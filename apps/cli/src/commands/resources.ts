@@ -1,21 +1,15 @@
-import { McpAgentError, type AgentContext, type ErrorCode, type JsonValue } from '@mcp-agent/core';
+import { McpAgentError, type ErrorCode, type JsonValue } from '@mcp-agent/core';
 import type { ServerResources } from '@mcp-agent/actions';
-import type { AgentStack } from '@mcp-agent/agent';
-import { table, usage, type Invocation } from '../invocation.js';
+import { table, usage } from '../invocation.js';
 import { writeMediaFiles } from '../media-files.js';
+import type { StackCommand } from './stack-command.js';
 
 /**
  * resources list [server] | read <server> <uri>. Only the user's own servers are reached;
  * list without a server asks every available one. A read prints text whole and writes binary
  * contents to files, as `tools call` does.
  */
-export async function resources(
-  cli: Invocation,
-  stack: AgentStack,
-  ctx: AgentContext,
-  sub: string | undefined,
-  rest: string[],
-): Promise<void> {
+export const resources: StackCommand = async (cli, stack, ctx, sub, rest) => {
   const { values, out } = cli;
   switch (sub) {
     case 'list': {
@@ -64,7 +58,7 @@ export async function resources(
     default:
       usage(`unknown "resources ${sub ?? ''}"`, 'resources');
   }
-}
+};
 
 function listText(
   listings: readonly ServerResources[],

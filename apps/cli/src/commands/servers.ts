@@ -15,15 +15,10 @@ import { fileProblem } from '../cli-errors.js';
 import { pairs, table, usage, wholeNumber, type Invocation } from '../invocation.js';
 import { askInputs } from '../prompt.js';
 import { configFromRegistry } from './registry.js';
+import type { StackCommand } from './stack-command.js';
 
 /** servers add | import | list | show | enable | disable | export | remove. */
-export async function servers(
-  cli: Invocation,
-  stack: AgentStack,
-  ctx: AgentContext,
-  sub: string | undefined,
-  rest: string[],
-): Promise<void> {
+export const servers: StackCommand = async (cli, stack, ctx, sub, rest) => {
   const { out } = cli;
   switch (sub) {
     case 'add':
@@ -63,7 +58,7 @@ export async function servers(
     default:
       usage(`unknown "servers ${sub ?? ''}"`, 'servers');
   }
-}
+};
 
 async function add(
   cli: Invocation,

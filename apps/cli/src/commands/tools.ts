@@ -11,19 +11,14 @@ import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { fileProblem } from '../cli-errors.js';
 import { writeMediaFiles } from '../media-files.js';
 import { progressLine } from '../progress-line.js';
-import { table, usage, wholeNumber, type Invocation } from '../invocation.js';
+import { table, usage, wholeNumber } from '../invocation.js';
+import type { StackCommand } from './stack-command.js';
 
 /**
  * tools search | describe | call. Search and describe read the stored catalogs and start no
  * server; call starts only the server it needs and prints the whole result.
  */
-export async function tools(
-  cli: Invocation,
-  stack: AgentStack,
-  ctx: AgentContext,
-  sub: string | undefined,
-  rest: string[],
-): Promise<void> {
+export const tools: StackCommand = async (cli, stack, ctx, sub, rest) => {
   const { values, out } = cli;
   switch (sub) {
     case 'search': {
@@ -94,7 +89,7 @@ export async function tools(
     default:
       usage(`unknown "tools ${sub ?? ''}"`, 'tools');
   }
-}
+};
 
 // One block per query (no heading when there is one): its tools with their relevance to it and
 // description, or why there is no good match.

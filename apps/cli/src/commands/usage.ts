@@ -1,7 +1,6 @@
-import type { AgentContext } from '@mcp-agent/core';
-import type { AgentStack } from '@mcp-agent/agent';
 import { MAX_USAGE_DAYS, type QuotaStatus, type UsageSummary } from '@mcp-agent/registry';
-import { table, usage as usageError, type Invocation } from '../invocation.js';
+import { table, usage as usageError } from '../invocation.js';
+import type { StackCommand } from './stack-command.js';
 
 const QUOTA_FLAGS = {
   'max-calls-per-hour': 'maxCallsPerHour',
@@ -10,13 +9,7 @@ const QUOTA_FLAGS = {
 } as const;
 
 /** usage [--days N] | usage quota set --max-… N|default. */
-export async function usage(
-  cli: Invocation,
-  stack: AgentStack,
-  ctx: AgentContext,
-  sub: string | undefined,
-  rest: string[],
-): Promise<void> {
+export const usage: StackCommand = async (cli, stack, ctx, sub, rest) => {
   const { values, out } = cli;
   if (sub === undefined) {
     const raw = String(values.days ?? '30');
@@ -49,7 +42,7 @@ export async function usage(
   const own = await stack.registry.quotas.setUserLimits(ctx, limits);
   const status = await stack.registry.quotas.status(ctx);
   out(`quotas of ${ctx.userId}: ${describeLimits(status.limits)}`, { own, limits: status.limits });
-}
+};
 
 function render(userId: string, summary: UsageSummary, quotas: QuotaStatus): string {
   const { totals } = summary;

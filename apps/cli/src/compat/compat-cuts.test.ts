@@ -4,12 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
-import { cliHome } from '../cli-test-helpers.js';
+import { cliHome, gatewayClient } from '../cli-test-helpers.js';
 import {
   addArgs,
   compatServers,
   compatWorld,
-  gatewayClient,
   joinedText,
   observation,
   ownCall,

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CompatMatrix, type KnownFailure } from './compat-matrix-test-helpers.js';
-import { binOf, type CompatServer } from './compat-test-helpers.js';
+import { compatServer } from './compat-test-helpers.js';
 
 // The matrix's rules without starting a server: a listed failure must fail as listed, an unlisted
 // one or a listed one that passes fails the suite, and the same outcomes render the same text.
-const server = (id: string, packageName: string): CompatServer => ({
-  id,
-  packageName,
-  entry: binOf(packageName),
-  args: [],
-  env: {},
-});
-const servers = [server('a', 'time-mcp'), server('b', '@wrtnlabs/calculator-mcp')];
+const servers = [compatServer('a', 'time-mcp'), compatServer('b', '@wrtnlabs/calculator-mcp')];
 const known: KnownFailure[] = [
   { server: 'b', check: 'call', error: /^ENOENT/, reason: 'b cannot find its folder.' },
 ];

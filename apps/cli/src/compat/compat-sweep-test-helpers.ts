@@ -5,40 +5,33 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { CliRun } from '../cli-test-helpers.js';
 import {
-  binOf,
+  compatServer,
   LINTED_FILE,
   PEOPLE,
   SHEET,
-  type CompatServer,
   type CompatWorld,
 } from './compat-test-helpers.js';
 import type { KnownFailure } from './compat-matrix-test-helpers.js';
 
 /** The sweep's servers over `world`'s data. */
 export function sweepServers(world: CompatWorld) {
-  const server = (
-    id: string,
-    packageName: string,
-    args: string[] = [],
-    env: Record<string, string> = {},
-  ): CompatServer => ({ id, packageName, entry: binOf(packageName), args, env });
   return {
     // Tests stay on loopback: its telemetry off by its own switch, its feature flags fetched from a
     // closed loopback port (it keeps its defaults when the fetch fails).
-    desktop: server('desktop', '@wonderwhy-er/desktop-commander', [], {
+    desktop: compatServer('desktop', '@wonderwhy-er/desktop-commander', [], {
       HOME: world.home,
       DESKTOP_COMMANDER_DISABLE_TELEMETRY: '1',
       DC_FLAG_URL: 'http://127.0.0.1:9/flags.json',
     }),
-    eslint: server('eslint', '@eslint/mcp'),
-    excel: server('excel', '@negokaz/excel-mcp-server'),
-    runner: server('runner', 'mcp-server-code-runner'),
-    calculator: server('calculator', '@wrtnlabs/calculator-mcp'),
-    tasks: server('tasks', '@kazuph/mcp-taskmanager', [], {
+    eslint: compatServer('eslint', '@eslint/mcp'),
+    excel: compatServer('excel', '@negokaz/excel-mcp-server'),
+    runner: compatServer('runner', 'mcp-server-code-runner'),
+    calculator: compatServer('calculator', '@wrtnlabs/calculator-mcp'),
+    tasks: compatServer('tasks', '@kazuph/mcp-taskmanager', [], {
       TASK_MANAGER_FILE_PATH: join(world.root, 'tasks.json'),
     }),
-    commands: server('commands', 'mcp-server-commands'),
-    notes: server('notes', 'mcp-obsidian', [world.notes]),
+    commands: compatServer('commands', 'mcp-server-commands'),
+    notes: compatServer('notes', 'mcp-obsidian', [world.notes]),
   };
 }
 

@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { JsonObject } from '@mcp-agent/core';
-import { cliPath } from '../cli-test-helpers.js';
+import { COMMITS, PDF_PAGES, PEOPLE } from '../eval/eval-world.js';
 import { minimalPdf, minimalXlsx } from './document-test-helpers.js';
 
 // Other suites took the PDF writer from here before it moved beside the workbook writer.
@@ -40,6 +40,16 @@ export function binOf(packageName: string): string {
   const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0];
   if (bin === undefined) throw new Error(`${packageName} has no bin`);
   return join(root, bin);
+}
+
+/** A server of the suite: the bin of `packageName`, run with this Node, `args` and `env`. */
+export function compatServer(
+  id: string,
+  packageName: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): CompatServer {
+  return { id, packageName, entry: binOf(packageName), args, env };
 }
 
 /** The installed version of a package of this app. */
@@ -79,21 +89,9 @@ export const LINTED_FILE = 'unused.js';
 /** The name of the workbook's sheet. */
 export const SHEET = 'People';
 
-/** The three rows of the `people` table. */
-export const PEOPLE = [
-  { id: 1, name: 'Ada', role: 'programmer' },
-  { id: 2, name: 'Grace', role: 'admiral' },
-  { id: 3, name: 'Alan', role: 'mathematician' },
-] as const;
-
-/** The subjects of the repository's commits, oldest first. */
-export const COMMITS = ['Add the readme', 'Describe the build', 'Fix a typo'] as const;
-
-/** The pages of the PDF, each a list of lines. */
-export const PDF_PAGES = [
-  ['Quarterly report', 'Revenue rose 12 percent'],
-  ['Outlook', 'Hiring three engineers'],
-] as const;
+// The people table, the repository's commit subjects and the PDF's pages are the task suite's,
+// so both suites' servers read the same data.
+export { COMMITS, PDF_PAGES, PEOPLE };
 
 /** Builds the offline data in a fresh temp folder. */
 export function compatWorld(prefix: string): CompatWorld {
@@ -161,34 +159,28 @@ export function compatWorld(prefix: string): CompatWorld {
 
 /** The suite's servers over `world`'s data. */
 export function compatServers(world: CompatWorld) {
-  const server = (
-    id: string,
-    packageName: string,
-    args: string[] = [],
-    env: Record<string, string> = {},
-  ): CompatServer => ({ id, packageName, entry: binOf(packageName), args, env });
   return {
-    everything: server('everything', '@modelcontextprotocol/server-everything', ['stdio']),
-    memory: server('memory', '@modelcontextprotocol/server-memory', [], {
+    everything: compatServer('everything', '@modelcontextprotocol/server-everything', ['stdio']),
+    memory: compatServer('memory', '@modelcontextprotocol/server-memory', [], {
       MEMORY_FILE_PATH: world.memory,
     }),
-    files: server('files', '@modelcontextprotocol/server-filesystem', [world.files]),
-    thinking: server('thinking', '@modelcontextprotocol/server-sequential-thinking', [], {
+    files: compatServer('files', '@modelcontextprotocol/server-filesystem', [world.files]),
+    thinking: compatServer('thinking', '@modelcontextprotocol/server-sequential-thinking', [], {
       DISABLE_THOUGHT_LOGGING: 'true',
     }),
-    sqlite: server('sqlite', '@bytebase/dbhub', [
+    sqlite: compatServer('sqlite', '@bytebase/dbhub', [
       '--transport',
       'stdio',
       '--dsn',
       `sqlite://${world.database}`,
     ]),
-    git: server('git', '@cyanheads/git-mcp-server', [], {
+    git: compatServer('git', '@cyanheads/git-mcp-server', [], {
       MCP_TRANSPORT_TYPE: 'stdio',
       MCP_LOG_LEVEL: 'error',
       GIT_BASE_DIR: world.root,
     }),
-    pdf: server('pdf', '@sylphx/pdf-reader-mcp'),
-    time: server('time', 'time-mcp'),
+    pdf: compatServer('pdf', '@sylphx/pdf-reader-mcp'),
+    time: compatServer('time', 'time-mcp'),
   };
 }
 
@@ -256,20 +248,6 @@ async function direct<T>(server: CompatServer, use: (client: Client) => Promise<
   } finally {
     await client.close();
   }
-}
-
-/** An MCP client of `mcp-agent serve --stdio` in `home`: the meta-tools, as a model reaches them. */
-export async function gatewayClient(home: string, env: NodeJS.ProcessEnv): Promise<Client> {
-  const client = new Client({ name: 'compat-suite', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, '--home', home, 'serve', '--stdio'],
-      env: env as Record<string, string>,
-      stderr: 'ignore',
-    }),
-  );
-  return client;
 }
 
 /**

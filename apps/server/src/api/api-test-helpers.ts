@@ -33,3 +33,31 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** An MCP `initialize` request, as a client opens a gateway session with it. */
+export const MCP_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'test', version: '1' },
+  },
+};
+
+/** POSTs {@link MCP_INITIALIZE} to the gateway at `${base}/mcp`, with `headers` beside MCP's. */
+export function initializeMcp(
+  base: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(MCP_INITIALIZE),
+  });
+}

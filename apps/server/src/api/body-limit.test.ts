@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamedBody } from '@mcp-agent/test-support';
 
 // The built server as an operator runs it, so its memory is measured apart from the test's.
 const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -17,19 +18,6 @@ let url: string;
 const rssMb = () =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]) / 1024;
 
-// A body produced as it is sent (chunked, no Content-Length): the client never holds it.
-function streamed(bytes: number): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= bytes) return controller.close();
-      sent += chunk.length;
-      controller.enqueue(chunk);
-    },
-  });
-}
-
 const post = (method: string, path: string, declared?: number) =>
   fetch(`${url}${path}`, {
     method,
@@ -40,7 +28,7 @@ const post = (method: string, path: string, declared?: number) =>
       accept: 'application/json, text/event-stream',
       ...(declared === undefined ? {} : { 'content-length': String(declared) }),
     },
-    body: streamed(HUNDRED_MB),
+    body: streamedBody(HUNDRED_MB),
   } as RequestInit);
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
-import { apiCall } from './api-test-helpers.js';
+import { apiCall, MCP_INITIALIZE } from './api-test-helpers.js';
 import { serveHttpApi } from './serve-api.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 
@@ -176,16 +176,7 @@ describe('the OAuth callback', () => {
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
           },
-          {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'x', version: '1' },
-            },
-          },
+          MCP_INITIALIZE,
         )
       ).status;
     expect(await initialize(configured.url)).toBe(200);

@@ -62,12 +62,3 @@ export async function rsaKey(kid: string): Promise<SigningKey> {
 export async function jwkOf(key: { publicKey: CryptoKey; kid: string }): Promise<JWK> {
   return { ...(await exportJWK(key.publicKey)), kid: key.kid, use: 'sig' };
 }
-
-/** A free loopback port, for a server whose resource URI (its audience) must be known first. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

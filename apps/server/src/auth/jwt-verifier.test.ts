@@ -13,10 +13,11 @@ import {
 } from 'jose';
 import { createContext, createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { initializeMcp } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
-import { freePort, jwkOf, rsaKey, startIssuer, type TestIssuer } from './issuer-test-helpers.js';
+import { jwkOf, rsaKey, startIssuer, type TestIssuer } from './issuer-test-helpers.js';
 import { JwtVerifier, protectedResourceAudiences } from './jwt-verifier.js';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { freePort, serverFixtures } from '@mcp-agent/test-support';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-jwt-'));
 // The real logger, its JSON lines kept here.
@@ -51,30 +52,12 @@ function sign(
     .sign(signer.privateKey);
 }
 
-const request = (token: string | undefined, path = '/v1/servers') =>
-  fetch(`${base}${path}`, {
-    method: path === '/mcp' ? 'POST' : 'GET',
-    headers: {
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(path === '/mcp'
-        ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-        : {}),
-    },
-    ...(path === '/mcp'
-      ? {
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'test', version: '1' },
-            },
-          }),
-        }
-      : {}),
-  });
+// A GET of `path` with `token`; for `/mcp`, the gateway's initialize.
+const request = (token: string | undefined, path = '/v1/servers') => {
+  const headers: Record<string, string> =
+    token === undefined ? {} : { authorization: `Bearer ${token}` };
+  return path === '/mcp' ? initializeMcp(base, headers) : fetch(`${base}${path}`, { headers });
+};
 
 // The fields of a `WWW-Authenticate: Bearer a="…", b="…"` header.
 function challenge(response: Response): Record<string, string> {

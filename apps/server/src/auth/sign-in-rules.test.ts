@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, type JWTPayload } from 'jose';
 import { createContext } from '@mcp-agent/core';
+import { freePort } from '@mcp-agent/test-support';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { initializeMcp } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
 import { StaticTokenVerifier } from '../gateway/token-verifier.js';
 import {
-  freePort,
   jwkOf,
   rsaKey,
   startIssuer,
@@ -59,24 +60,7 @@ function sign(claims: JWTPayload = {}, signer: SigningKey = key): Promise<string
 function request(url: string, token: string, surface: 'api' | 'gateway'): Promise<Response> {
   if (surface === 'api')
     return fetch(`${url}/v1/servers`, { headers: { authorization: `Bearer ${token}` } });
-  return fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'probe', version: '1' },
-      },
-    }),
-  });
+  return initializeMcp(url, { authorization: `Bearer ${token}` });
 }
 
 // 401 with `error="invalid_token"` whose description matches `reason`, on both surfaces.

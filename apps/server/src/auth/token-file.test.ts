@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
-import { apiCall, until } from '../api/api-test-helpers.js';
+import { apiCall, initializeMcp, until } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
 import { addToken, readTokenFile, revokeToken } from './token-file.js';
 import { TokenFileVerifier } from './token-file-verifier.js';
@@ -73,20 +73,7 @@ describe('the token file', () => {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     };
-    const initialized = await fetch(`${api.url}/mcp`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'alice', version: '1' },
-        },
-      }),
-    });
+    const initialized = await initializeMcp(api.url, headers);
     expect(initialized.status).toBe(200);
     await initialized.text();
     const session = {

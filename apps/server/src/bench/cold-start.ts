@@ -31,17 +31,6 @@ export async function runColdStart(options: ColdStartOptions = {}): Promise<obje
   try {
     const log = join(home, 'started.log');
     // Each server notes its id on start, then is the scripted (or, last, the hanging) server.
-    const wrapper = join(home, 'logged-server.mjs');
-    writeFileSync(
-      wrapper,
-      [
-        "import { appendFileSync } from 'node:fs';",
-        'const [log, id, entry, ...rest] = process.argv.slice(2);',
-        "appendFileSync(log, id + '\\n');",
-        'process.argv.splice(2, process.argv.length, ...rest);',
-        'await import(entry);',
-      ].join('\n'),
-    );
     const ids = Array.from({ length: count }, (_, i) => `s${String(i + 1).padStart(2, '0')}`);
     const hanging = ids.at(-1)!;
     const mcpServers = Object.fromEntries(
@@ -54,7 +43,7 @@ export async function runColdStart(options: ColdStartOptions = {}): Promise<obje
           id,
           {
             command: process.execPath,
-            args: [wrapper, log, id, entry.href, hangs ? 'hang-init' : script],
+            args: [serverFixtures.startLogging, log, id, entry.href, hangs ? 'hang-init' : script],
           },
         ];
       }),

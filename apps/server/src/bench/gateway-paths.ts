@@ -3,7 +3,6 @@
 // and the two bare proxies mcp-hub and supergateway. All on loopback, each on a free port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from '@mcp-agent/test-support';
 import { sleep } from './served-harness.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -38,14 +38,6 @@ export interface PathOptions {
   readonly nodeFlags?: readonly string[];
   /** The HTTP gateway with `--gateway-json-answers` (calls answered as JSON, not streams). */
   readonly jsonAnswers?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function checked(result: unknown, path: string): void {

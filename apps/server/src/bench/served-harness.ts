@@ -52,19 +52,6 @@ export function healthSampler(
   };
 }
 
-/** A body made as it is sent (chunked): the client never holds it. */
-export function streamed(bytes: number): ReadableStream<Uint8Array> {
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  let sent = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (sent >= bytes) return controller.close();
-      sent += chunk.length;
-      controller.enqueue(chunk);
-    },
-  });
-}
-
 /** The server under test, with a token for each of two tenants. */
 export interface Server {
   readonly url: string;

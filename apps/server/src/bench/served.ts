@@ -17,10 +17,9 @@ import {
   session,
   sleep,
   startServer,
-  streamed,
   type Server,
 } from './served-harness.js';
-import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
+import { alive, descendants, serverFixtures, streamedBody } from '@mcp-agent/test-support';
 
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
 
@@ -52,7 +51,7 @@ async function api03(server: Server) {
               accept: 'application/json, text/event-stream',
               ...(declared ? { 'content-length': String(100 * MB) } : {}),
             },
-            body: streamed(100 * MB),
+            body: streamedBody(100 * MB),
           } as RequestInit).then((r) => r.status),
         ),
       );
@@ -181,40 +180,26 @@ async function gw04(home: string, script: string) {
     });
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: PROTOCOL,
-      capabilities: {},
-      clientInfo: { name: 'b', version: '1' },
-    },
+  // One request, answered before the next is sent.
+  const request = async (id: number, method: string, params?: object) => {
+    send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    await reply(id);
+  };
+  await request(1, 'initialize', {
+    protocolVersion: PROTOCOL,
+    capabilities: {},
+    clientInfo: { name: 'b', version: '1' },
   });
-  await reply(1);
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  send({
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'tools/call',
-    params: { name: 'search_tools', arguments: { query: 'report' } },
-  });
-  await reply(2);
-  send({
-    jsonrpc: '2.0',
-    id: 3,
-    method: 'tools/call',
-    params: { name: 'run_code', arguments: { code: 'return 1' } },
-  });
-  await reply(3);
+  await request(2, 'tools/call', { name: 'search_tools', arguments: { query: 'report' } });
+  await request(3, 'tools/call', { name: 'run_code', arguments: { code: 'return 1' } });
   const big = Date.now();
   child.stdin.write(
     `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"${'x'.repeat(11 * MB)}"}}}\n`,
   );
   await reply(4);
   const oversizedAnsweredMs = Date.now() - big;
-  send({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
-  await reply(5);
+  await request(5, 'tools/list');
   const held = descendants(child.pid as number);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const closed = performance.now();

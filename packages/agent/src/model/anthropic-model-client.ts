@@ -18,6 +18,7 @@ export interface AnthropicModelClientOptions {
   readonly maxRetries?: number;
   /** Per-request timeout; default 10 minutes (the SDK's). */
   readonly timeoutMs?: number;
+  /** Where the variables above are read when an option is left out; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -25,6 +26,26 @@ export interface AnthropicModelClientOptions {
  * The Anthropic adapter over `@anthropic-ai/sdk`: tool use, prompt caching of the system prompt
  * (which carries the inventory), the SDK's own retries, and usage with cache reads and writes.
  * A missing key is a `ConfigError` here, before any work starts.
+ *
+ * Its `generate` rejects with `UnauthorizedError` (`UNAUTHORIZED`) when the endpoint refuses
+ * the key (401, 403), and with `ConfigError` (`CONFIG_INVALID`) when it refuses the request or
+ * its tools (400, 404, 422), each naming the endpoint, the model and the fix; a 429 or 5xx
+ * the SDK retried in vain is the SDK's own error, which the task reports as `INTERNAL`.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when neither `apiKey` nor `ANTHROPIC_API_KEY` is set.
+ *
+ * @example
+ * ```ts
+ * import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
+ *
+ * // Any Anthropic-compatible endpoint: a gateway, a proxy, a local server.
+ * const model = createAnthropicModelClient({
+ *   apiKey: process.env.GATEWAY_KEY,
+ *   baseURL: 'https://llm-gateway.internal/anthropic',
+ *   model: 'claude-sonnet-5-5',
+ * });
+ * const stack = await openAgentStack({ model });
+ * ```
  */
 export function createAnthropicModelClient(options: AnthropicModelClientOptions = {}): ModelClient {
   const env = options.env ?? process.env;

@@ -3,7 +3,7 @@ import type { ModelClient } from './model-client.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The adapters `MCP_AGENT_MODEL` can name. */
+/** The adapters `MCP_AGENT_MODEL` can name, before the colon (`openai:<model>`). */
 export type ModelProvider = 'anthropic' | 'openai';
 
 /** Which adapter and model the environment names, or what is missing. */
@@ -50,7 +50,10 @@ function set(value: string | undefined): boolean {
   return (value ?? '') !== '';
 }
 
-/** True when `env` configures a model endpoint completely (see {@link createModelClientFromEnv}). */
+/**
+ * True when `env` configures a model endpoint completely (see {@link createModelClientFromEnv}):
+ * what a host checks to decide whether to offer tasks at all (the gateway's `execute_task`).
+ */
 export function isModelConfigured(env: Environment = process.env): boolean {
   return !('problem' in chooseModel(env));
 }
@@ -61,6 +64,18 @@ export function isModelConfigured(env: Environment = process.env): boolean {
  * `OPENAI_API_KEY` or `OPENAI_BASE_URL` is). What is missing is one `ConfigError` naming it. The
  * adapter (and its SDK) is loaded only here, when a task needs it, so importing the agent never
  * loads a model SDK.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) saying which variable is missing or wrong and how to
+ * set it: no endpoint configured, an unknown provider, or a provider without its key or URL.
+ *
+ * @example
+ * ```ts
+ * // A local model through Ollama's OpenAI-compatible endpoint, no key needed.
+ * const model = await createModelClientFromEnv({
+ *   MCP_AGENT_MODEL: 'openai:qwen3:8b',
+ *   OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+ * });
+ * ```
  */
 export async function createModelClientFromEnv(
   env: Environment = process.env,

@@ -3,7 +3,9 @@ import { configError, type Usage } from '@mcp-agent/core';
 
 /** A model's price in US dollars per million tokens of each kind. */
 export interface ModelPrice {
+  /** Prompt tokens that were not read from or written to the cache. */
   readonly inputPerMTok: number;
+  /** Generated tokens. */
   readonly outputPerMTok: number;
   /** Prompt-cache reads; default the input price. */
   readonly cacheReadPerMTok?: number;
@@ -11,7 +13,20 @@ export interface ModelPrice {
   readonly cacheWritePerMTok?: number;
 }
 
-/** Prices by model id. */
+/**
+ * Prices by model id (`ModelClient.modelId`; a dated id falls back to its undated one). A model
+ * with no price has no estimated cost (`null`), rather than a guessed one.
+ *
+ * @example
+ * ```ts
+ * // Over the defaults: a local model at no cost, and a hosted one at its list price.
+ * const prices: PriceTable = {
+ *   'llama-3.3-70b': { inputPerMTok: 0, outputPerMTok: 0 },
+ *   'my-hosted-model': { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3 },
+ * };
+ * const stack = await openAgentStack({ prices });
+ * ```
+ */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**

@@ -44,6 +44,10 @@ export interface OpenAIModelClientOptions {
    * local model, which many endpoints fail on an image part: images are then only described.
    */
   readonly images?: boolean;
+  /**
+   * Where the variables above (and `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`) are read when an option
+   * is left out; default `process.env`.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -52,6 +56,27 @@ export interface OpenAIModelClientOptions {
  * (the meta-tools' JSON Schemas), several tool calls per turn in order, arguments that are not
  * JSON passed on as {@link InvalidToolInput}, usage with cached prompt tokens, the SDK's retries,
  * and any `baseURL`. An endpoint that ignores or refuses tools is a `ConfigError` saying so.
+ *
+ * Its `generate` rejects with `ConfigError` (`CONFIG_INVALID`) when the endpoint refuses
+ * function tools (400, 422 or a 5xx that says so) or answers in words twice although a tool
+ * call was required, naming the endpoint, the model and the server flag to set; any other
+ * failure (a refused key, a 429 or 5xx the SDK retried in vain) is the SDK's own error, which
+ * the task reports as `INTERNAL`.
+ *
+ * @throws ConfigError (`CONFIG_INVALID`) when neither a key (`apiKey`, `OPENAI_API_KEY`) nor an
+ * endpoint (`baseURL`, `OPENAI_BASE_URL`) is given.
+ *
+ * @example
+ * ```ts
+ * import { createOpenAIModelClient } from '@mcp-agent/agent/openai';
+ *
+ * // vLLM serving a local model (started with --enable-auto-tool-choice); no key needed.
+ * const model = createOpenAIModelClient({
+ *   baseURL: 'http://127.0.0.1:8000/v1',
+ *   model: 'Qwen/Qwen3-32B',
+ * });
+ * const result = await agent.executeTask('Which of my servers are down?', 'alice', { model });
+ * ```
  */
 export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}): ModelClient {
   const env = options.env ?? process.env;

@@ -7,8 +7,11 @@ import { describeIssues, InvalidArgumentsError } from '@mcp-agent/core';
  * any other named facts. It reaches the model as data the user supplied, never as instructions.
  */
 export interface TaskContext {
+  /** The folder the user works in, as their client names it. */
   readonly cwd?: string;
+  /** The document open in the user's editor, as a URI (`file:///…`). */
   readonly activeDocumentURI?: string;
+  /** The text the user selected; the model reads it cut when the context is long. */
   readonly selectionText?: string;
   readonly [name: string]: string | number | boolean | undefined;
 }

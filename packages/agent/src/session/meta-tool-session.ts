@@ -31,7 +31,9 @@ import type { DirectTool } from './tool-modes.js';
 
 /** Options of {@link MetaToolSession}. */
 export interface MetaToolSessionOptions {
+  /** Answers search_tools and describe_tools, and loads the deep views a call needs first. */
   readonly knowledge: Knowledge;
+  /** Runs call_tool, the direct tools and run_code's tool calls, and keeps results to read. */
   readonly dispatcher: Dispatcher;
   /** Without one, run_code answers that it is unavailable. */
   readonly sandbox?: Sandbox;
@@ -58,6 +60,16 @@ export interface MetaToolSessionOptions {
  * described — a tool is called, directly or from code, only after its deep view was loaded here —
  * and the one error payload. The agent loop and the gateway both drive it; each call runs in
  * its request's context.
+ *
+ * @example
+ * ```ts
+ * // What a gateway does for one client session: list the tools, then run what the client calls.
+ * const session = new MetaToolSession({ knowledge, dispatcher, sandbox });
+ * session.setSearchScope(searchScope(await knowledge.manifest(ctx)));
+ * const listing = session.tools; // answer tools/list with these
+ * const observation = await session.run('search_tools', { query: 'open issues' }, { ctx });
+ * if (!observation.ok) console.error(observation.value); // {"error": {"code", "message"}}
+ * ```
  */
 export class MetaToolSession {
   readonly #tools: ReadonlyMap<string, MetaTool<unknown>>;
@@ -146,6 +158,11 @@ export class MetaToolSession {
    * Runs one meta-tool. Unknown names, invalid input and every failure of the work come back as
    * an error observation the caller can act on; only the end of the task — its budget, a
    * quota (in a task), or cancellation — is thrown.
+   *
+   * @throws BudgetExceededError (`BUDGET_EXCEEDED`) when the task's budget is spent.
+   * @throws QuotaExceededError (`QUOTA_EXCEEDED`) when a quota is reached, in a session with a
+   * budget (a task's); a gateway session gets it as an error observation instead.
+   * @throws CancelledError (`CANCELLED`), or the abort's reason, once `call.ctx.signal` aborts.
    */
   run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
     // One span per meta-tool call, a child of the loop step or the gateway request that made it.

@@ -20,8 +20,11 @@ export interface MetaTool<Input = unknown> {
 
 /** A meta-tool as a model or an MCP client lists it: the JSON Schema comes from the zod one. */
 export interface MetaToolListing {
+  /** The name it is called by: `search_tools`, `call_tool`, … or a direct tool's. */
   readonly name: string;
+  /** What it does and when to use it, as the model or client reads it. */
   readonly description: string;
+  /** The JSON Schema of its input, without the `$schema` dialect. */
   readonly inputSchema: JsonObject;
 }
 

@@ -2,7 +2,9 @@ import { toMcpAgentError, type ActionImage, type ErrorCode, type JsonValue } fro
 
 /** What one meta-tool call gives back to its caller (the model, or a gateway client). */
 export interface Observation {
+  /** False when the call failed: `value` then holds `{"error": {"code", "message"}}`. */
   readonly ok: boolean;
+  /** What the caller reads: the result's data, or the error and what else it should see. */
   readonly value: JsonValue;
   /** Images shown beside `value`, in order; `value` describes each where its block was. */
   readonly images?: readonly ActionImage[];

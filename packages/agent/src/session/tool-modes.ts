@@ -8,6 +8,15 @@ import { systemPrompt } from '../planner/prompts.js';
  * directly with its schema verbatim, as a plain MCP client does. `code-first`: run_code only,
  * with every tool's declaration in the system prompt. The loop, budget and dispatch are the
  * same in each, so a task suite can compare them on equal terms.
+ *
+ * @example
+ * ```ts
+ * // The same task three ways; compare status, tool calls and tokens.
+ * for (const mode of TOOL_MODES) {
+ *   const result = await agent.executeTask(task, 'alice', { mode });
+ *   console.log(mode, result.status, result.steps.length, result.usage.inputTokens);
+ * }
+ * ```
  */
 export type ToolMode = 'discovery' | 'all-tools' | 'code-first';
 
@@ -18,8 +27,11 @@ export const TOOL_MODES: readonly ToolMode[] = ['discovery', 'all-tools', 'code-
 export interface DirectTool {
   /** `<server>__<tool>`, in the characters and length both model APIs accept. */
   readonly name: string;
+  /** The tool's id (`<server>.<tool>`), which the call is dispatched to. */
   readonly toolId: string;
+  /** The server's own description of the tool, verbatim. */
   readonly description: string;
+  /** The server's own JSON Schema of its arguments, verbatim. */
   readonly inputSchema: JsonObject;
 }
 

@@ -19,46 +19,24 @@ import {
 import type { Registry, TaskRecord } from '@mcp-agent/registry';
 import { runningTasksRefusal } from '../agent-limits.js';
 import type { Agent, ExecuteTaskOptions } from '../agent.js';
+import type { DurableTasksOptions } from './durable-tasks-options.js';
 import { RunningTask } from './running-task.js';
 import { TaskLeasesKeeper } from './task-leases-keeper.js';
 
-/** How long finished tasks are kept. */
-export interface TaskRetention {
-  /** Finished tasks are deleted this long after they finished; default 7 days. */
-  readonly maxAgeMs?: number;
-  /** Finished tasks kept per user; the oldest go first; default 1,000. */
-  readonly maxPerUser?: number;
-}
-
-/** Options of {@link DurableTasks}. */
-export interface DurableTasksOptions {
-  readonly agent: Agent;
-  readonly registry: Registry;
-  readonly logger?: Logger;
-  readonly clock?: Clock;
-  /**
-   * Tasks one user may run at once, counted in the database over every process on it; default
-   * the agent's `maxRunningTasksPerUser`.
-   */
-  readonly maxRunningPerUser?: number;
-  /**
-   * A task is its process's for this long after the last heartbeat; a process that dies leaves
-   * its tasks to be failed, with the reason, within about 1.5 × this. Default 15 s.
-   */
-  readonly leaseMs?: number;
-  /** How often the owner looks for cancel requests made in other processes; default 250 ms. */
-  readonly cancelPollMs?: number;
-  /** How often a follower in a process that does not run the task reads it; default 250 ms. */
-  readonly followPollMs?: number;
-  readonly retention?: TaskRetention;
-  /** Step events stored per task; past it they are counted, not stored. Default 10,000. */
-  readonly maxEventsPerTask?: number;
-}
-
 /** What a follower of a task receives: each event in order, then the end. */
 export type TaskStreamItem =
-  | { readonly seq: number; readonly event: StepEvent }
-  | { readonly done: MCPTaskResult; readonly eventsDropped: number };
+  | {
+      /** The event's place in the task, from 0; pass the last one seen as `after` to resume. */
+      readonly seq: number;
+      /** The step event, as `ExecuteTaskOptions.onEvent` received it. */
+      readonly event: StepEvent;
+    }
+  | {
+      /** The task's result: the last item of the stream. */
+      readonly done: MCPTaskResult;
+      /** Events past `maxEventsPerTask`, counted but not stored, so never followed. */
+      readonly eventsDropped: number;
+    };
 
 /** What a task may be started with (its signal and events belong to the service). */
 export type StartTaskOptions = Omit<ExecuteTaskOptions, 'signal' | 'onEvent'>;
@@ -74,6 +52,18 @@ const CANCEL_WAIT_MS = 5_000;
  * holds across processes. A process heartbeats the leases of its tasks; when it dies, another
  * fails them with the reason within a bounded time. Finished tasks are kept for a bounded time
  * and number. What the HTTP API and the gateway's `execute_task` run on.
+ *
+ * @example
+ * ```ts
+ * const tasks = new DurableTasks({ agent: stack.agent, registry: stack.registry });
+ * const record = await tasks.start('alice', 'Summarise the failed builds of yesterday');
+ * for await (const item of tasks.follow('alice', record.id)) {
+ *   if ('done' in item) console.log(item.done.status, item.done.answer);
+ *   else console.log(item.seq, item.event.type);
+ * }
+ * await tasks.drain(10_000); // at shutdown: finish or cancel what runs here
+ * await tasks.close();
+ * ```
  */
 export class DurableTasks {
   /** This process's id as the owner of its tasks (opaque; logged with the pid at start). */
@@ -92,6 +82,12 @@ export class DurableTasks {
   readonly #keeper: TaskLeasesKeeper;
   #draining = false;
 
+  /**
+   * Starts the sweep that fails the tasks of dead processes (lease renewals and the cancel poll
+   * start with this process's first task); {@link close} stops them.
+   *
+   * @throws ConfigError (`CONFIG_INVALID`) naming a setting that is not a positive number.
+   */
   constructor(options: DurableTasksOptions) {
     this.#agent = options.agent;
     this.#registry = options.registry;
@@ -133,8 +129,11 @@ export class DurableTasks {
 
   /**
    * Admits and starts a task of `userId`; resolves with it (running) as soon as it is stored.
-   * Rejects with `RateLimitedError` past the user's running-task cap (over every process), and
-   * with `NotReadyError` while this process drains for shutdown.
+   * Its end is written to the database; read it with {@link get} or {@link follow}.
+   *
+   * @throws RateLimitedError (`RATE_LIMITED`) past the user's running-task cap, counted over
+   * every process on the database; `details.retryAfterMs` says when to try again.
+   * @throws NotReadyError (`NOT_READY`) while this process drains for shutdown.
    */
   async start(userId: string, task: string, options: StartTaskOptions = {}): Promise<TaskRecord> {
     if (this.#draining)
@@ -211,14 +210,18 @@ export class DurableTasks {
     return this.#registry.tasks.get(createContext({ userId, clock: this.#clock }), id);
   }
 
-  /** The user's tasks, newest first (see `TaskRepository.list`). */
+  /**
+   * The user's tasks, newest first (see `TaskRepository.list`): at most `limit` (default 20),
+   * and with `before` (the last one's `createdAt`) the page of older ones.
+   */
   list(userId: string, options: { limit?: number; before?: string } = {}): Promise<TaskRecord[]> {
     return this.#registry.tasks.list(createContext({ userId, clock: this.#clock }), options);
   }
 
   /**
    * The task's events after `after` (a seq, -1 for all) as they happen, then its end; whichever
-   * process runs it. Stops early when `signal` aborts. The caller checks the task exists.
+   * process runs it. Stops early when `signal` aborts. The caller checks the task exists: one
+   * that is not the user's ends the stream at once, with nothing yielded.
    */
   async *follow(
     userId: string,
@@ -295,9 +298,14 @@ export class DurableTasks {
   /**
    * For a graceful shutdown: takes no new task, waits up to `timeoutMs` for the running ones to
    * finish, then cancels what is left (each ends `cancelled`, saying the server shut down) and
-   * waits for those ends to be written. Returns how many finished and how many were cancelled.
+   * waits for those ends to be written.
    */
-  async drain(timeoutMs: number): Promise<{ finished: number; cancelled: number }> {
+  async drain(timeoutMs: number): Promise<{
+    /** Tasks of this process that ended on their own within `timeoutMs`. */
+    finished: number;
+    /** Tasks still running then, cancelled. */
+    cancelled: number;
+  }> {
     this.#draining = true;
     const before = this.#local.size;
     await withTimeout(Promise.all(this.#ends.values()), timeoutMs);

@@ -4,11 +4,17 @@ import { taskContextSchema, type TaskContext } from '../../planner/task-context.
 import type { MetaTool } from '../meta-tool.js';
 
 const input = z.strictObject({
+  /** The task in words, as `Agent.executeTask` takes it; 1 to 20,000 characters. */
   task: z.string().trim().min(1).max(20_000).describe('What should be done, in words.'),
+  /** What the client knows of where the task was asked (see {@link TaskContext}). */
   context: taskContextSchema.optional(),
 });
 
-/** `execute_task`: the whole agent behind one call, for gateway clients. */
+/**
+ * `execute_task`: the whole agent behind one call, for gateway clients. `execute` runs the task
+ * (the gateway passes `DurableTasks.run` where tasks are stored, else `Agent.executeTask`); the
+ * observation is the whole `MCPTaskResult`, `ok` only when it completed.
+ */
 export function executeTaskTool(
   execute: (
     task: string,
