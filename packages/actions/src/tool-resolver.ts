@@ -103,9 +103,7 @@ export class ToolResolver {
     if (cached !== undefined) return cached;
     const verdict = (await this.registry.availability(ctx)).check(providerId);
     if (!verdict.available) return { tool: undefined, verdict };
-    const raw = (await this.registry.catalog.list(ctx, providerId)).find(
-      (t) => t.name === toolName,
-    );
+    const raw = (await this.registry.storedTools(ctx, providerId)).find((t) => t.name === toolName);
     if (raw === undefined) {
       return {
         tool: undefined,

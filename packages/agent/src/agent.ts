@@ -237,8 +237,7 @@ export class Agent {
       const metered = meterModel(model, {
         ctx,
         meter,
-        quotas: this.#options.registry.quotas,
-        usage: this.#options.registry.usage,
+        store: this.#options.registry,
         prices: this.#prices,
       });
       const surface = await modeSurface(options.mode ?? 'discovery', ctx, this.#options.knowledge, {

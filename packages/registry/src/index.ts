@@ -26,11 +26,10 @@ export {
   type QuotaName,
   type UserQuotaLimits,
 } from './store/limits/quota-limits.js';
-export { QuotaRepository, type QuotaStatus } from './store/repositories/quotas.js';
+export type { QuotaStatus } from './store/repositories/quotas.js';
 export { TASK_METER, TaskMeter } from './store/tasks/task-meter.js';
 export {
   MAX_USAGE_DAYS,
-  UsageRepository,
   type ModelUsageRecord,
   type ToolCallRecord,
   type UsageSummary,
@@ -65,18 +64,17 @@ export {
   SqliteChangeFeed,
   type SqliteChangeFeedOptions,
 } from './store/changes/sqlite-change-feed.js';
-export {
-  TaskRepository,
-  type NewTask,
-  type StoredTaskEvent,
-  type TaskAdmission,
-  type TaskRecord,
+export type {
+  NewTask,
+  StoredTaskEvent,
+  TaskAdmission,
+  TaskRecord,
 } from './store/tasks/task-repository.js';
-export { TaskLeases, type LostTask } from './store/tasks/task-leases.js';
+export type { LostTask } from './store/tasks/task-leases.js';
+export { TaskStore } from './store/tasks/task-store.js';
 export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './store/limits/rate-limit.js';
 export { MemoryRateLimitCounter } from './store/limits/memory-rate-limits.js';
 export {
-  AuditLogRepository,
   DEFAULT_AUDIT_RETENTION,
   type AuditAction,
   type AuditEntry,

@@ -165,7 +165,7 @@ describe('DurableTasks: two processes on one database', () => {
 
   it('a task whose owner died is failed with the reason by another process, and its followers see that end', async () => {
     const ctx = createContext({ userId: 'dave' });
-    const admission = await y.registry.tasks.create(ctx, {
+    const admission = await y.registry.tasks.admit(ctx, {
       task: 'Orphaned.',
       owner: 'proc_gone',
       leaseMs: 1,

@@ -142,7 +142,7 @@ export class DurableTasks {
         'This server is shutting down and takes no new tasks; send the task again (the load balancer routes it to another process).',
       );
     const ctx = createContext({ userId, clock: this.#clock, logger: this.#logger });
-    const admission = await this.#registry.tasks.create(ctx, {
+    const admission = await this.#registry.tasks.admit(ctx, {
       task,
       owner: this.owner,
       leaseMs: this.#leaseMs,

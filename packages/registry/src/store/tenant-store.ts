@@ -1,28 +1,39 @@
-import type { AgentContext } from '@mcp-agent/core';
+import type { AgentContext, ConnectorUsage, ModelUsage } from '@mcp-agent/core';
 import type { Executor } from './database/executor.js';
-import type { QuotaLimits } from './limits/quota-limits.js';
+import type { QuotaLimits, UserQuotaLimits } from './limits/quota-limits.js';
+import type { RateLimitCounter } from './limits/rate-limit.js';
 import { RateLimitRepository } from './limits/rate-limit-repository.js';
 import { AccountRepository } from './repositories/accounts.js';
-import { AuditLogRepository, type AuditRetention } from './repositories/audit-log.js';
+import {
+  AuditLogRepository,
+  type AuditEntry,
+  type AuditQuery,
+  type AuditRecord,
+  type AuditRetention,
+} from './repositories/audit-log.js';
 import { AuthConfigRepository } from './repositories/auth-configs.js';
-import { ConnectionRepository } from './repositories/connections.js';
+import { ConnectionRepository, type ConnectionRecord } from './repositories/connections.js';
 import { EmbeddingCacheRepository } from './repositories/embedding-cache.js';
-import { QuotaRepository } from './repositories/quotas.js';
+import { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
 import { SecretRepository } from './repositories/secrets.js';
 import { ThreadRepository } from './repositories/threads.js';
-import { ToolCatalogRepository } from './repositories/tool-catalog.js';
-import { UsageRepository } from './repositories/usage.js';
+import { ToolCatalogRepository, type CatalogTool } from './repositories/tool-catalog.js';
+import {
+  UsageRepository,
+  type ModelUsageRecord,
+  type ToolCallRecord,
+  type UsageSummary,
+} from './repositories/usage.js';
 import { UserRepository } from './repositories/users.js';
-import { TaskLeases } from './tasks/task-leases.js';
-import { TaskRepository } from './tasks/task-repository.js';
+import { TaskStore } from './tasks/task-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
 /**
  * The tenant store: every repository over one database, each method taking the context and
  * touching only its tenant's rows. `Registry` is this plus the rules for servers (tiers,
- * policy, availability, change events); callers that need a table's own operations (usage
- * reports, quotas, durable tasks) reach its repository here.
+ * policy, availability, change events). Callers use its methods, named for what they do (and
+ * `tasks` for durable tasks), never a repository.
  */
 export class TenantStore {
   readonly users: UserRepository;
@@ -39,9 +50,8 @@ export class TenantStore {
   /** Usage and estimated cost per tenant, task, model and connector. */
   readonly usage: UsageRepository;
   readonly vault: CredentialVault;
-  /** Durable tasks of each tenant, with their events (`tasks`), and their owners' leases. */
-  readonly tasks: TaskRepository;
-  readonly taskLeases: TaskLeases;
+  /** Durable tasks of each tenant with their events, and the leases of the processes running them. */
+  readonly tasks: TaskStore;
   /** Rate limits counted in the database, so they hold across processes. */
   readonly rateLimits: RateLimitRepository;
   /** Who did what to whose servers, per tenant, within a bounded retention. */
@@ -72,8 +82,7 @@ export class TenantStore {
     // the observer, so a task's own events do not make its availability stale.
     this.quotas = new QuotaRepository(raw, quotas);
     this.usage = new UsageRepository(raw, this.quotas);
-    this.tasks = new TaskRepository(raw);
-    this.taskLeases = new TaskLeases(raw);
+    this.tasks = new TaskStore(raw);
     this.rateLimits = new RateLimitRepository(raw);
     this.audit = new AuditLogRepository(raw, auditRetention);
   }
@@ -88,5 +97,109 @@ export class TenantStore {
     const account = await this.accounts.find(ctx, providerId);
     if (account?.status !== 'active') return false;
     return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
+  }
+
+  /** The tenant's stored row of `providerId` (a user server, or an app server's state), if any. */
+  storedServer(ctx: AgentContext, providerId: string): Promise<ConnectionRecord | undefined> {
+    return this.connections.find(ctx, providerId);
+  }
+
+  /** The tenant's stored server rows: its own servers, and the app servers it has state for. */
+  storedServers(ctx: AgentContext): Promise<ConnectionRecord[]> {
+    return this.connections.list(ctx);
+  }
+
+  /** The stored tools of `providerId`, by name; empty when never discovered or not found. */
+  storedTools(ctx: AgentContext, providerId: string): Promise<CatalogTool[]> {
+    return this.catalog.list(ctx, providerId);
+  }
+
+  /** The stored tools of several servers in one query, each list sorted by name. */
+  storedToolsOf(
+    ctx: AgentContext,
+    providerIds: readonly string[],
+  ): Promise<Map<string, CatalogTool[]>> {
+    return this.catalog.listMany(ctx, providerIds);
+  }
+
+  /**
+   * Before a tool call of `serverId`: counts it against the tenant's quotas (calls per hour,
+   * servers per thread or per task). Throws `QuotaExceededError` when a limit is reached.
+   */
+  admitToolCall(
+    ctx: AgentContext,
+    serverId: string,
+    options: { threadId?: string | undefined; taskServers?: Set<string> } = {},
+  ): Promise<void> {
+    return this.quotas.beforeToolCall(ctx, serverId, options);
+  }
+
+  /** Before a model request: throws `QuotaExceededError` once the day's tokens are spent. */
+  admitModelRequest(ctx: AgentContext): Promise<void> {
+    return this.quotas.beforeModelRequest(ctx);
+  }
+
+  /**
+   * Throws `QuotaExceededError` when a windowed quota of the tenant (the day's tokens, the
+   * hour's calls) is used up, counting nothing: what a surface asks before it accepts a task.
+   */
+  checkQuotas(ctx: AgentContext): Promise<void> {
+    return this.quotas.check(ctx);
+  }
+
+  /** What the tenant used this hour and today, against the limits in force. */
+  quotaStatus(ctx: AgentContext): Promise<QuotaStatus> {
+    return this.quotas.status(ctx);
+  }
+
+  /**
+   * Sets the tenant's own quotas (an operator's act): a number replaces the deployment's limit,
+   * `null` returns to it, a name left out keeps what was stored; returns them as stored.
+   */
+  setQuotaLimits(ctx: AgentContext, limits: UserQuotaLimits): Promise<UserQuotaLimits> {
+    return this.quotas.setUserLimits(ctx, limits);
+  }
+
+  /** Records one tool call's outcome and duration (written behind, in batches). */
+  recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
+    return this.usage.recordToolCall(ctx, record);
+  }
+
+  /** Records one model response's tokens and estimated cost, and counts its tokens in quotas. */
+  recordModelUsage(ctx: AgentContext, record: ModelUsageRecord): Promise<void> {
+    return this.usage.recordModel(ctx, record);
+  }
+
+  /** One task's recorded figures: each model and each connector. */
+  taskUsage(
+    ctx: AgentContext,
+    taskId: string,
+  ): Promise<{ models: ModelUsage[]; connectors: ConnectorUsage[] }> {
+    return this.usage.task(ctx, taskId);
+  }
+
+  /** The tenant's usage over the last `days` UTC days (today included; at most 366). */
+  usageSummary(ctx: AgentContext, options: { days?: number } = {}): Promise<UsageSummary> {
+    return this.usage.summary(ctx, options);
+  }
+
+  /** Rate limits counted in the database, so that they hold across processes. */
+  get rateLimitCounter(): RateLimitCounter {
+    return this.rateLimits;
+  }
+
+  /** Writes one act on the tenant's servers or tokens to its audit log. */
+  recordAudit(ctx: AgentContext, entry: AuditRecord): Promise<void> {
+    return this.audit.record(ctx, entry);
+  }
+
+  /** The tenant's audit log, newest first, a page at a time (see `AuditQuery`). */
+  auditTrail(ctx: AgentContext, query: AuditQuery = {}): Promise<AuditEntry[]> {
+    return this.audit.list(ctx, query);
+  }
+
+  /** Deletes audit entries past the retention, for every tenant; how many. */
+  pruneAudit(now: number): Promise<number> {
+    return this.audit.prune(now);
   }
 }
