@@ -17,7 +17,6 @@ import {
   failedTaskResult,
 } from '@mcp-agent/core';
 import type { Registry, TaskRecord } from '@mcp-agent/registry';
-import { runningTasksRefusal } from '../agent-limits.js';
 import type { Agent, ExecuteTaskOptions } from '../agent.js';
 import { RunningTask } from './running-task.js';
 import { TaskLeasesKeeper } from './task-leases-keeper.js';
@@ -37,8 +36,9 @@ export interface DurableTasksOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
   /**
-   * Tasks one user may run at once, counted in the database over every process on it; default
-   * the agent's `maxRunningTasksPerUser`.
+   * Tasks one user may run at once, counted in the database over every process on it (the one
+   * admission of a stored task: the agent does not count it again); default the agent's
+   * `maxRunningTasksPerUser`.
    */
   readonly maxRunningPerUser?: number;
   /**
@@ -142,30 +142,26 @@ export class DurableTasks {
         'This server is shutting down and takes no new tasks; send the task again (the load balancer routes it to another process).',
       );
     const ctx = createContext({ userId, clock: this.#clock, logger: this.#logger });
-    const admission = await this.#registry.tasks.admit(ctx, {
-      task,
-      owner: this.owner,
-      leaseMs: this.#leaseMs,
-      maxRunning: this.#maxRunning,
-      keepFinished: this.#keepFinished,
-    });
-    if (!admission.admitted) throw runningTasksRefusal(admission.running, this.#maxRunning);
-    const { record } = admission;
+    // Admitted once, in the database over every process: the agent runs it without counting it
+    // again in this process.
+    const { record, admitted } = await this.#agent.admission.admitStored(
+      this.#registry.tasks,
+      ctx,
+      {
+        task,
+        owner: this.owner,
+        leaseMs: this.#leaseMs,
+        maxRunning: this.#maxRunning,
+        keepFinished: this.#keepFinished,
+      },
+    );
     const running = new RunningTask(record.id, ctx, this.#registry, this.#maxEvents, this.#logger);
     this.#local.set(record.id, running);
-    let started: Promise<MCPTaskResult>;
-    try {
-      started = this.#agent.startTask(task, userId, {
-        ...options,
-        signal: running.controller.signal,
-        onEvent: (event) => running.record(event),
-      });
-    } catch (refused) {
-      // The agent's own cap of this process refused it: as if it had never been admitted.
-      this.#local.delete(record.id);
-      await this.#registry.tasks.remove(ctx, record.id).catch(() => undefined);
-      throw refused;
-    }
+    const started = this.#agent.runAdmitted(admitted, task, {
+      ...options,
+      signal: running.controller.signal,
+      onEvent: (event) => running.record(event),
+    });
     this.#keeper.wake();
     const end = started.then((result) => this.#finish(running, result));
     this.#ends.set(record.id, end);

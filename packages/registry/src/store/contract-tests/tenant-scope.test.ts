@@ -113,7 +113,6 @@ const writes: Record<string, Call> = {
       requestId: 'b',
     }),
   'tasks.requestCancel': (r, ctx, ids) => r.tasks.requestCancel(ctx, ids.taskId),
-  'tasks.remove': (r, ctx, ids) => r.tasks.remove(ctx, ids.taskId),
   // Writes that create the caller's own rows.
   'tasks.admit': (r, ctx) =>
     r.tasks.admit(ctx, {

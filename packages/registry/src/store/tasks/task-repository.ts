@@ -108,16 +108,6 @@ export class TaskRepository {
     return admission;
   }
 
-  /** Deletes a task that never started (its start was refused after admission). */
-  async remove(ctx: AgentContext, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('tasks')
-      .where('user_id', '=', ctx.userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
-
   /** The task, or `undefined` when the tenant has none by that id. */
   async get(ctx: AgentContext, id: string): Promise<TaskRecord | undefined> {
     const row = await this.db

@@ -33,11 +33,6 @@ export class TaskStore {
     return this.#tasks.create(ctx, input);
   }
 
-  /** Deletes a task that never started; whether the tenant had one by that id. */
-  remove(ctx: AgentContext, id: string): Promise<boolean> {
-    return this.#tasks.remove(ctx, id);
-  }
-
   /** The task, or `undefined` when the tenant has none by that id. */
   get(ctx: AgentContext, id: string): Promise<TaskRecord | undefined> {
     return this.#tasks.get(ctx, id);
