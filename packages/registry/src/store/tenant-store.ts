@@ -30,12 +30,10 @@ import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
 
 /**
- * The tenant store: every repository over one database, each method taking the context and
- * touching only its tenant's rows. `Registry` is this plus the rules for servers (tiers,
- * policy, availability, change events). Callers use its methods, named for what they do (and
- * `tasks` for durable tasks), never a repository.
+ * The store's repositories: for the registry's own modules (the OAuth flows, the pool) and its
+ * tests, never exported from the package root — callers use `TenantStore`'s methods.
  */
-export class TenantStore {
+export interface Repositories {
   readonly users: UserRepository;
   readonly secrets: SecretRepository;
   readonly authConfigs: AuthConfigRepository;
@@ -43,19 +41,65 @@ export class TenantStore {
   readonly connections: ConnectionRepository;
   readonly catalog: ToolCatalogRepository;
   readonly threads: ThreadRepository;
+  readonly quotas: QuotaRepository;
+  readonly usage: UsageRepository;
+  readonly vault: CredentialVault;
+  readonly rateLimits: RateLimitRepository;
+  readonly audit: AuditLogRepository;
+}
+
+// Set in TenantStore's static block, the one place that may read its protected repositories.
+let repositoriesOfStore: (store: TenantStore) => Repositories;
+
+/** The repositories of `store` (see {@link Repositories}: the registry's own modules only). */
+export function repositoriesOf(store: TenantStore): Repositories {
+  return repositoriesOfStore(store);
+}
+
+/**
+ * The tenant store: every repository over one database, each method taking the context and
+ * touching only its tenant's rows. `Registry` is this plus the rules for servers (tiers,
+ * policy, availability, change events). Callers use its methods, named for what they do (and
+ * `tasks` for durable tasks), never a repository.
+ */
+export class TenantStore {
+  protected readonly users: UserRepository;
+  protected readonly secrets: SecretRepository;
+  protected readonly authConfigs: AuthConfigRepository;
+  protected readonly accounts: AccountRepository;
+  protected readonly connections: ConnectionRepository;
+  protected readonly catalog: ToolCatalogRepository;
+  protected readonly threads: ThreadRepository;
   /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
   readonly embeddings: EmbeddingCacheRepository;
   /** Quotas: limits per deployment and tenant, counted in the database. */
-  readonly quotas: QuotaRepository;
+  protected readonly quotas: QuotaRepository;
   /** Usage and estimated cost per tenant, task, model and connector. */
-  readonly usage: UsageRepository;
-  readonly vault: CredentialVault;
+  protected readonly usage: UsageRepository;
+  protected readonly vault: CredentialVault;
   /** Durable tasks of each tenant with their events, and the leases of the processes running them. */
   readonly tasks: TaskStore;
   /** Rate limits counted in the database, so they hold across processes. */
-  readonly rateLimits: RateLimitRepository;
+  protected readonly rateLimits: RateLimitRepository;
   /** Who did what to whose servers, per tenant, within a bounded retention. */
-  readonly audit: AuditLogRepository;
+  protected readonly audit: AuditLogRepository;
+
+  static {
+    repositoriesOfStore = (store) => ({
+      users: store.users,
+      secrets: store.secrets,
+      authConfigs: store.authConfigs,
+      accounts: store.accounts,
+      connections: store.connections,
+      catalog: store.catalog,
+      threads: store.threads,
+      quotas: store.quotas,
+      usage: store.usage,
+      vault: store.vault,
+      rateLimits: store.rateLimits,
+      audit: store.audit,
+    });
+  }
 
   /**
    * `db`: the handle whose writes change what servers a tenant may use (a registry observes it);

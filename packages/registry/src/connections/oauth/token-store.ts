@@ -2,7 +2,7 @@ import type { AgentContext } from '@mcp-agent/core';
 import type { AccountRepository, AccountStatus } from '../../store/repositories/accounts.js';
 import type { SecretRepository } from '../../store/repositories/secrets.js';
 
-/** What the vault token store needs of the store (`Registry` has it): accounts and their secrets. */
+/** What the vault token store needs of the store's repositories: accounts and their secrets. */
 export interface AccountSecrets {
   readonly accounts: Pick<
     AccountRepository,

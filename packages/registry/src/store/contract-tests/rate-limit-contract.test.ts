@@ -5,6 +5,7 @@ import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '..
 import { rateLeaseSize } from '../limits/rate-limit-repository.js';
 import type { SharedDatabase } from '../../testing/index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 const clock = createManualClock(Date.parse('2030-01-01T00:00:00Z'));
 const alice = createContext({ userId: 'alice', clock });
@@ -24,7 +25,7 @@ const counters: {
     name: dialect.name,
     open: async () => {
       const registry = await dialect.open();
-      return { counter: registry.rateLimits, close: () => registry.close() };
+      return { counter: repositoriesOf(registry).rateLimits, close: () => registry.close() };
     },
   })),
 ];
@@ -76,7 +77,7 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     const slow = { ratePerSecond: 0.001, burst: 5 };
     const verdicts = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        (many.registries[i % 3] as Registry).rateLimits.take(alice, key, slow),
+        repositoriesOf(many.registries[i % 3] as Registry).rateLimits.take(alice, key, slow),
       ),
     );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
@@ -90,7 +91,7 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     expect(rateLeaseSize(slow.burst)).toBe(5);
     const verdicts = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        (i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
+        repositoriesOf(i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
       ),
     );
     const passed = verdicts.filter((v) => v.allowed).length;
@@ -102,15 +103,21 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     );
     // Held calls expire one interval after they were taken; the bucket then refills as before.
     clock.advance(1_000_000);
-    expect((await a.rateLimits.take(bob, 'leased', slow)).allowed).toBe(true);
+    expect((await repositoriesOf(a).rateLimits.take(bob, 'leased', slow)).allowed).toBe(true);
   });
 
   it('full buckets are pruned, and a pruned bucket is the same as a full one', async () => {
     const [first] = many.registries as [Registry];
-    await first.rateLimits.take(alice, 'pruned', limit);
-    expect(await first.rateLimits.prune(clock.now() + 10_000)).toBeGreaterThanOrEqual(1);
+    await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit);
+    expect(
+      await repositoriesOf(first).rateLimits.prune(clock.now() + 10_000),
+    ).toBeGreaterThanOrEqual(1);
     for (let i = 0; i < 3; i += 1)
-      expect((await first.rateLimits.take(alice, 'pruned', limit)).allowed).toBe(true);
-    expect((await first.rateLimits.take(alice, 'pruned', limit)).allowed).toBe(false);
+      expect((await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit)).allowed).toBe(
+        true,
+      );
+    expect((await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit)).allowed).toBe(
+      false,
+    );
   });
 });
