@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import { createManualClock, type ManualClock } from '@mcp-agent/core/testing';
 import type { Registry } from '../../index.js';
-import { leaseSize } from '../repositories/call-leases.js';
+import { leaseSize } from '../limits/lease-size.js';
+import { MAX_CALL_LEASE } from '../repositories/call-leases.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 import { recordModel, START, usage } from './usage-quotas-test-helpers.js';
 import { repositoriesOf } from '../tenant-store.js';
@@ -159,7 +160,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
           );
         // 40 calls at once, 20 through each registry, each taking leased blocks: never more
         // than 25 pass; fewer by at most the other process's unspent block (the stated slack:
-        // leaseSize of what was left, here at most leaseSize(25) - 1 = 2).
+        // leaseSize of what was left, here at most leaseSize(25, 32) - 1 = 2).
         const calls = await outcomes(
           Array.from({ length: 40 }, (_, i) =>
             repositoriesOf(i % 2 === 0 ? a : b).quotas.beforeToolCall(alice, 'github'),
@@ -167,7 +168,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         );
         const passed = calls.filter((o) => o === 'ok').length;
         expect(passed).toBeLessThanOrEqual(25);
-        expect(passed).toBeGreaterThanOrEqual(25 - (leaseSize(25) - 1));
+        expect(passed).toBeGreaterThanOrEqual(25 - (leaseSize(25, MAX_CALL_LEASE) - 1));
         expect(calls.filter((o) => o instanceof QuotaExceededError)).toHaveLength(40 - passed);
         // Once both return what they leased and did not spend, the count is what passed.
         await Promise.all([repositoriesOf(a).quotas.release(), repositoriesOf(b).quotas.release()]);
@@ -180,7 +181,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         );
         const manyPassed = many.filter((o) => o === 'ok').length;
         expect(manyPassed).toBeLessThanOrEqual(1_000);
-        expect(manyPassed).toBeGreaterThanOrEqual(1_000 - (leaseSize(1_000) - 1));
+        expect(manyPassed).toBeGreaterThanOrEqual(1_000 - (leaseSize(1_000, MAX_CALL_LEASE) - 1));
         await Promise.all([repositoriesOf(a).quotas.release(), repositoriesOf(b).quotas.release()]);
         expect((await repositoriesOf(b).quotas.status(carol)).callsThisHour).toBe(manyPassed);
         // Ten servers at once in one thread: exactly 3 are counted.

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '../../index.js';
-import { rateLeaseSize } from '../limits/rate-limit-repository.js';
+import { leaseSize } from '../limits/lease-size.js';
+import { MAX_RATE_LEASE } from '../limits/rate-limit-repository.js';
 import type { SharedDatabase } from '../../testing/index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 import { repositoriesOf } from '../tenant-store.js';
@@ -86,9 +87,9 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
 
   it('two registries racing a bucket, each taking leased blocks: never past the limit, short of it by at most the blocks they hold', async () => {
     const [a, b] = many.registries as [Registry, Registry];
-    // A burst of 40 and no refill while the clock stands: leases of rateLeaseSize(40) = 5.
+    // A burst of 40 and no refill while the clock stands: leases of leaseSize(40, 16) = 5.
     const slow = { ratePerSecond: 0.001, burst: 40 };
-    expect(rateLeaseSize(slow.burst)).toBe(5);
+    expect(leaseSize(slow.burst, MAX_RATE_LEASE)).toBe(5);
     const verdicts = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         repositoriesOf(i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
@@ -97,7 +98,7 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     const passed = verdicts.filter((v) => v.allowed).length;
     expect(passed).toBeLessThanOrEqual(40);
     // Each process holds at most one block unspent when it is refused.
-    expect(passed).toBeGreaterThanOrEqual(40 - 2 * (rateLeaseSize(slow.burst) - 1));
+    expect(passed).toBeGreaterThanOrEqual(40 - 2 * (leaseSize(slow.burst, MAX_RATE_LEASE) - 1));
     expect(verdicts.filter((v) => !v.allowed).every((v) => !v.allowed && v.retryAfterMs > 0)).toBe(
       true,
     );
