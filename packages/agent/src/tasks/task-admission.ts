@@ -47,8 +47,10 @@ export class AdmittedTask {
 export class TaskAdmission {
   readonly #counts = new Map<string, number>();
 
-  /** `maxPerUser`: tasks one user may run at once in this process (the agent's limit). */
-  constructor(readonly maxPerUser: number) {}
+  constructor(
+    /** Tasks one user may run at once in this process (the agent's `maxRunningTasksPerUser`). */
+    readonly maxPerUser: number,
+  ) {}
 
   /** Tasks `userId` runs in this process now, out of the durable ones. */
   count(userId: string): number {

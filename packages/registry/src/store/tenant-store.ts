@@ -63,12 +63,22 @@ export function repositoriesOf(store: TenantStore): Repositories {
  * `tasks` for durable tasks), never a repository.
  */
 export class TenantStore {
+  /** The tenant rows; written on a tenant's first write, never needed by callers directly. */
   protected readonly users: UserRepository;
+  /** Encrypted secrets by owner row and field; plaintext only through the vault. */
   protected readonly secrets: SecretRepository;
+  /** How each tenant authenticates to each server (`none`, `static`, `oauth`). */
   protected readonly authConfigs: AuthConfigRepository;
+  /** Each tenant's OAuth accounts at servers, and their encrypted tokens. */
   protected readonly accounts: AccountRepository;
+  /**
+   * Each tenant's server rows (definitions without secret values, readiness). Add, remove and
+   * enable servers through `Registry` instead: it checks the policy, audits and announces.
+   */
   protected readonly connections: ConnectionRepository;
+  /** The cached tool list of each server, versioned; refresh it through `replaceCatalog`. */
   protected readonly catalog: ToolCatalogRepository;
+  /** The servers activated in each conversation: a thread with activations narrows to them. */
   protected readonly threads: ThreadRepository;
   /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
   readonly embeddings: EmbeddingCacheRepository;
@@ -76,8 +86,9 @@ export class TenantStore {
   protected readonly quotas: QuotaRepository;
   /** Usage and estimated cost per tenant, task, model and connector. */
   protected readonly usage: UsageRepository;
+  /** Encrypts and decrypts secrets with the keyring (AES-256-GCM, bound to tenant and row). */
   protected readonly vault: CredentialVault;
-  /** Durable tasks of each tenant with their events, and the leases of the processes running them. */
+  /** Durable tasks of each tenant, with their events, and their processes' leases. */
   readonly tasks: TaskStore;
   /** Rate limits counted in the database, so they hold across processes. */
   protected readonly rateLimits: RateLimitRepository;

@@ -9,7 +9,9 @@ export interface LoggedChangeFeedOptions {
   readonly db: Executor;
   /** This process's id in the log; its own changes are not delivered back to it. */
   readonly origin?: string;
+  /** Where lost connections, failed publishes and missed spans of the log are warned about. */
   readonly logger?: Logger;
+  /** The time changes are stamped and retention measured in; default the system's. */
   readonly clock?: Clock;
   /** Changes are kept this long for processes catching up; default 24 h. */
   readonly retentionMs?: number;
