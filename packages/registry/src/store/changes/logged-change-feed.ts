@@ -41,15 +41,18 @@ export abstract class LoggedChangeFeed implements ChangeFeed {
     return this.#closed;
   }
 
+  /** Where other processes' changes go, in the order they were made; one receiver per feed. */
   subscribe(receive: (change: RegistryChange) => void): void {
     this.#receive = receive;
   }
 
+  /** Follows the log from its newest change, then starts what wakes a read. */
   async start(): Promise<void> {
     await this.log.follow();
     await this.startWaking();
   }
 
+  /** Writes a change made here for the other processes. Never rejects: a failure is logged. */
   async publish(change: RegistryChange): Promise<void> {
     try {
       await this.write(change);
@@ -62,6 +65,7 @@ export abstract class LoggedChangeFeed implements ChangeFeed {
     }
   }
 
+  /** Stops what wakes a read and the log's delivery; resolves when a read under way ended. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.stopWaking();
