@@ -56,17 +56,7 @@ export class ToolResolver {
       ttlMs: options.ttlMs ?? 5_000,
       maxEntries: options.maxEntries ?? 10_000,
     });
-    const forget = ({ userId, providerId }: { userId: string; providerId: string }) =>
-      this.forget(userId, providerId);
-    for (const event of [
-      'server-registered',
-      'server-updated',
-      'server-removed',
-      'state-changed',
-      'catalog-changed',
-    ] as const) {
-      registry.events.on(event, forget);
-    }
+    registry.onServerChange(({ userId, providerId }) => this.forget(userId, providerId));
     pool?.on?.('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
   }
 

@@ -1,4 +1,10 @@
+import { EventEmitter } from 'node:events';
 import type { AgentContext, ConnectorUsage, ModelUsage } from '@mcp-agent/core';
+import {
+  SERVER_CHANGE_KINDS,
+  type RegistryEvents,
+  type ServerChange,
+} from './changes/registry-events.js';
 import type { Executor } from './database/executor.js';
 import type { QuotaLimits, UserQuotaLimits } from './limits/quota-limits.js';
 import type { RateLimitCounter } from './limits/rate-limit.js';
@@ -59,8 +65,8 @@ export function repositoriesOf(store: TenantStore): Repositories {
 /**
  * The tenant store: every repository over one database, each method taking the context and
  * touching only its tenant's rows. `Registry` is this plus the rules for servers (tiers,
- * policy, availability, change events). Callers use its methods, named for what they do (and
- * `tasks` for durable tasks), never a repository.
+ * policy, availability, announcing changes). Callers use its methods, named for what they do
+ * (and `tasks` for durable tasks), never a repository.
  */
 export class TenantStore {
   /** The tenant rows; written on a tenant's first write, never needed by callers directly. */
@@ -82,6 +88,11 @@ export class TenantStore {
   protected readonly threads: ThreadRepository;
   /** Embedding vectors by content hash and model, shared by every tenant (not tenant rows). */
   readonly embeddings: EmbeddingCacheRepository;
+  /**
+   * Changes of servers, credentials, catalogs and readiness: the registry's own, and, through
+   * the change feed, other processes'.
+   */
+  readonly events = new EventEmitter<RegistryEvents>();
   /** Quotas: limits per deployment and tenant, counted in the database. */
   protected readonly quotas: QuotaRepository;
   /** Usage and estimated cost per tenant, task, model and connector. */
@@ -152,6 +163,18 @@ export class TenantStore {
     const account = await this.accounts.find(ctx, providerId);
     if (account?.status !== 'active') return false;
     return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
+  }
+
+  /**
+   * Calls `listener` with the tenant and server of every change to one of its servers (its
+   * definition, readiness or catalog), made here or in another process; returns the function
+   * that stops it. What a cache of anything derived from a server listens to.
+   */
+  onServerChange(listener: (change: ServerChange) => void): () => void {
+    for (const kind of SERVER_CHANGE_KINDS) this.events.on(kind, listener);
+    return () => {
+      for (const kind of SERVER_CHANGE_KINDS) this.events.off(kind, listener);
+    };
   }
 
   /** The tenant's stored row of `providerId` (a user server, or an app server's state), if any. */
