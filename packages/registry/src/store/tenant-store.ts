@@ -1,10 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AgentContext, ConnectorUsage, ModelUsage } from '@mcp-agent/core';
-import {
-  SERVER_CHANGE_KINDS,
-  type RegistryEvents,
-  type ServerChange,
-} from './changes/registry-events.js';
+import type { RegistryEvents, ServerChange } from './changes/registry-events.js';
 import type { Executor } from './database/executor.js';
 import type { QuotaLimits, UserQuotaLimits } from './limits/quota-limits.js';
 import type { RateLimitCounter } from './limits/rate-limit.js';
@@ -53,6 +49,15 @@ export interface Repositories {
   readonly rateLimits: RateLimitRepository;
   readonly audit: AuditLogRepository;
 }
+
+// Every kind of change to one of a tenant's servers: its definition, readiness or catalog.
+const SERVER_CHANGE_KINDS = [
+  'server-registered',
+  'server-updated',
+  'server-removed',
+  'state-changed',
+  'catalog-changed',
+] as const satisfies readonly (keyof RegistryEvents)[];
 
 // Set in TenantStore's static block, the one place that may read its protected repositories.
 let repositoriesOfStore: (store: TenantStore) => Repositories;

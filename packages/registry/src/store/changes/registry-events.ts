@@ -7,15 +7,6 @@ export interface ServerChange {
   readonly scope: 'app' | 'user';
 }
 
-/** Every kind of change to one of a tenant's servers: its definition, readiness or catalog. */
-export const SERVER_CHANGE_KINDS = [
-  'server-registered',
-  'server-updated',
-  'server-removed',
-  'state-changed',
-  'catalog-changed',
-] as const;
-
 /** Events a registry emits; the connection pool listens to connect, reconnect or close. */
 export interface RegistryEvents {
   'server-registered': [ServerChange];
