@@ -307,24 +307,15 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
     });
 
     it('disconnect deletes the tokens and marks the account disconnected', async () => {
-      await repositoriesOf(registry).authConfigs.upsert(alice, {
-        providerId: 'github',
-        kind: 'oauth',
-      });
-      await repositoriesOf(registry).accounts.upsert(alice, {
-        providerId: 'github',
-        status: 'active',
-      });
-      await repositoriesOf(registry).accounts.putSecret(alice, 'github', 'oauth_tokens', 'tokens');
-      expect(await repositoriesOf(registry).accounts.disconnect(alice, 'github')).toBe(true);
-      expect(
-        await repositoriesOf(registry).accounts.getSecret(alice, 'github', 'oauth_tokens'),
-      ).toBeUndefined();
-      expect(await repositoriesOf(registry).accounts.find(alice, 'github')).toMatchObject({
-        status: 'disconnected',
-      });
+      const { accounts, authConfigs } = repositoriesOf(registry);
+      await authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' });
+      await accounts.upsert(alice, { providerId: 'github', status: 'active' });
+      await accounts.putSecret(alice, 'github', 'oauth_tokens', 'tokens');
+      expect(await accounts.disconnect(alice, 'github')).toBe(true);
+      expect(await accounts.getSecret(alice, 'github', 'oauth_tokens')).toBeUndefined();
+      expect(await accounts.find(alice, 'github')).toMatchObject({ status: 'disconnected' });
       expect(await registry.isAuthorized(alice, 'github')).toBe(false);
-      expect(await repositoriesOf(registry).accounts.disconnect(alice, 'gitlab')).toBe(false);
+      expect(await accounts.disconnect(alice, 'gitlab')).toBe(false);
     });
   });
 });
