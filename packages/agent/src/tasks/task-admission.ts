@@ -52,7 +52,7 @@ export class TaskAdmission {
     readonly maxPerUser: number,
   ) {}
 
-  /** Tasks `userId` runs in this process now, out of the durable ones. */
+  /** Tasks `userId` runs in this process now (stored tasks are counted in the database). */
   count(userId: string): number {
     return this.#counts.get(normalizeUserId(userId)) ?? 0;
   }
