@@ -97,9 +97,8 @@ export class OAuthService {
     private readonly registry: OAuthStore,
     private readonly options: OAuthServiceOptions = {},
   ) {
-    const repositories = repositoriesOf(registry);
-    this.#authConfigs = repositories.authConfigs;
-    this.#tokens = options.tokens ?? new VaultTokenStore(repositories);
+    this.#authConfigs = repositoriesOf(registry).authConfigs;
+    this.#tokens = options.tokens ?? new VaultTokenStore(repositoriesOf(registry));
     this.#skewMs = options.refreshSkewMs ?? 60_000;
     this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
     this.#challenges = new ExpiringCache({ maxEntries: 10_000, ttlMs: this.#stateTtlMs });
