@@ -7,9 +7,9 @@ export {
   type TaskRetention,
   type TaskStreamItem,
 } from './tasks/durable-tasks.js';
-export type { AdmittedTask, TaskAdmission } from './tasks/task-admission.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
+export type { AdmittedTask, TaskAdmission } from './tasks/task-admission.js';
 export {
   createModelClientFromEnv,
   isModelConfigured,

@@ -36,9 +36,8 @@ export interface DurableTasksOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
   /**
-   * Tasks one user may run at once, counted in the database over every process on it (the one
-   * admission of a stored task: the agent does not count it again); default the agent's
-   * `maxRunningTasksPerUser`.
+   * Tasks one user may run at once, counted in the database over every process on it; default
+   * the agent's `maxRunningTasksPerUser`.
    */
   readonly maxRunningPerUser?: number;
   /**
