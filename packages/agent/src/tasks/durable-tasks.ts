@@ -206,7 +206,7 @@ export class DurableTasks {
     return this.#registry.tasks.get(createContext({ userId, clock: this.#clock }), id);
   }
 
-  /** The user's tasks, newest first (see `TaskStore.list`). */
+  /** The user's tasks, newest first (see `TaskRepository.list`). */
   list(userId: string, options: { limit?: number; before?: string } = {}): Promise<TaskRecord[]> {
     return this.#registry.tasks.list(createContext({ userId, clock: this.#clock }), options);
   }
