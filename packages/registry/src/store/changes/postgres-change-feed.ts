@@ -42,12 +42,14 @@ export class PostgresChangeFeed extends LoggedChangeFeed {
     return this.#channel;
   }
 
+  /** LISTENs on the channel and starts the safety-net poll. */
   protected async startWaking(): Promise<void> {
     await this.#connect();
     this.#poll = setInterval(() => this.#read(), this.#options.pollMs ?? 2_000);
     this.#poll.unref();
   }
 
+  /** Appends the change and NOTIFYs the channel, in one statement. */
   protected async write(change: RegistryChange): Promise<void> {
     const row = ChangeLog.row(
       change,
@@ -66,6 +68,7 @@ export class PostgresChangeFeed extends LoggedChangeFeed {
     );
   }
 
+  /** Stops the poll and any reconnect, and closes the LISTEN connection. */
   protected async stopWaking(): Promise<void> {
     clearInterval(this.#poll);
     clearTimeout(this.#reconnect);

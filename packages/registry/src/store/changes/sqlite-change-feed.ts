@@ -38,6 +38,7 @@ export class SqliteChangeFeed extends LoggedChangeFeed {
     return this.#polls;
   }
 
+  /** Reads `data_version` once, then polls it every `pollMs`. */
   protected async startWaking(): Promise<void> {
     this.#started = true;
     this.#version = await this.#dataVersion();
@@ -54,10 +55,12 @@ export class SqliteChangeFeed extends LoggedChangeFeed {
     return () => this.#holders.delete(held);
   }
 
+  /** Appends the change to the log; the others notice it through `data_version`. */
   protected async write(change: RegistryChange): Promise<void> {
     await this.log.append(change, this.following.origin, this.following.clock.now());
   }
 
+  /** Stops the poll and waits for one under way. */
   protected async stopWaking(): Promise<void> {
     clearInterval(this.#timer);
     await this.#reading;
