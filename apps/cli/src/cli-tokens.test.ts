@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '@mcp-agent/core';
 import { openRegistry } from '@mcp-agent/registry';
 
 // The built binary, as an operator runs it: tokens needs only the token file, no registry.
@@ -69,7 +70,7 @@ describe('mcp-agent tokens', { timeout: 90_000 }, () => {
     expect(run('--home', home, 'tokens', 'revoke', added.id, '--tokens', file).code).toBe(0);
     const registry = await openRegistry({ home, env: {} });
     try {
-      const entries = await registry.audit.forOperator('carol');
+      const entries = await registry.auditTrail(createContext({ userId: 'carol' }));
       expect(entries.map((e) => [e.action, e.actor, e.detail.tokenId])).toEqual([
         ['token.revoked', 'operator', added.id],
         ['token.added', 'operator', added.id],

@@ -26,7 +26,7 @@ try {
 
   line(`1. Import ${file} for ${ctx.userId}`);
   // A clean slate for the demo user on every run; the file is then the whole configuration.
-  for (const old of await stack.registry.connections.list(ctx)) {
+  for (const old of await stack.registry.storedServers(ctx)) {
     if (old.scope === 'user') await stack.registry.removeServer(ctx, old.providerId);
   }
   const imported = await stack.registry.importServers(ctx, readFileSync(file, 'utf8'), {
@@ -79,7 +79,7 @@ try {
   );
 
   line('\n7. run_code: one sandboxed script, two tools (isolated-vm in a worker process)');
-  const memoryTools = (await stack.registry.catalog.list(ctx, 'memory'))
+  const memoryTools = (await stack.registry.storedTools(ctx, 'memory'))
     .map((tool) => toToolSpec('memory', tool.raw))
     .filter((t) => ['create_entities', 'read_graph'].includes(t.name));
   const declared = memoryTools.map((t) => ({ provider: t.providerId, name: t.name }));

@@ -146,9 +146,9 @@ describe('one gate for every operation on a user server', () => {
     const limits = { providers: { everything: { ratePerSecond: 1, burst: 3 } } };
     const d = dispatcher({
       links: [
-        rateLimitLink(limits, stack.registry.rateLimits),
-        quotaLink(stack.registry.quotas),
-        usageLink(stack.registry.usage),
+        rateLimitLink(limits, stack.registry.rateLimitCounter),
+        quotaLink(stack.registry),
+        usageLink(stack.registry),
       ],
     });
     // A tight loop of reads: the burst passes, the next is refused with a retry-after.
@@ -162,7 +162,7 @@ describe('one gate for every operation on a user server', () => {
     expect((await d.readResource(bob, 'everything', DOC)).ok).toBe(true);
     // Counted: three operations of alice's reached the server, one of bob's.
     const usage = async (ctx: typeof alice) =>
-      (await stack.registry.usage.task(ctx, ctx.requestId)).connectors;
+      (await stack.registry.taskUsage(ctx, ctx.requestId)).connectors;
     expect(await usage(alice)).toEqual([
       { connector: 'everything', calls: 3, errors: 0, durationMs: expect.any(Number) },
     ]);
@@ -171,7 +171,7 @@ describe('one gate for every operation on a user server', () => {
     ]);
     // The hourly quota counts them too, and refuses the one past it.
     clock.advance(10_000);
-    await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 2 });
+    await stack.registry.setQuotaLimits(alice, { maxCallsPerHour: 2 });
     expect((await d.readResource(alice, 'everything', DOC)).ok).toBe(true);
     expect((await d.listResources(alice, 'everything')).ok).toBe(true);
     expectError(await d.readResource(alice, 'everything', DOC), 'QUOTA_EXCEEDED');

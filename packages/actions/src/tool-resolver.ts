@@ -56,17 +56,7 @@ export class ToolResolver {
       ttlMs: options.ttlMs ?? 5_000,
       maxEntries: options.maxEntries ?? 10_000,
     });
-    const forget = ({ userId, providerId }: { userId: string; providerId: string }) =>
-      this.forget(userId, providerId);
-    for (const event of [
-      'server-registered',
-      'server-updated',
-      'server-removed',
-      'state-changed',
-      'catalog-changed',
-    ] as const) {
-      registry.events.on(event, forget);
-    }
+    registry.onServerChange(({ userId, providerId }) => this.forget(userId, providerId));
     pool?.on?.('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
   }
 
@@ -103,9 +93,7 @@ export class ToolResolver {
     if (cached !== undefined) return cached;
     const verdict = (await this.registry.availability(ctx)).check(providerId);
     if (!verdict.available) return { tool: undefined, verdict };
-    const raw = (await this.registry.catalog.list(ctx, providerId)).find(
-      (t) => t.name === toolName,
-    );
+    const raw = (await this.registry.storedTools(ctx, providerId)).find((t) => t.name === toolName);
     if (raw === undefined) {
       return {
         tool: undefined,

@@ -1,10 +1,4 @@
-import {
-  ConfigError,
-  normalizeUserId,
-  RateLimitedError,
-  resolveBudgetCeilings,
-  type Budget,
-} from '@mcp-agent/core';
+import { ConfigError, RateLimitedError, resolveBudgetCeilings, type Budget } from '@mcp-agent/core';
 
 /**
  * The operator's limits on every task, whichever surface starts it (the library, the HTTP API,
@@ -58,36 +52,4 @@ export function runningTasksRefusal(running: number, limit: number): RateLimited
     `This user already runs ${running} tasks, the most allowed at once (maxRunningTasksPerUser). Wait for one to finish or cancel one, then try again.`,
     { details: { running, limit, retryAfterMs: RETRY_AFTER_MS } },
   );
-}
-
-/** Each user's running tasks, counted so that one past the cap is refused at once. */
-export class RunningTasks {
-  readonly #counts = new Map<string, number>();
-
-  constructor(private readonly maxPerUser: number) {}
-
-  /** Tasks `userId` runs now. */
-  count(userId: string): number {
-    return this.#counts.get(normalizeUserId(userId)) ?? 0;
-  }
-
-  /**
-   * Admits one task of `userId` (synchronously, so two callers never both take the last slot),
-   * or throws `RateLimitedError` with `details.retryAfterMs`. Call the returned release once.
-   */
-  admit(rawUserId: string): () => void {
-    // Counted by the normalised id, the tenant key: "alice " and "alice" are one user.
-    const userId = normalizeUserId(rawUserId);
-    const running = this.count(userId);
-    if (running >= this.maxPerUser) throw runningTasksRefusal(running, this.maxPerUser);
-    this.#counts.set(userId, running + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = this.count(userId) - 1;
-      if (left > 0) this.#counts.set(userId, left);
-      else this.#counts.delete(userId);
-    };
-  }
 }

@@ -42,17 +42,17 @@ describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
       estimatedCostUsd: cost,
     });
     // The database holds the same figures, for the task and in the tenant's totals.
-    const stored = await e2e.registry.usage.task(alice, result.requestId);
+    const stored = await e2e.registry.taskUsage(alice, result.requestId);
     expect(stored.models).toEqual(result.usage.models);
     expect(stored.connectors).toEqual([
       { connector: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
     ]);
-    const summary = await e2e.registry.usage.summary(alice, { days: 1 });
+    const summary = await e2e.registry.usageSummary(alice, { days: 1 });
     expect(summary.totals).toMatchObject({ requests: 5, toolCalls: 1, estimatedCostUsd: cost });
   });
 
   it('TEN-11 a task past maxCallsPerHour ends quota_exceeded, saying which limit and when it resets', async () => {
-    await e2e.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 1 });
+    await e2e.registry.setQuotaLimits(alice, { maxCallsPerHour: 1 });
     e2e.model.push(
       use('describe_tools', { tool_ids: ['github.list_issues'] }),
       use('call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } }),
@@ -79,11 +79,11 @@ describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
     expect(result.usage.connectors).toEqual([
       { connector: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
     ]);
-    expect((await e2e.registry.usage.task(alice, result.requestId)).models[0]?.requests).toBe(3);
+    expect((await e2e.registry.taskUsage(alice, result.requestId)).models[0]?.requests).toBe(3);
   });
 
   it('TEN-11 a task past maxTokensPerDay is refused before its next model request', async () => {
-    await e2e.registry.quotas.setUserLimits(alice, { maxTokensPerDay: 250 });
+    await e2e.registry.setQuotaLimits(alice, { maxTokensPerDay: 250 });
     e2e.model.push(
       use('search_tools', { query: 'issues' }),
       use('search_tools', { query: 'labels' }),
@@ -107,7 +107,7 @@ describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
   });
 
   it('TEN-11 calls from run_code count too: the script past the limit ends the task', async () => {
-    await e2e.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 1 });
+    await e2e.registry.setQuotaLimits(alice, { maxCallsPerHour: 1 });
     e2e.model.push(
       use('describe_tools', { tool_ids: ['github.list_issues'] }),
       use('run_code', {

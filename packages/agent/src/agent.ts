@@ -24,7 +24,8 @@ import {
   type ConnectionPool,
   type Registry,
 } from '@mcp-agent/registry';
-import { resolveAgentLimits, RunningTasks, type AgentLimits } from './agent-limits.js';
+import { resolveAgentLimits, type AgentLimits } from './agent-limits.js';
+import { TaskAdmission, type AdmittedTask } from './tasks/task-admission.js';
 import { meterModel } from './model/metered-model.js';
 import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
@@ -136,7 +137,7 @@ interface Run {
 export class Agent {
   readonly #options: AgentOptions;
   readonly #ceilings: Budget;
-  readonly #running: RunningTasks;
+  readonly #admission: TaskAdmission;
   readonly #limits: ReturnType<typeof resolveAgentLimits>;
   readonly #prices: PriceTable;
 
@@ -149,7 +150,7 @@ export class Agent {
     this.#options = options;
     this.#limits = resolveAgentLimits(options.limits);
     this.#ceilings = this.#limits.budgetCeilings;
-    this.#running = new RunningTasks(this.#limits.maxRunningTasksPerUser);
+    this.#admission = new TaskAdmission(this.#limits.maxRunningTasksPerUser);
     this.#prices = resolvePrices(options.prices);
   }
 
@@ -208,8 +209,28 @@ export class Agent {
     userId: string,
     options: ExecuteTaskOptions = {},
   ): Promise<MCPTaskResult> {
-    const release = this.#running.admit(userId);
-    return traceTask(userId, () => this.#execute(task, userId, options)).finally(release);
+    return this.runAdmitted(this.#admission.admit(userId), task, options);
+  }
+
+  /** Where this agent's tasks are admitted: in memory here, or stored (`DurableTasks`). */
+  get admission(): TaskAdmission {
+    return this.#admission;
+  }
+
+  /**
+   * Runs a task that {@link admission} admitted (a durable task, counted in the database), as
+   * {@link startTask} does, without counting it again; its slot is released when it ends.
+   */
+  runAdmitted(
+    admitted: AdmittedTask,
+    task: string,
+    options: ExecuteTaskOptions = {},
+  ): Promise<MCPTaskResult> {
+    admitted.take();
+    const { userId } = admitted;
+    return traceTask(userId, () => this.#execute(task, userId, options)).finally(() =>
+      admitted.release(),
+    );
   }
 
   async #execute(
@@ -273,8 +294,7 @@ export class Agent {
       const metered = meterModel(model, {
         ctx,
         meter,
-        quotas: this.#options.registry.quotas,
-        usage: this.#options.registry.usage,
+        store: this.#options.registry,
         prices: this.#prices,
       });
       const surface = await modeSurface(options.mode ?? 'discovery', ctx, this.#options.knowledge, {

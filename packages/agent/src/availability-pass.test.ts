@@ -55,7 +55,7 @@ beforeEach(async () => {
       transport: 'streamable-http',
       url: `https://${id}.example/mcp`,
     });
-    await registry.catalog.replace(ctx, id, [
+    await registry.replaceCatalog(ctx, id, [
       {
         name: `tool_${i}`,
         description: `Does thing number ${i} for issues`,

@@ -109,8 +109,8 @@ export function makeAgent(
     links: [
       ...(links ?? []),
       ...(options.logger === undefined ? [] : [loggingLink]),
-      quotaLink(e2e.registry.quotas),
-      usageLink(e2e.registry.usage),
+      quotaLink(e2e.registry),
+      usageLink(e2e.registry),
     ],
   });
   return new Agent({

@@ -11,6 +11,7 @@ export { DurableTasks, type StartTaskOptions, type TaskStreamItem } from './task
 export type { DurableTasksOptions, TaskRetention } from './tasks/durable-tasks-options.js';
 export { closeSharedStack, executeTask } from './execute-task.js';
 export { openAgentStack, type AgentStack, type OpenAgentStackOptions } from './open-agent.js';
+export type { AdmittedTask, StoredTaskAdmitted, TaskAdmission } from './tasks/task-admission.js';
 export {
   createModelClientFromEnv,
   isModelConfigured,

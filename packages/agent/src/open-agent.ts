@@ -132,9 +132,9 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
       ...(options.dispatcher?.links ?? [telemetryLink, loggingLink]),
       ...(options.rateLimits === undefined
         ? []
-        : [rateLimitLink(options.rateLimits, registry.rateLimits)]),
-      quotaLink(registry.quotas),
-      usageLink(registry.usage),
+        : [rateLimitLink(options.rateLimits, registry.rateLimitCounter)]),
+      quotaLink(registry),
+      usageLink(registry),
     ],
     registry,
     pool,

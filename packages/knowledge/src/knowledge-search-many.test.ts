@@ -35,7 +35,7 @@ async function connect(registry: Registry, ids: readonly string[]): Promise<void
       transport: 'streamable-http',
       url: `https://${id}.example/mcp`,
     });
-    await registry.catalog.replace(
+    await registry.replaceCatalog(
       alice,
       id,
       servers[id]!.map((tool) => ({ ...tool, inputSchema: { type: 'object' } })),

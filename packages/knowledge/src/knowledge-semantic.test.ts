@@ -59,7 +59,7 @@ describe('Knowledge with semantic ranking', () => {
       transport: 'streamable-http',
       url: `https://${id}.example/mcp`,
     });
-    await registry.catalog.replace(
+    await registry.replaceCatalog(
       ctx,
       id,
       list.map((t) => ({ ...t, inputSchema: { type: 'object' } })),

@@ -42,7 +42,7 @@ describe('one search index per catalog, shared by tenants', () => {
     for (const ctx of tenants) {
       for (const [id, tools] of Object.entries(catalogs)) {
         await registry.recordState(ctx, id, { status: 'ready' });
-        await registry.catalog.replace(ctx, id, tools);
+        await registry.replaceCatalog(ctx, id, tools);
       }
     }
   });
@@ -71,7 +71,7 @@ describe('one search index per catalog, shared by tenants', () => {
     const [alice, bob] = tenants as [(typeof tenants)[0], (typeof tenants)[0]];
     await knowledge.search(alice, 'issue');
     await knowledge.search(bob, 'issue');
-    await registry.catalog.replace(bob, 'github', [
+    await registry.replaceCatalog(bob, 'github', [
       ...catalogs.github!,
       { name: 'close_issue', description: 'Close an issue' },
     ]);
@@ -81,7 +81,7 @@ describe('one search index per catalog, shared by tenants', () => {
       (await knowledge.search(alice, 'close issue', { limit: 10 })).map((r) => r.tool_id),
     ).not.toContain('github.close_issue');
     // Bob alone took the new index: his next change is made in place.
-    await registry.catalog.replace(bob, 'mail', []);
+    await registry.replaceCatalog(bob, 'mail', []);
     expect(
       (await knowledge.search(bob, 'send email', { limit: 10 })).map((r) => r.tool_id),
     ).not.toContain('mail.send_email');
@@ -91,7 +91,7 @@ describe('one search index per catalog, shared by tenants', () => {
   it('holds at most maxIndexes catalogs and maxTenants tenants', async () => {
     for (const [i, ctx] of tenants.entries()) {
       // A catalog of its own for each tenant.
-      await registry.catalog.replace(ctx, 'mail', [
+      await registry.replaceCatalog(ctx, 'mail', [
         { name: `send_email_${i}`, description: 'Send an email message' },
       ]);
       await knowledge.search(ctx, 'send');
@@ -100,7 +100,7 @@ describe('one search index per catalog, shared by tenants', () => {
     const extra = createContext({ userId: 'dave' });
     for (const [id, tools] of Object.entries(catalogs)) {
       await registry.recordState(extra, id, { status: 'ready' });
-      await registry.catalog.replace(extra, id, tools);
+      await registry.replaceCatalog(extra, id, tools);
     }
     await knowledge.search(extra, 'send');
     expect(knowledge.cacheSizes()).toEqual({ indexes: 3, tenants: 2 });
@@ -115,7 +115,7 @@ describe('one search index per catalog, shared by tenants', () => {
         (typeof tenants)[0],
         (typeof tenants)[0],
       ];
-      await registry.catalog.replace(carol, 'mail', [
+      await registry.replaceCatalog(carol, 'mail', [
         { name: 'send_fax', description: 'Send a fax' },
       ]);
       await idle.search(alice, 'send');

@@ -40,7 +40,7 @@ async function addServer(
     transport: 'streamable-http',
     url: `https://${id}.example/mcp`,
   });
-  await registry.catalog.replace(ctx, id, tools);
+  await registry.replaceCatalog(ctx, id, tools);
   await registry.recordState(ctx, id, { status: 'ready' });
 }
 
@@ -107,7 +107,7 @@ describe('Knowledge', () => {
 
   it('updates incrementally: a changed catalog, a removed server, a failed server', async () => {
     await knowledge.search(alice, 'issue');
-    await registry.catalog.replace(alice, 'github', [
+    await registry.replaceCatalog(alice, 'github', [
       ...githubTools,
       { name: 'close_issue', description: 'Close an issue' },
     ]);

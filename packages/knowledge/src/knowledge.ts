@@ -316,7 +316,7 @@ export class Knowledge {
         return undefined;
       }
     });
-    const catalogs = await this.#registry.catalog.listMany(ctx, [
+    const catalogs = await this.#registry.storedToolsOf(ctx, [
       ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.providerId]))),
     ]);
     for (const [index, id] of parsed.entries()) {
@@ -359,7 +359,7 @@ export class Knowledge {
     const known = this.#tenants.get(ctx.userId);
     let catalog = known?.versions === versions ? this.#catalogs.get(known.signature) : undefined;
     if (catalog === undefined) {
-      const tools = await this.#registry.catalog.listMany(
+      const tools = await this.#registry.storedToolsOf(
         ctx,
         servers.map((server) => server.id),
       );

@@ -45,7 +45,7 @@ export class ToolboxBuilder {
   /** The tenant's manifest now: one availability pass, one catalog query. */
   async build(ctx: AgentContext): Promise<ToolManifest> {
     const active = (await this.registry.availability(ctx)).active;
-    const catalogs = await this.registry.catalog.listMany(
+    const catalogs = await this.registry.storedToolsOf(
       ctx,
       active.filter((server) => server.toolCount !== null).map((server) => server.id),
     );

@@ -26,12 +26,12 @@ export {
   type QuotaName,
   type UserQuotaLimits,
 } from './store/limits/quota-limits.js';
-export { QuotaRepository, type QuotaStatus } from './store/repositories/quotas.js';
+export type { QuotaStatus } from './store/repositories/quotas.js';
 export { TASK_METER, TaskMeter } from './store/tasks/task-meter.js';
 export {
   MAX_USAGE_DAYS,
-  UsageRepository,
   type ModelUsageRecord,
+  type TaskUsage,
   type ToolCallRecord,
   type UsageSummary,
   type UsageTotals,
@@ -65,18 +65,17 @@ export {
   SqliteChangeFeed,
   type SqliteChangeFeedOptions,
 } from './store/changes/sqlite-change-feed.js';
-export {
-  TaskRepository,
-  type NewTask,
-  type StoredTaskEvent,
-  type TaskAdmission,
-  type TaskRecord,
+export type {
+  NewTask,
+  StoredTaskEvent,
+  StoredAdmission,
+  TaskRecord,
 } from './store/tasks/task-repository.js';
-export { TaskLeases, type LostTask } from './store/tasks/task-leases.js';
+export type { LostTask } from './store/tasks/task-leases.js';
+export { TaskStore } from './store/tasks/task-store.js';
 export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './store/limits/rate-limit.js';
 export { MemoryRateLimitCounter } from './store/limits/memory-rate-limits.js';
 export {
-  AuditLogRepository,
   DEFAULT_AUDIT_RETENTION,
   type AuditAction,
   type AuditEntry,

@@ -3,6 +3,7 @@ import { createContext } from '@mcp-agent/core';
 import type { Registry } from './registry.js';
 import { createTestRegistry } from './testing/index.js';
 import { MULTI_TENANT_POLICY } from './store/availability/user-server-policy.js';
+import { repositoriesOf } from './store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -34,7 +35,7 @@ describe('Registry: enable, disable, partial imports', () => {
     expect((await registry.availability(alice)).check('memory')).toMatchObject({
       code: 'disabled',
     });
-    expect(await registry.connections.get(alice, 'memory')).toMatchObject({
+    expect(await repositoriesOf(registry).connections.get(alice, 'memory')).toMatchObject({
       enabled: false,
       config: { enabled: false },
     });
@@ -68,7 +69,9 @@ describe('Registry: enable, disable, partial imports', () => {
       expect(result.imported).toEqual(['ok']);
       expect(result.rejected?.map((r) => r.id)).toEqual(['bad', 'local']);
       expect(result.rejected?.[1]?.issues[0]?.message).toMatch(/stdio/);
-      expect((await strict.connections.list(alice)).map((r) => r.providerId)).toEqual(['ok']);
+      expect(
+        (await repositoriesOf(strict).connections.list(alice)).map((r) => r.providerId),
+      ).toEqual(['ok']);
     } finally {
       await strict.close();
     }

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import {
   parseServerConfig,
   PolicyDeniedError,
@@ -21,7 +20,6 @@ import {
 import type { Executor } from './store/database/executor.js';
 import type { CatalogUpdate } from './store/repositories/tool-catalog.js';
 import { scanToolDefinitions, type ToolFinding } from './store/catalog/tool-findings.js';
-import type { RegistryEvents } from './store/changes/registry-events.js';
 import { resolveHome } from './store/database/open-database.js';
 import { tenantFolder, type TenantFolder } from './store/availability/tenant-folder.js';
 import {
@@ -43,11 +41,6 @@ import { importServerFile } from './server-import.js';
  * Every method takes the context and touches only its tenant's rows.
  */
 export class Registry extends TenantStore {
-  /**
-   * Changes of servers, credentials, catalogs and readiness: this registry's own, and, through
-   * the change feed, other processes'.
-   */
-  readonly events = new EventEmitter<RegistryEvents>();
   readonly #db: Executor;
   #closed: Promise<void> | undefined;
   readonly #feed: ChangeFeed | undefined;
@@ -245,15 +238,9 @@ export class Registry extends TenantStore {
    */
   async setServerEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
     const row = await this.connections.find(ctx, providerId);
-    if (row === undefined) {
-      if (this.#appServers.has(providerId))
-        throw new PolicyDeniedError(
-          `Server "${providerId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
-          { details: { providerId } },
-        );
-      throw notFound(providerId);
-    }
-    if (row.scope !== 'user')
+    if (row === undefined && !this.#appServers.has(providerId)) throw notFound(providerId);
+    // An app server, with a state row or without: the operator's.
+    if (row?.scope !== 'user')
       throw new PolicyDeniedError(
         `Server "${providerId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
         { details: { providerId } },

@@ -120,7 +120,7 @@ async function add(
         },
   );
   // Replacing a server loses its definition and secrets: only when asked.
-  const existing = await stack.registry.connections.find(ctx, parsed.id);
+  const existing = await stack.registry.storedServer(ctx, parsed.id);
   if (
     values.replace !== true &&
     (existing?.scope === 'user' || stack.registry.appServers.has(parsed.id))
@@ -198,7 +198,7 @@ async function show(
 ): Promise<void> {
   const availability = await stack.registry.availability(ctx);
   const entry = availability.get(id);
-  const row = await stack.registry.connections.find(ctx, id);
+  const row = await stack.registry.storedServer(ctx, id);
   const app = stack.registry.appServers.get(id);
   if (entry === undefined || (row?.scope !== 'user' && app === undefined)) throw notFound(id);
   const definition = row?.scope === 'user' ? publicDefinition(row) : publicApp(app as ServerConfig);
@@ -242,7 +242,7 @@ async function exportServers(
   ids: string[],
 ): Promise<void> {
   const withSecrets = cli.values['with-secrets'] === true;
-  const rows = (await stack.registry.connections.list(ctx)).filter(
+  const rows = (await stack.registry.storedServers(ctx)).filter(
     (row) => row.scope === 'user' && (ids.length === 0 || ids.includes(row.providerId)),
   );
   const missing = ids.filter((id) => !rows.some((row) => row.providerId === id));

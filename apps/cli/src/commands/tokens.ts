@@ -79,7 +79,7 @@ export async function auditTokenChange(cli: Invocation, change: TokenChange): Pr
     const { openRegistry } = await import('@mcp-agent/registry');
     const registry = await openRegistry(home === undefined ? {} : { home });
     try {
-      await registry.audit.record(createContext({ userId: change.user }), {
+      await registry.recordAudit(createContext({ userId: change.user }), {
         action: change.action,
         actor: 'operator',
         detail: { tokenId: change.tokenId },

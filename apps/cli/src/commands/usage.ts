@@ -17,8 +17,8 @@ export const usage: StackCommand = async (cli, stack, ctx, sub, rest) => {
     if (!Number.isInteger(days) || days < 1 || days > MAX_USAGE_DAYS)
       usageError(`--days must be a whole number from 1 to ${MAX_USAGE_DAYS}, not "${raw}"`);
     const [summary, quotas] = await Promise.all([
-      stack.registry.usage.summary(ctx, { days }),
-      stack.registry.quotas.status(ctx),
+      stack.registry.usageSummary(ctx, { days }),
+      stack.registry.quotaStatus(ctx),
     ]);
     out(render(ctx.userId, summary, quotas), { usage: summary, quotas });
     return;
@@ -39,8 +39,8 @@ export const usage: StackCommand = async (cli, stack, ctx, sub, rest) => {
     usageError(
       'usage quota set needs --max-calls-per-hour, --max-tokens-per-day or --max-servers-per-thread',
     );
-  const own = await stack.registry.quotas.setUserLimits(ctx, limits);
-  const status = await stack.registry.quotas.status(ctx);
+  const own = await stack.registry.setQuotaLimits(ctx, limits);
+  const status = await stack.registry.quotaStatus(ctx);
   out(`quotas of ${ctx.userId}: ${describeLimits(status.limits)}`, { own, limits: status.limits });
 };
 

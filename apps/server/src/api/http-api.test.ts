@@ -286,7 +286,7 @@ describe('the HTTP API', () => {
 
   it('TEN-11 a user past a quota: the task ends quota_exceeded, the next is refused with 429 and Retry-After', async () => {
     const alice = createContext({ userId: 'alice' });
-    await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 1 });
+    await stack.registry.setQuotaLimits(alice, { maxCallsPerHour: 1 });
     try {
       const use = (name: string, input: unknown) => ({
         content: [{ type: 'tool_use' as const, name, input }],
@@ -328,7 +328,7 @@ describe('the HTTP API', () => {
       };
       expect(usage.quotas).toMatchObject({ limits: { maxCallsPerHour: 1 }, callsThisHour: 1 });
     } finally {
-      await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: null });
+      await stack.registry.setQuotaLimits(alice, { maxCallsPerHour: null });
     }
   });
 

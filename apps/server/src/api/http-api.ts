@@ -262,8 +262,8 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
       );
     const ctx = contextOf(c);
     const [usage, quotas] = await Promise.all([
-      stack.registry.usage.summary(ctx, { days }),
-      stack.registry.quotas.status(ctx),
+      stack.registry.usageSummary(ctx, { days }),
+      stack.registry.quotaStatus(ctx),
     ]);
     return c.json({ usage, quotas });
   });

@@ -39,7 +39,7 @@ let api: Awaited<ReturnType<typeof serveHttpApi>>;
 const get = (path: string, token: string) =>
   fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
 const calls = async (userId: string) =>
-  (await stack.registry.usage.summary(createContext({ userId }), { days: 1 })).totals.toolCalls;
+  (await stack.registry.usageSummary(createContext({ userId }), { days: 1 })).totals.toolCalls;
 
 beforeAll(async () => {
   stack = await openAgentStack({

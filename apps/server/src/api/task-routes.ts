@@ -60,7 +60,7 @@ export function taskRoutes(options: {
     // A task that cannot run (no model configured) is refused now, not accepted and failed later.
     await stack.agent.checkModel();
     // A tenant whose quota is used up is told now (429), not by a task that fails at once.
-    await stack.registry.quotas.check(contextOf(c));
+    await stack.registry.checkQuotas(contextOf(c));
     // Stored before it runs, so any process can answer for it. The operator's ceilings hold the
     // budget; past the user's running-task limit (over every process) the answer is 429.
     const record = await tasks().start(c.get('userId'), input.task, {

@@ -180,7 +180,7 @@ export function observabilityRoutes(options: {
     const id = c.req.param('id') ?? '';
     const record =
       caller.userId === undefined
-        ? await stack.registry.taskLeases.find(id)
+        ? await stack.registry.tasks.findForOperator(id)
         : await tasks().get(caller.userId, id);
     if (record === undefined) throw new NotFoundError('No such task.');
     return record;
@@ -191,7 +191,7 @@ export function observabilityRoutes(options: {
     const limit = limitOf(c, 1_000, 1_000);
     const rows =
       caller.userId === undefined
-        ? await stack.registry.taskLeases.recent(limit)
+        ? await stack.registry.tasks.recentForOperator(limit)
         : await tasks().list(caller.userId, { limit });
     return c.json({ tasks: rows.map((record) => taskRow(record, caller.operator)) });
   });
@@ -326,7 +326,7 @@ export function observabilityRoutes(options: {
       throw new InvalidArgumentsError(
         `before is an entry's seq, a whole number; got "${raw.slice(0, 20)}".`,
       );
-    const entries = await stack.registry.audit.list(ctx, {
+    const entries = await stack.registry.auditTrail(ctx, {
       limit: limitOf(c, 100, 1_000),
       ...(raw === undefined ? {} : { before: Number(raw) }),
     });
@@ -343,7 +343,7 @@ export function observabilityRoutes(options: {
       memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal },
       pool: { sessions: stack.pool.size },
       gateway: options.gateway?.stats() ?? null,
-      tasks: { runningHere: tasks().running, running: await stack.registry.taskLeases.running() },
+      tasks: { runningHere: tasks().running, running: await stack.registry.tasks.runningCount() },
       traces: telemetry?.mcpTraces.size ?? 0,
       logs: logs?.stats ?? null,
       node: process.version,

@@ -119,7 +119,7 @@ export async function serverTools(
   serverId: string,
 ): Promise<ToolRow[]> {
   const [catalog, findings] = await Promise.all([
-    stack.registry.catalog.list(ctx, serverId),
+    stack.registry.storedTools(ctx, serverId),
     stack.registry.toolFindings(ctx, serverId),
   ]);
   const ids = catalog.map((tool) => `${serverId}.${tool.name}`);
@@ -175,7 +175,7 @@ export async function explainedSearch(
 ): Promise<SearchRow[]> {
   const hits = await stack.knowledge.search(ctx, query, { limit });
   const providers = [...new Set(hits.map((hit) => hit.tool_id.slice(0, hit.tool_id.indexOf('.'))))];
-  const catalogs = await stack.registry.catalog.listMany(ctx, providers);
+  const catalogs = await stack.registry.storedToolsOf(ctx, providers);
   return hits.map((hit, index) => {
     const provider = hit.tool_id.slice(0, hit.tool_id.indexOf('.'));
     const name = hit.tool_id.slice(provider.length + 1);

@@ -103,8 +103,8 @@ describe('middleware links', () => {
 
   it('rate limit counted in the database: two dispatchers on one registry share the limit', async () => {
     const limits = { providers: { github: { ratePerSecond: 1, burst: 2 } } };
-    const first = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimits)] });
-    const second = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimits)] });
+    const first = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimitCounter)] });
+    const second = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimitCounter)] });
     expect((await first.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
     expect((await second.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
     expectError(await first.dispatchTool(alice, 'github.typed', {}), 'RATE_LIMITED');
@@ -123,7 +123,7 @@ describe('middleware links', () => {
     await stack.registry.replaceCatalog(alice, 'github', changed);
     const held = await d.dispatchTool(alice, 'github.typed', {});
     expectError(held, 'POLICY_DENIED', /changed since it was approved/);
-    const current = (await stack.registry.catalog.list(alice, 'github')).find(
+    const current = (await stack.registry.storedTools(alice, 'github')).find(
       (t) => t.name === 'typed',
     )?.contentHash as string;
     await approvals.approve(alice, 'github.typed', current);
@@ -131,28 +131,28 @@ describe('middleware links', () => {
   });
 
   it('usage: every call that reaches a server is recorded for its tenant, task and connector', async () => {
-    const d = dispatcher({ links: [usageLink(stack.registry.usage)] });
+    const d = dispatcher({ links: [usageLink(stack.registry)] });
     const meter = new TaskMeter();
     const task = createContext({ userId: 'alice', clock }).with(TASK_METER, meter);
     await d.dispatchTool(task, 'github.typed', {});
     await d.dispatchTool(task, 'github.fails', {});
     // Refused before the chain (bad arguments): no call, nothing recorded.
     await d.dispatchTool(task, 'github.create_issue', { repo: 7 });
-    const recorded = await stack.registry.usage.task(alice, task.requestId);
+    const recorded = await stack.registry.taskUsage(alice, task.requestId);
     expect(recorded.connectors).toEqual([
       { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
     ]);
     expect(meter.connectors).toEqual([
       { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
     ]);
-    expect((await stack.registry.usage.task(bob, task.requestId)).connectors).toEqual([]);
+    expect((await stack.registry.taskUsage(bob, task.requestId)).connectors).toEqual([]);
   });
 
   it('TEN-11 quota: the call past maxCallsPerHour is refused with QUOTA_EXCEEDED and never reaches the server', async () => {
     const d = dispatcher({
-      links: [quotaLink(stack.registry.quotas), usageLink(stack.registry.usage)],
+      links: [quotaLink(stack.registry), usageLink(stack.registry)],
     });
-    await stack.registry.quotas.setUserLimits(alice, { maxCallsPerHour: 2 });
+    await stack.registry.setQuotaLimits(alice, { maxCallsPerHour: 2 });
     const before = await serverCalls();
     expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
     expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
@@ -177,8 +177,8 @@ describe('middleware links', () => {
     await addScripted(alice, 'mail', {
       tools: [{ name: 'send', inputSchema: { type: 'object' } }],
     });
-    const d = dispatcher({ links: [quotaLink(stack.registry.quotas)] });
-    await stack.registry.quotas.setUserLimits(alice, { maxServersPerThread: 1 });
+    const d = dispatcher({ links: [quotaLink(stack.registry)] });
+    await stack.registry.setQuotaLimits(alice, { maxServersPerThread: 1 });
     const task = createContext({ userId: 'alice', clock }).with(TASK_METER, new TaskMeter());
     expect((await d.dispatchTool(task, 'github.typed', {})).ok).toBe(true);
     expect((await d.dispatchTool(task, 'github.typed', {})).ok).toBe(true);

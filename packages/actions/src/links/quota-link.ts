@@ -1,15 +1,16 @@
-import { TASK_METER, type QuotaRepository } from '@mcp-agent/registry';
+import { TASK_METER, type Registry } from '@mcp-agent/registry';
 import type { DispatchLink } from '../tool-call.js';
 
 /**
  * Checks the tenant's quotas before each call (`maxCallsPerHour`; `maxServersPerThread` for the
  * context's thread, or its task's servers), counted in the database so every process shares
  * them. A call past a limit is refused with `QUOTA_EXCEEDED` and never reaches the server.
+ * `quotas` is the registry (`quotaLink(registry)`).
  */
-export function quotaLink(quotas: Pick<QuotaRepository, 'beforeToolCall'>): DispatchLink {
+export function quotaLink(quotas: Pick<Registry, 'admitToolCall'>): DispatchLink {
   return async (ctx, call, next) => {
     const taskServers = ctx.find(TASK_METER)?.servers;
-    await quotas.beforeToolCall(ctx, call.providerId, {
+    await quotas.admitToolCall(ctx, call.providerId, {
       threadId: ctx.threadId,
       ...(taskServers === undefined ? {} : { taskServers }),
     });

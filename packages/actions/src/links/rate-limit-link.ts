@@ -14,7 +14,7 @@ export interface RateLimits {
 
 /**
  * Per (tenant, provider) token buckets; a call over the limit fails with `retryAfterMs`. The
- * `counter` counts in this process by default; `registry.rateLimits` counts in the database, so
+ * `counter` counts in this process by default; `registry.rateLimitCounter` counts in the database, so
  * that several processes on one database allow the limit once between them.
  */
 export function rateLimitLink(

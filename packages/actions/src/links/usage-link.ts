@@ -1,13 +1,13 @@
-import { TASK_METER, type UsageRepository } from '@mcp-agent/registry';
+import { TASK_METER, type Registry } from '@mcp-agent/registry';
 import type { DispatchLink } from '../tool-call.js';
 
 /**
  * Records every call that reaches a server — from the model or from code — for its tenant, its
  * task (the request id) and its connector: success or failure and duration, in the database and
  * on the task's meter. A failure to record is logged, never the call's failure: the call
- * happened, and its result is not thrown away.
+ * happened, and its result is not thrown away. `usage` is the registry (`usageLink(registry)`).
  */
-export function usageLink(usage: Pick<UsageRepository, 'recordToolCall'>): DispatchLink {
+export function usageLink(usage: Pick<Registry, 'recordToolCall'>): DispatchLink {
   return async (ctx, call, next) => {
     const started = performance.now();
     let ok = false;

@@ -84,7 +84,7 @@ async function measure(adapter: Adapter): Promise<Record<string, unknown>> {
     dispatcher: new Dispatcher({
       registry,
       pool,
-      links: [quotaLink(registry.quotas), usageLink(registry.usage)],
+      links: [quotaLink(registry), usageLink(registry)],
     }),
     model,
   });

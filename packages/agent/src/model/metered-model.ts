@@ -1,5 +1,5 @@
 import type { AgentContext } from '@mcp-agent/core';
-import type { QuotaRepository, TaskMeter, UsageRepository } from '@mcp-agent/registry';
+import type { Registry, TaskMeter } from '@mcp-agent/registry';
 import type { ModelClient, ModelRequest, ModelResponse } from './model-client.js';
 import { estimateCostUsd, type PriceTable } from './model-prices.js';
 
@@ -8,8 +8,8 @@ export interface ModelMetering {
   /** The task's context: its tenant and request id. */
   readonly ctx: AgentContext;
   readonly meter: TaskMeter;
-  readonly quotas: Pick<QuotaRepository, 'beforeModelRequest'>;
-  readonly usage: Pick<UsageRepository, 'recordModel'>;
+  /** Where the token quota is checked and usage recorded: the registry. */
+  readonly store: Pick<Registry, 'admitModelRequest' | 'recordModelUsage'>;
   readonly prices: PriceTable;
 }
 
@@ -19,18 +19,18 @@ export interface ModelMetering {
  * meter and in the database. A failure to record is logged, never the task's failure.
  */
 export function meterModel(model: ModelClient, metering: ModelMetering): ModelClient {
-  const { ctx, meter, quotas, usage, prices } = metering;
+  const { ctx, meter, store, prices } = metering;
   return {
     specificationVersion: model.specificationVersion,
     modelId: model.modelId,
     ...(model.images === undefined ? {} : { images: model.images }),
     async generate(request: ModelRequest): Promise<ModelResponse> {
-      await quotas.beforeModelRequest(ctx);
+      await store.admitModelRequest(ctx);
       const response = await model.generate(request);
       const estimatedCostUsd = estimateCostUsd(prices, model.modelId, response.usage);
       meter.addModel(model.modelId, response.usage, estimatedCostUsd);
-      await usage
-        .recordModel(ctx, {
+      await store
+        .recordModelUsage(ctx, {
           taskId: ctx.requestId,
           model: model.modelId,
           usage: response.usage,

@@ -39,7 +39,7 @@ beforeEach(async () => {
     transport: 'streamable-http',
     url: 'https://github.example/mcp',
   });
-  await registry.catalog.replace(ctx, 'github', issueTools);
+  await registry.replaceCatalog(ctx, 'github', issueTools);
   await registry.recordState(ctx, 'github', { status: 'ready' });
   pool = new MemoryToolCallPool({
     'github.list_issues': { content: [{ type: 'text', text: '[{"number":7}]' }] },

@@ -165,7 +165,7 @@ describe('DurableTasks: two processes on one database', () => {
 
   it('a task whose owner died is failed with the reason by another process, and its followers see that end', async () => {
     const ctx = createContext({ userId: 'dave' });
-    const admission = await y.registry.tasks.create(ctx, {
+    const admission = await y.registry.tasks.admit(ctx, {
       task: 'Orphaned.',
       owner: 'proc_gone',
       leaseMs: 1,
@@ -231,6 +231,35 @@ describe('DurableTasks: two processes on one database', () => {
     ).toEqual([one.id, two.id].sort());
     await y.tasks.cancel('jay', one.id);
     await x.tasks.cancel('jay ', two.id);
+  });
+
+  it("AUTH-21 a stored task is admitted once, in the database: its cap is the stored tasks' own, not also the agent's in-process one", async () => {
+    // The agent admits 2 at once in memory; these stored tasks allow 3, counted in the database.
+    const wide = new DurableTasks({
+      agent: x.agent,
+      registry: x.registry,
+      maxRunningPerUser: 3,
+      leaseMs: 1_000,
+      cancelPollMs: 50,
+      followPollMs: 20,
+    });
+    try {
+      const before = x.model.requests.length;
+      const started = [
+        await wide.start('kim ', 'One.'),
+        await wide.start('kim', 'Two.'),
+        await wide.start(' kim', 'Three.'),
+      ];
+      await until(() => x.model.requests.length === before + 3);
+      expect(wide.running).toBe(3);
+      const refused = await wide.start('kim', 'Four.').catch((error: unknown) => error);
+      expect(RateLimitedError.isInstance(refused)).toBe(true);
+      expect((refused as RateLimitedError).details).toMatchObject({ running: 3, limit: 3 });
+      for (const record of started) await wide.cancel('kim', record.id);
+      expect(wide.running).toBe(0);
+    } finally {
+      await wide.close();
+    }
   });
 
   it('events past the bound are counted, not stored, and the end says how many', async () => {

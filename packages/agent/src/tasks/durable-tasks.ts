@@ -17,7 +17,6 @@ import {
   failedTaskResult,
 } from '@mcp-agent/core';
 import type { Registry, TaskRecord } from '@mcp-agent/registry';
-import { runningTasksRefusal } from '../agent-limits.js';
 import type { Agent, ExecuteTaskOptions } from '../agent.js';
 import type { DurableTasksOptions } from './durable-tasks-options.js';
 import { RunningTask } from './running-task.js';
@@ -141,30 +140,26 @@ export class DurableTasks {
         'This server is shutting down and takes no new tasks; send the task again (the load balancer routes it to another process).',
       );
     const ctx = createContext({ userId, clock: this.#clock, logger: this.#logger });
-    const admission = await this.#registry.tasks.create(ctx, {
-      task,
-      owner: this.owner,
-      leaseMs: this.#leaseMs,
-      maxRunning: this.#maxRunning,
-      keepFinished: this.#keepFinished,
-    });
-    if (!admission.admitted) throw runningTasksRefusal(admission.running, this.#maxRunning);
-    const { record } = admission;
+    // Admitted once, in the database over every process: the agent runs it without counting it
+    // again in this process.
+    const { record, admitted } = await this.#agent.admission.admitStored(
+      this.#registry.tasks,
+      ctx,
+      {
+        task,
+        owner: this.owner,
+        leaseMs: this.#leaseMs,
+        maxRunning: this.#maxRunning,
+        keepFinished: this.#keepFinished,
+      },
+    );
     const running = new RunningTask(record.id, ctx, this.#registry, this.#maxEvents, this.#logger);
     this.#local.set(record.id, running);
-    let started: Promise<MCPTaskResult>;
-    try {
-      started = this.#agent.startTask(task, userId, {
-        ...options,
-        signal: running.controller.signal,
-        onEvent: (event) => running.record(event),
-      });
-    } catch (refused) {
-      // The agent's own cap of this process refused it: as if it had never been admitted.
-      this.#local.delete(record.id);
-      await this.#registry.tasks.remove(ctx, record.id).catch(() => undefined);
-      throw refused;
-    }
+    const started = this.#agent.runAdmitted(admitted, task, {
+      ...options,
+      signal: running.controller.signal,
+      onEvent: (event) => running.record(event),
+    });
     this.#keeper.wake();
     const end = started.then((result) => this.#finish(running, result));
     this.#ends.set(record.id, end);

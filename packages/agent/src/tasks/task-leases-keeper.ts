@@ -52,7 +52,7 @@ export class TaskLeasesKeeper {
   async sweep(): Promise<number> {
     try {
       const now = this.clock.now();
-      const lost = await this.registry.taskLeases.expire(now);
+      const lost = await this.registry.tasks.failLost(now);
       for (const task of lost)
         this.logger.warn(
           { taskId: task.id, owner: task.owner },
@@ -60,9 +60,9 @@ export class TaskLeasesKeeper {
         );
       if (now - this.#lastPrune >= Math.min(60_000, this.timings.maxAgeMs)) {
         this.#lastPrune = now;
-        await this.registry.taskLeases.prune(now - this.timings.maxAgeMs);
+        await this.registry.tasks.pruneFinished(now - this.timings.maxAgeMs);
         // The audit log's age bound, for tenants who no longer write (each write keeps its own).
-        await this.registry.audit.prune(now);
+        await this.registry.pruneAudit(now);
       }
       return lost.length;
     } catch (error) {
@@ -90,9 +90,9 @@ export class TaskLeasesKeeper {
       const now = this.clock.now();
       if (now - this.#lastRenew >= this.timings.renewMs) {
         this.#lastRenew = now;
-        await this.registry.taskLeases.renew(this.owner, this.timings.leaseMs, now);
+        await this.registry.tasks.renewLeases(this.owner, this.timings.leaseMs, now);
       }
-      for (const id of await this.registry.taskLeases.cancelRequests(this.owner))
+      for (const id of await this.registry.tasks.cancelRequests(this.owner))
         this.local
           .get(id)
           ?.controller.abort(new CancelledError('The task was cancelled through the API.'));

@@ -134,7 +134,7 @@ async function seedTenants(
   const first = createContext({ userId: tenantId(0) });
   for (const [provider, tools] of byProvider) {
     await registry.recordState(first, provider, { status: 'ready' });
-    await registry.catalog.replace(first, provider, tools);
+    await registry.replaceCatalog(first, provider, tools);
   }
   const db = registry.db;
   const source = tenantId(0);

@@ -7,6 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { createContext } from '@mcp-agent/core';
 import { round3 } from '@mcp-agent/core/testing';
 import { openRegistry } from '../open-registry.js';
+import { repositoriesOf } from '../store/tenant-store.js';
 import { holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 
 const HOLD_MS = 3_000;
@@ -44,7 +45,9 @@ export async function runSqliteLockBenchmark(): Promise<Record<string, unknown>>
       blocking.prepare('insert into users values (?, ?, ?)').run('blocking', 'now', 'now');
     });
     blocking.close();
-    const lockWait = await measure(file, () => registry.threads.activate(ctx, 't', ['docs']));
+    const lockWait = await measure(file, () =>
+      repositoriesOf(registry).threads.activate(ctx, 't', ['docs']),
+    );
     return { lockHeldMs: HOLD_MS, busyHandler5s: busyHandler, registry: lockWait };
   } finally {
     await registry.close();

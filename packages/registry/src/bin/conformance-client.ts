@@ -12,6 +12,7 @@ import {
 } from '../connections/oauth/oauth-service.js';
 import { OAUTH_FIELDS } from '../connections/oauth/vault-oauth-provider.js';
 import { openRegistry } from '../open-registry.js';
+import { repositoriesOf } from '../store/tenant-store.js';
 import { ConnectionPool } from '../connections/pool/connection-pool.js';
 
 const serverUrl = process.argv.at(-1) as string;
@@ -47,7 +48,7 @@ try {
   if (scenario.startsWith('auth/')) {
     // An OAuth server: the first connect goes out without a token and fails with the challenge
     // that says where the metadata is and which scope to ask for; authorise, then connect again.
-    await registry.authConfigs.upsert(ctx, { providerId: SERVER, kind: 'oauth' });
+    await repositoriesOf(registry).authConfigs.upsert(ctx, { providerId: SERVER, kind: 'oauth' });
     await pool.waitForReady(ctx, [SERVER], { timeoutMs: 25_000 }).catch(async (error: unknown) => {
       const challenge = oauth.lastChallenge(ctx, SERVER);
       if (challenge?.status !== 401) throw error;
@@ -55,7 +56,7 @@ try {
     });
   }
   await pool.waitForReady(ctx, [SERVER], { timeoutMs: 25_000 });
-  const tools = await registry.catalog.list(ctx, SERVER);
+  const tools = await registry.storedTools(ctx, SERVER);
   // Exercise the session: call the first tool the server lists (scenarios check the call).
   for (const tool of tools.slice(0, 1)) {
     const properties =
@@ -109,7 +110,7 @@ function hintsOf(challenge: AuthChallenge): AuthorizationHints {
 async function browse(hints: AuthorizationHints): Promise<void> {
   if (context.client_id !== undefined) {
     // auth/pre-registration: credentials issued out of band instead of dynamic registration.
-    await registry.accounts.putSecret(
+    await repositoriesOf(registry).accounts.putSecret(
       ctx,
       SERVER,
       OAUTH_FIELDS.client,

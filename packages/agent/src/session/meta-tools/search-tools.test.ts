@@ -43,7 +43,7 @@ beforeEach(async () => {
       transport: 'streamable-http',
       url: `https://${id}.example/mcp`,
     });
-    await registry.catalog.replace(ctx, id, tools);
+    await registry.replaceCatalog(ctx, id, tools);
     await registry.recordState(ctx, id, { status: 'ready' });
   }
 });

@@ -13,7 +13,6 @@ import {
 } from '@mcp-agent/core';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { notFound } from '../../store/repositories/connections.js';
-import type { AuditLogRepository } from '../../store/repositories/audit-log.js';
 import type { AuthConfigRepository } from '../../store/repositories/auth-configs.js';
 import type { ConnectionStateUpdate } from '../../store/repositories/connections.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
@@ -23,7 +22,8 @@ import {
   type RecordedIssuer,
   type StoredTokens,
 } from './vault-oauth-provider.js';
-import { VaultTokenStore, type AccountSecrets, type TokenStore } from './token-store.js';
+import { repositoriesOf, type TenantStore } from '../../store/tenant-store.js';
+import { VaultTokenStore, type TokenStore } from './token-store.js';
 
 /** A `fetch` with credentials added. */
 export type AuthorizedFetch = (
@@ -65,13 +65,11 @@ export interface OAuthServiceOptions {
 }
 
 /**
- * What the OAuth flows need of the store (`Registry` has it): the tenant's accounts and secrets
- * for the tokens, the auth settings it saved, and the server definitions in effect.
+ * What the OAuth flows need of the store (`Registry` is one): the tenant store (its accounts and
+ * secrets for the tokens, the auth settings it saved, the audit log where a sign-in and a
+ * disconnect are recorded as the user's acts) and the server definitions in effect.
  */
-export interface OAuthStore extends AccountSecrets {
-  readonly authConfigs: Pick<AuthConfigRepository, 'upsert' | 'find'>;
-  /** Where a sign-in and a disconnect are recorded as the user's acts. */
-  readonly audit: Pick<AuditLogRepository, 'record'>;
+export interface OAuthStore extends TenantStore {
   resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig>;
   recordState(
     ctx: AgentContext,
@@ -94,12 +92,14 @@ export class OAuthService {
   readonly #stateTtlMs: number;
   readonly #fetch: FetchLike;
   readonly #tokens: TokenStore;
+  readonly #authConfigs: Pick<AuthConfigRepository, 'upsert' | 'find'>;
 
   constructor(
     private readonly registry: OAuthStore,
     private readonly options: OAuthServiceOptions = {},
   ) {
-    this.#tokens = options.tokens ?? new VaultTokenStore(registry);
+    this.#authConfigs = repositoriesOf(registry).authConfigs;
+    this.#tokens = options.tokens ?? new VaultTokenStore(repositoriesOf(registry));
     this.#skewMs = options.refreshSkewMs ?? 60_000;
     this.#stateTtlMs = options.stateTtlMs ?? 10 * 60_000;
     this.#challenges = new ExpiringCache({ maxEntries: 10_000, ttlMs: this.#stateTtlMs });
@@ -124,7 +124,7 @@ export class OAuthService {
   }> {
     const serverUrl = await this.#serverUrl(ctx, providerId);
     const redirect = checkRedirect(redirectUri);
-    await this.registry.authConfigs.upsert(ctx, {
+    await this.#authConfigs.upsert(ctx, {
       providerId,
       kind: 'oauth',
       settings: { redirectUri: redirect, ...definedHints(hints) },
@@ -169,7 +169,7 @@ export class OAuthService {
       throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
     }
     await this.#checkIssuer(ctx, providerId, iss);
-    const settings = (await this.registry.authConfigs.find(ctx, providerId))?.settings;
+    const settings = (await this.#authConfigs.find(ctx, providerId))?.settings;
     const redirect = typeof settings?.redirectUri === 'string' ? settings.redirectUri : '';
     const result = await auth(this.#provider(ctx, providerId, redirect), {
       serverUrl,
@@ -179,7 +179,7 @@ export class OAuthService {
     });
     if (result !== 'AUTHORIZED')
       throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
-    await this.registry.audit.record(ctx, { action: 'oauth.signed_in', serverId: providerId });
+    await this.registry.recordAudit(ctx, { action: 'oauth.signed_in', serverId: providerId });
   }
 
   async #checkIssuer(ctx: AgentContext, providerId: string, iss: string | undefined) {
@@ -273,14 +273,14 @@ export class OAuthService {
   /** Deletes the tenant's tokens and client registration for the server. */
   async disconnect(ctx: AgentContext, providerId: string): Promise<void> {
     await this.#tokens.disconnect(ctx, providerId);
-    await this.registry.audit.record(ctx, { action: 'oauth.disconnected', serverId: providerId });
+    await this.registry.recordAudit(ctx, { action: 'oauth.disconnected', serverId: providerId });
   }
 
   async #refresh(ctx: AgentContext, providerId: string, tokens: StoredTokens): Promise<string> {
     if (tokens.refresh_token === undefined)
       throw this.#needsAuth(providerId, 'the access token expired and there is no refresh token');
     const serverUrl = await this.#serverUrl(ctx, providerId);
-    const settings = (await this.registry.authConfigs.find(ctx, providerId))?.settings;
+    const settings = (await this.#authConfigs.find(ctx, providerId))?.settings;
     const provider = this.#provider(
       ctx,
       providerId,

@@ -8,6 +8,7 @@ import { checkedLookup, guardedFetch } from '../net/guarded-fetch.js';
 import { isPrivateAddress } from '../../store/availability/private-address.js';
 import { OAuthService } from './oauth-service.js';
 import { serverFixtures } from '@mcp-agent/test-support';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -108,12 +109,16 @@ describe('OAuth for remote servers', () => {
     // The audit log: the sign-in, and the tokens' revocation, on the tenant's record.
     await oauth.disconnect(alice, 'linear');
     expect(
-      (await registry.audit.list(alice)).slice(0, 2).map((e) => [e.action, e.serverId]),
+      (await repositoriesOf(registry).audit.list(alice))
+        .slice(0, 2)
+        .map((e) => [e.action, e.serverId]),
     ).toEqual([
       ['oauth.disconnected', 'linear'],
       ['oauth.signed_in', 'linear'],
     ]);
-    expect((await registry.audit.list(bob)).map((e) => e.action)).not.toContain('oauth.signed_in');
+    expect((await repositoriesOf(registry).audit.list(bob)).map((e) => e.action)).not.toContain(
+      'oauth.signed_in',
+    );
   });
 
   it('AUTH-06 a missing, wrong or replayed state is refused', async () => {
@@ -263,9 +268,13 @@ describe('OAuth for remote servers', () => {
     await pool.waitForReady(bob, ['linear']);
     // Alice's refresh token dies; bob's session is untouched.
     const aliceTokens = JSON.parse(
-      (await registry.accounts.getSecret(alice, 'linear', 'oauth_tokens')) as string,
+      (await repositoriesOf(registry).accounts.getSecret(
+        alice,
+        'linear',
+        'oauth_tokens',
+      )) as string,
     );
-    await registry.accounts.putSecret(
+    await repositoriesOf(registry).accounts.putSecret(
       alice,
       'linear',
       'oauth_tokens',
@@ -274,7 +283,9 @@ describe('OAuth for remote servers', () => {
     const error = await oauth.accessToken(alice, 'linear').catch((e: unknown) => e);
     expect(UnauthorizedError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/needs authorisation.*Sign in to it again/);
-    expect((await registry.accounts.find(alice, 'linear'))?.status).toBe('needs_auth');
+    expect((await repositoriesOf(registry).accounts.find(alice, 'linear'))?.status).toBe(
+      'needs_auth',
+    );
     expect(await registry.isAuthorized(alice, 'linear')).toBe(false);
     expect(await registry.isAuthorized(bob, 'linear')).toBe(true);
     expect((await pool.callTool(bob, 'linear', 'whoami', {})).content).toBeDefined();
@@ -288,7 +299,9 @@ describe('OAuth for remote servers', () => {
     const { code, state, iss } = await authorise(alice);
     await oauth.finalizeOAuth(alice, 'linear', code, state, iss);
     await oauth.disconnect(alice, 'linear');
-    expect(await registry.accounts.getSecret(alice, 'linear', 'oauth_tokens')).toBeUndefined();
+    expect(
+      await repositoriesOf(registry).accounts.getSecret(alice, 'linear', 'oauth_tokens'),
+    ).toBeUndefined();
     expect(await registry.isAuthorized(alice, 'linear')).toBe(false);
     await expect(oauth.accessToken(alice, 'linear')).rejects.toThrow(/never authorised/);
   });

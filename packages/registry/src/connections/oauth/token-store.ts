@@ -2,7 +2,7 @@ import type { AgentContext } from '@mcp-agent/core';
 import type { AccountRepository, AccountStatus } from '../../store/repositories/accounts.js';
 import type { SecretRepository } from '../../store/repositories/secrets.js';
 
-/** What the vault token store needs of the store (`Registry` has it): accounts and their secrets. */
+/** What the vault token store needs of the store's repositories: accounts and their secrets. */
 export interface AccountSecrets {
   readonly accounts: Pick<
     AccountRepository,
@@ -42,28 +42,28 @@ export interface TokenStore {
 
 /** The registry's token store: the tenant's connected account, its fields in the vault. */
 export class VaultTokenStore implements TokenStore {
-  constructor(private readonly registry: AccountSecrets) {}
+  constructor(private readonly repositories: AccountSecrets) {}
 
   get(ctx: AgentContext, serverId: string, field: OAuthField): Promise<string | undefined> {
-    return this.registry.accounts.getSecret(ctx, serverId, field);
+    return this.repositories.accounts.getSecret(ctx, serverId, field);
   }
 
   put(ctx: AgentContext, serverId: string, field: OAuthField, value: string): Promise<void> {
-    return this.registry.accounts.putSecret(ctx, serverId, field, value);
+    return this.repositories.accounts.putSecret(ctx, serverId, field, value);
   }
 
   async remove(ctx: AgentContext, serverId: string, fields: readonly OAuthField[]): Promise<void> {
-    const account = await this.registry.accounts.find(ctx, serverId);
+    const account = await this.repositories.accounts.find(ctx, serverId);
     if (account === undefined) return;
     for (const field of fields)
-      await this.registry.secrets.remove(ctx, { kind: 'account', id: account.id }, field);
+      await this.repositories.secrets.remove(ctx, { kind: 'account', id: account.id }, field);
   }
 
   async setStatus(ctx: AgentContext, serverId: string, status: AccountStatus): Promise<void> {
-    await this.registry.accounts.upsert(ctx, { providerId: serverId, status });
+    await this.repositories.accounts.upsert(ctx, { providerId: serverId, status });
   }
 
   async disconnect(ctx: AgentContext, serverId: string): Promise<void> {
-    await this.registry.accounts.disconnect(ctx, serverId);
+    await this.repositories.accounts.disconnect(ctx, serverId);
   }
 }

@@ -16,6 +16,7 @@ import {
   startSdkHttpServer,
   stop,
 } from './pool-test-helpers.js';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -72,15 +73,15 @@ describe('ConnectionPool with real servers from npm', () => {
       expect(state).toMatchObject({ status: 'ready', attempts: 1, lastError: null });
       expect(state.toolCount).toBeGreaterThan(0);
     }
-    const rows = await registry.connections.list(alice);
+    const rows = await repositoriesOf(registry).connections.list(alice);
     expect(rows.map((r) => [r.providerId, r.status])).toEqual([
       ['everything', 'ready'],
       ['files', 'ready'],
       ['memory', 'ready'],
     ]);
-    expect((await registry.catalog.list(alice, 'memory')).map((t) => t.name)).toContain(
-      'create_entities',
-    );
+    expect(
+      (await repositoriesOf(registry).catalog.list(alice, 'memory')).map((t) => t.name),
+    ).toContain('create_entities');
     const echo = await pool.callTool(alice, 'everything', 'echo', { message: 'hello' });
     expect(textOf(echo)).toContain('hello');
     const listed = await pool.callTool(alice, 'files', 'list_allowed_directories', {});
@@ -217,13 +218,13 @@ describe('ConnectionPool with real servers from npm', () => {
     await registry.addServer(alice, misbehaving('empty', 'zero-tools'));
     await pool.waitForReady(alice, ['empty']);
     expect(pool.status(alice)[0]).toMatchObject({ status: 'ready', toolCount: 0 });
-    expect((await registry.connections.get(alice, 'empty')).toolCount).toBe(0);
+    expect((await repositoriesOf(registry).connections.get(alice, 'empty')).toolCount).toBe(0);
   });
 
   it('list_changed refreshes the catalog, bumps its version and reports changed tools', async () => {
     await registry.addServer(alice, misbehaving('live', 'normal'));
     await pool.waitForReady(alice, ['live']);
-    const version = (await registry.connections.get(alice, 'live')).catalogVersion;
+    const version = (await repositoriesOf(registry).connections.get(alice, 'live')).catalogVersion;
     const changed = new Promise((resolve) => pool.once('tools-changed', resolve));
     await pool.callTool(alice, 'live', 'mutate', {});
     expect(await changed).toMatchObject({
@@ -231,7 +232,9 @@ describe('ConnectionPool with real servers from npm', () => {
       serverId: 'live',
       update: { changed: ['echo'], added: ['added'], removed: ['mutate'] },
     });
-    expect((await registry.connections.get(alice, 'live')).catalogVersion).toBe(version + 1);
+    expect((await repositoriesOf(registry).connections.get(alice, 'live')).catalogVersion).toBe(
+      version + 1,
+    );
   });
 
   it("waitForReady rejects at once with every server's state when one fails", async () => {

@@ -11,6 +11,7 @@ import type { Registry } from '../../registry.js';
 import { ConnectionPool } from './connection-pool.js';
 import { alive, misbehaving, servers } from './pool-test-helpers.js';
 import { ProcessTransport } from './process-transport.js';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 let registry: Registry;
@@ -203,17 +204,16 @@ describe('readiness faults', () => {
     pool.on('state', (s) => states.push(`${s.status}:${s.attempts}`));
     await expect(pool.waitForReady(alice, ['late'])).rejects.toThrow(/late: failed/);
     expect(states).toEqual(['connecting:1', 'connecting:2', 'connecting:3', 'failed:3']);
-    const failed = await registry.connections.get(alice, 'late');
+    const failed = await repositoriesOf(registry).connections.get(alice, 'late');
     expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
     expect(failed.lastError).toMatch(/missing/);
     writeFileSync(marker, 'ok');
     expect(existsSync(marker)).toBe(true);
     await pool.waitForReady(alice, ['late']);
     expect(pool.status(alice)[0]).toMatchObject({ status: 'ready', lastError: null });
-    expect((await registry.catalog.list(alice, 'late')).map((t) => t.name)).toEqual([
-      'echo',
-      'mutate',
-    ]);
+    expect((await repositoriesOf(registry).catalog.list(alice, 'late')).map((t) => t.name)).toEqual(
+      ['echo', 'mutate'],
+    );
   });
 
   it('RDY-04 one of 20 servers hanging in initialize does not delay the other 19', async () => {

@@ -13,6 +13,7 @@ import { ConnectionPool } from './connection-pool.js';
 import type { ConnectionPoolOptions } from './pool-options.js';
 import { DEFAULT_PASSED_ENV, passedEnvFrom } from './passed-env.js';
 import { alive, misbehaving, servers, stop } from './pool-test-helpers.js';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 // ConnectionPool.report: each server's own final state and a reason a user can act on, with
 // real failing servers: one crashing at start, one hanging, one failing fast next to healthy ones.
@@ -58,7 +59,9 @@ describe('ConnectionPool.report', () => {
       "exited with code 1 before the MCP handshake: Error: Cannot find module './lib/missing-dependency.js'",
     );
     expect(report?.reason).not.toMatch(/Node\.js v|\bat\s|\}/);
-    expect((await registry.connections.get(alice, 'crash')).lastError).toBe(report?.reason);
+    expect((await repositoriesOf(registry).connections.get(alice, 'crash')).lastError).toBe(
+      report?.reason,
+    );
   });
 
   it('a hung server is a timeout whose reason is kept as its last error, here and in the registry', async () => {
@@ -73,7 +76,7 @@ describe('ConnectionPool.report', () => {
       status: 'connecting',
       lastError: 'no MCP handshake within 1.5 s',
     });
-    expect((await registry.connections.get(alice, 'hang')).lastError).toBe(
+    expect((await repositoriesOf(registry).connections.get(alice, 'hang')).lastError).toBe(
       'no MCP handshake within 1.5 s',
     );
   });

@@ -15,6 +15,7 @@ import {
   launchUserServer,
   type UserServerPolicy,
 } from '../../store/availability/user-server-policy.js';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'Bob@example.com' });
@@ -79,7 +80,7 @@ describe('stdio environment values of allow-listed servers', () => {
       // The refusal names no host path.
       expect((error as Error).message).not.toContain(home);
     }
-    expect(await registry.connections.list(alice)).toEqual([]);
+    expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
     for (const value of ['memory.json', './memory.json', 'notes/memory.json', join(own, 'm.json')])
       expect(await refusal(registry, value), value).toBe('accepted');
     // Bob's folder is his: a name that differs only in case or characters gets another folder.
@@ -98,7 +99,7 @@ describe('stdio environment values of allow-listed servers', () => {
         mcpServers: { notes: entry('notes.json'), stolen: entry(join(home, 'secret.key')) },
       }),
     ).rejects.toThrow(/Server "stolen" is refused: the value of MEMORY_FILE_PATH names a path/);
-    expect(await registry.connections.list(alice)).toEqual([]);
+    expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
   });
 
   it("GW-05 a symbolic link out of the tenant's folder is refused at add, and at launch when made later", async () => {

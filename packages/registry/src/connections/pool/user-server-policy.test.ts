@@ -15,6 +15,7 @@ import {
   SINGLE_USER_POLICY,
   type UserServerPolicy,
 } from '../../store/availability/user-server-policy.js';
+import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const memory = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
@@ -91,13 +92,15 @@ describe('user server policy', () => {
         },
       }),
     ).rejects.toBeInstanceOf(PolicyDeniedError);
-    expect(await registry.connections.list(alice)).toEqual([]);
+    expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
     await registry.addServer(alice, {
       id: 'linear',
       transport: 'streamable-http',
       url: 'https://mcp.linear.app/mcp',
     });
-    expect((await registry.connections.list(alice)).map((r) => r.providerId)).toEqual(['linear']);
+    expect(
+      (await repositoriesOf(registry).connections.list(alice)).map((r) => r.providerId),
+    ).toEqual(['linear']);
   });
 
   it('a stdio server registered before the policy is refused at launch, with the reason', async () => {

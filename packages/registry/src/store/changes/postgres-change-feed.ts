@@ -1,29 +1,19 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { backoffDelay, type Clock, type Logger } from '@mcp-agent/core';
-import type { Executor } from '../database/executor.js';
-import type { ChangeFeed, RegistryChange } from './change-feed.js';
-import { ChangeLog, followingFrom, type LogFollowing } from './change-log.js';
+import { backoffDelay } from '@mcp-agent/core';
+import type { RegistryChange } from './change-feed.js';
+import { ChangeLog } from './change-log.js';
+import { LoggedChangeFeed, type LoggedChangeFeedOptions } from './logged-change-feed.js';
 
 /** Options of {@link PostgresChangeFeed}. */
-export interface PostgresChangeFeedOptions {
+export interface PostgresChangeFeedOptions extends LoggedChangeFeedOptions {
   /** The database URL; the feed holds one connection of its own for LISTEN. */
   readonly url: string;
   /** The registry's schema: each schema has its own channel. */
   readonly schema?: string;
-  /** The registry's database handle, for the change log. */
-  readonly db: Executor;
-  /** This process's id in the log; its own changes are not delivered back to it. */
-  readonly origin?: string;
-  /** Where lost connections, failed publishes and missed spans of the log are warned about. */
-  readonly logger?: Logger;
-  /** The time changes are stamped and retention measured in; default the system's. */
-  readonly clock?: Clock;
   /** Read the log this often even without a notice (a safety net); default 2 s. */
   readonly pollMs?: number;
-  /** Changes are kept this long for processes catching up; default 24 h. */
-  readonly retentionMs?: number;
 }
 
 /**
@@ -33,23 +23,18 @@ export interface PostgresChangeFeedOptions {
  * what other processes wrote, in order. A lost connection is reopened with backoff and the log
  * read from where the cursor stands, so notices missed meanwhile are caught up from the table.
  */
-export class PostgresChangeFeed implements ChangeFeed {
+export class PostgresChangeFeed extends LoggedChangeFeed {
   readonly #options: PostgresChangeFeedOptions;
-  readonly #log: ChangeLog;
-  readonly #following: LogFollowing;
   readonly #channel: string;
-  #receive: ((change: RegistryChange) => void) | undefined;
   #client: pg.Client | undefined;
   #poll: NodeJS.Timeout | undefined;
   #reconnect: NodeJS.Timeout | undefined;
   #attempt = 0;
-  #closed = false;
 
   constructor(options: PostgresChangeFeedOptions) {
+    super(options);
     this.#options = options;
-    this.#following = followingFrom(options);
     this.#channel = channelFor(options.schema);
-    this.#log = new ChangeLog(options.db, this.#following);
   }
 
   /** The channel this feed LISTENs on. */
@@ -57,50 +42,39 @@ export class PostgresChangeFeed implements ChangeFeed {
     return this.#channel;
   }
 
-  subscribe(receive: (change: RegistryChange) => void): void {
-    this.#receive = receive;
-  }
-
-  async start(): Promise<void> {
-    await this.#log.follow();
+  /** LISTENs on the channel and starts the safety-net poll. */
+  protected async startWaking(): Promise<void> {
     await this.#connect();
     this.#poll = setInterval(() => this.#read(), this.#options.pollMs ?? 2_000);
     this.#poll.unref();
   }
 
-  async publish(change: RegistryChange): Promise<void> {
+  /** Appends the change and NOTIFYs the channel, in one statement. */
+  protected async write(change: RegistryChange): Promise<void> {
     const row = ChangeLog.row(
       change,
-      this.#following.origin,
-      new Date(this.#following.clock.now()).toISOString(),
+      this.following.origin,
+      new Date(this.following.clock.now()).toISOString(),
     );
-    try {
-      // One statement: the notice goes out when the row commits, never before and never alone.
-      await sql`
-        with inserted as (
-          insert into registry_changes (user_id, provider_id, kind, scope, detail, origin, created_at)
-          values (${row.user_id}, ${row.provider_id}, ${row.kind}, ${row.scope}, ${row.detail}, ${row.origin}, ${row.created_at})
-          returning seq
-        )
-        select pg_notify(${this.#channel}, cast(seq as text)) from inserted`.execute(
-        this.#options.db,
-      );
-    } catch (error) {
-      this.#following.logger.warn(
-        { kind: change.kind, error: (error as Error).message },
-        'registry change not announced to other processes; they see it when their caches expire',
-      );
-    }
+    // One statement: the notice goes out when the row commits, never before and never alone.
+    await sql`
+      with inserted as (
+        insert into registry_changes (user_id, provider_id, kind, scope, detail, origin, created_at)
+        values (${row.user_id}, ${row.provider_id}, ${row.kind}, ${row.scope}, ${row.detail}, ${row.origin}, ${row.created_at})
+        returning seq
+      )
+      select pg_notify(${this.#channel}, cast(seq as text)) from inserted`.execute(
+      this.#options.db,
+    );
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
+  /** Stops the poll and any reconnect, and closes the LISTEN connection. */
+  protected async stopWaking(): Promise<void> {
     clearInterval(this.#poll);
     clearTimeout(this.#reconnect);
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => undefined);
-    await this.#log.stop();
   }
 
   async #connect(): Promise<void> {
@@ -111,7 +85,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     client.on('end', () => this.#lost(client));
     await client.connect();
     await client.query(`listen "${this.#channel}"`);
-    if (this.#closed) {
+    if (this.closed) {
       await client.end().catch(() => undefined);
       return;
     }
@@ -120,11 +94,11 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   #lost(client: pg.Client, error?: Error): void {
-    if (this.#closed || this.#client !== client) return;
+    if (this.closed || this.#client !== client) return;
     this.#client = undefined;
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
-    this.#following.logger.warn(
+    this.following.logger.warn(
       { error: error?.message },
       'registry change feed lost its connection; reconnecting',
     );
@@ -132,14 +106,14 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   #scheduleReconnect(): void {
-    if (this.#closed) return;
+    if (this.closed) return;
     const delay = 100 + backoffDelay(this.#attempt++, { baseMs: 250, capMs: 5_000 });
     this.#reconnect = setTimeout(() => {
       this.#connect()
         // Back on the channel: whatever was announced meanwhile is in the log.
         .then(() => this.#read())
         .catch((error: unknown) => {
-          this.#following.logger.warn(
+          this.following.logger.warn(
             { error: (error as Error).message },
             'registry change feed reconnect failed',
           );
@@ -151,8 +125,7 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   // What wakes this feed: a notice on the channel, the safety-net poll, a reconnect.
   #read(): void {
-    if (this.#closed) return;
-    void this.#log.readNew(this.#receive);
+    void this.readNew();
   }
 }
 

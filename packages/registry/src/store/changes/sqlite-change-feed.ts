@@ -1,23 +1,14 @@
 import { sql } from 'kysely';
-import type { Clock, Logger } from '@mcp-agent/core';
-import type { Executor } from '../database/executor.js';
-import type { ChangeFeed, RegistryChange } from './change-feed.js';
-import { ChangeLog, followingFrom, type LogFollowing } from './change-log.js';
+import type { RegistryChange } from './change-feed.js';
+import { LoggedChangeFeed, type LoggedChangeFeedOptions } from './logged-change-feed.js';
 
-/** Options of {@link SqliteChangeFeed}. */
-export interface SqliteChangeFeedOptions {
-  /** The registry's database handle (its one SQLite connection): the log and `data_version`. */
-  readonly db: Executor;
-  /** This process's id in the log; its own changes are not delivered back to it. */
-  readonly origin?: string;
-  /** Where lost connections, failed publishes and missed spans of the log are warned about. */
-  readonly logger?: Logger;
-  /** The time changes are stamped and retention measured in; default the system's. */
-  readonly clock?: Clock;
+/**
+ * Options of {@link SqliteChangeFeed}; `db` is the registry's one SQLite connection, which the
+ * log and `data_version` both use.
+ */
+export interface SqliteChangeFeedOptions extends LoggedChangeFeedOptions {
   /** How often `PRAGMA data_version` is asked, while anything is held; default 1 s. */
   readonly pollMs?: number;
-  /** Changes are kept this long for processes catching up; default 24 h. */
-  readonly retentionMs?: number;
 }
 
 /**
@@ -28,23 +19,18 @@ export interface SqliteChangeFeedOptions {
  * poll runs while a holder says something could go stale (the pool: while it holds
  * connections; see {@link followWhile}), or always when no holder was registered.
  */
-export class SqliteChangeFeed implements ChangeFeed {
+export class SqliteChangeFeed extends LoggedChangeFeed {
   readonly #options: SqliteChangeFeedOptions;
-  readonly #log: ChangeLog;
-  readonly #following: LogFollowing;
   readonly #holders = new Set<() => boolean>();
-  #receive: ((change: RegistryChange) => void) | undefined;
   #started = false;
   #version: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reading: Promise<void> | undefined;
-  #closed = false;
   #polls = 0;
 
   constructor(options: SqliteChangeFeedOptions) {
+    super(options);
     this.#options = options;
-    this.#following = followingFrom(options);
-    this.#log = new ChangeLog(options.db, this.#following);
   }
 
   /** How many times `data_version` was asked: a test sees the poll pause while nothing is held. */
@@ -52,12 +38,8 @@ export class SqliteChangeFeed implements ChangeFeed {
     return this.#polls;
   }
 
-  subscribe(receive: (change: RegistryChange) => void): void {
-    this.#receive = receive;
-  }
-
-  async start(): Promise<void> {
-    await this.#log.follow();
+  /** Reads `data_version` once, then polls it every `pollMs`. */
+  protected async startWaking(): Promise<void> {
     this.#started = true;
     this.#version = await this.#dataVersion();
     this.#timer = setInterval(() => this.poll(), this.#options.pollMs ?? 1_000);
@@ -73,22 +55,15 @@ export class SqliteChangeFeed implements ChangeFeed {
     return () => this.#holders.delete(held);
   }
 
-  async publish(change: RegistryChange): Promise<void> {
-    try {
-      await this.#log.append(change, this.#following.origin, this.#following.clock.now());
-    } catch (error) {
-      this.#following.logger.warn(
-        { kind: change.kind, error: (error as Error).message },
-        'registry change not logged for other processes; they see it when their caches expire',
-      );
-    }
+  /** Appends the change to the log; the others notice it through `data_version`. */
+  protected async write(change: RegistryChange): Promise<void> {
+    await this.log.append(change, this.following.origin, this.following.clock.now());
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
+  /** Stops the poll and waits for one under way. */
+  protected async stopWaking(): Promise<void> {
     clearInterval(this.#timer);
     await this.#reading;
-    await this.#log.stop();
   }
 
   /**
@@ -96,12 +71,12 @@ export class SqliteChangeFeed implements ChangeFeed {
    * the last one, reads the log after the cursor. Single-flight; resolves when it is done.
    */
   poll(): Promise<void> {
-    if (this.#closed || !this.#started) return Promise.resolve();
+    if (this.closed || !this.#started) return Promise.resolve();
     if (this.#holders.size > 0 && ![...this.#holders].some((held) => held()))
       return Promise.resolve();
     this.#reading ??= this.#pollOnce()
       .catch((error: unknown) =>
-        this.#following.logger.warn(
+        this.following.logger.warn(
           { error: (error as Error).message },
           'reading the registry change log failed',
         ),
@@ -115,9 +90,9 @@ export class SqliteChangeFeed implements ChangeFeed {
   async #pollOnce(): Promise<void> {
     const version = await this.#dataVersion();
     // Unchanged: no other connection wrote, so nothing was missed however long ago the last read.
-    if (version === this.#version) return this.#log.upToDate();
+    if (version === this.#version) return this.log.upToDate();
     this.#version = version;
-    await this.#log.readNew(this.#receive);
+    await this.readNew();
   }
 
   async #dataVersion(): Promise<number> {

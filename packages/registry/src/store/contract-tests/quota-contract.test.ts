@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
 import { createManualClock, type ManualClock } from '@mcp-agent/core/testing';
 import type { Registry } from '../../index.js';
-import { leaseSize } from '../repositories/call-leases.js';
+import { leaseSize } from '../limits/lease-size.js';
+import { MAX_CALL_LEASE } from '../repositories/call-leases.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 import { recordModel, START, usage } from './usage-quotas-test-helpers.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 reportSkippedPostgres();
 
@@ -25,10 +27,11 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
 
   describe('TEN-11 quotas', () => {
     it('TEN-11 maxCallsPerHour: the call past the limit is refused with the limit, its value and when it resets', async () => {
-      await registry.quotas.setUserLimits(alice, { maxCallsPerHour: 3 });
-      for (let i = 0; i < 3; i++) await registry.quotas.beforeToolCall(alice, 'github');
-      const refusal = await registry.quotas
-        .beforeToolCall(alice, 'github')
+      await repositoriesOf(registry).quotas.setUserLimits(alice, { maxCallsPerHour: 3 });
+      for (let i = 0; i < 3; i++)
+        await repositoriesOf(registry).quotas.beforeToolCall(alice, 'github');
+      const refusal = await repositoriesOf(registry)
+        .quotas.beforeToolCall(alice, 'github')
         .catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(QuotaExceededError);
       expect((refusal as QuotaExceededError).message).toBe(
@@ -42,13 +45,15 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         retryAfterMs: 1_800_000,
       });
       // check() refuses the same without counting.
-      await expect(registry.quotas.check(alice)).rejects.toThrow(/maxCallsPerHour is 3/);
+      await expect(repositoriesOf(registry).quotas.check(alice)).rejects.toThrow(
+        /maxCallsPerHour is 3/,
+      );
       // Another tenant has its own count; the next hour starts a new one.
-      await registry.quotas.check(bob);
-      await registry.quotas.beforeToolCall(bob, 'github');
+      await repositoriesOf(registry).quotas.check(bob);
+      await repositoriesOf(registry).quotas.beforeToolCall(bob, 'github');
       clock.advance(1_800_000);
-      await registry.quotas.beforeToolCall(alice, 'github');
-      expect(await registry.quotas.status(alice)).toMatchObject({
+      await repositoriesOf(registry).quotas.beforeToolCall(alice, 'github');
+      expect(await repositoriesOf(registry).quotas.status(alice)).toMatchObject({
         limits: { maxCallsPerHour: 3 },
         callsThisHour: 1,
         hourResetsAt: '2026-11-23T16:00:00.000Z',
@@ -56,15 +61,15 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
     });
 
     it('TEN-11 maxTokensPerDay: once the day used it up, the next model request is refused until midnight UTC', async () => {
-      await registry.quotas.setUserLimits(alice, { maxTokensPerDay: 1_000 });
-      await registry.quotas.beforeModelRequest(alice);
+      await repositoriesOf(registry).quotas.setUserLimits(alice, { maxTokensPerDay: 1_000 });
+      await repositoriesOf(registry).quotas.beforeModelRequest(alice);
       const record = (tokens: number) =>
         recordModel(registry, alice, 't', 'm', usage(tokens, 0), null);
       await record(600);
-      await registry.quotas.beforeModelRequest(alice);
+      await repositoriesOf(registry).quotas.beforeModelRequest(alice);
       await record(600);
-      const refusal = await registry.quotas
-        .beforeModelRequest(alice)
+      const refusal = await repositoriesOf(registry)
+        .quotas.beforeModelRequest(alice)
         .catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(QuotaExceededError);
       expect((refusal as QuotaExceededError).details).toEqual({
@@ -74,18 +79,18 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         resetsAt: '2026-11-24T00:00:00.000Z',
         retryAfterMs: 34_200_000,
       });
-      await expect(registry.quotas.check(alice)).rejects.toThrow(
+      await expect(repositoriesOf(registry).quotas.check(alice)).rejects.toThrow(
         /maxTokensPerDay is 1000 \(used 1200 today\)/,
       );
-      await registry.quotas.beforeModelRequest(bob);
+      await repositoriesOf(registry).quotas.beforeModelRequest(bob);
       clock.set(Date.parse('2026-11-24T00:00:00.000Z'));
-      await registry.quotas.beforeModelRequest(alice);
+      await repositoriesOf(registry).quotas.beforeModelRequest(alice);
     });
 
     it('TEN-11 maxServersPerThread: a thread may call the tools of so many servers, again and again', async () => {
-      await registry.quotas.setUserLimits(alice, { maxServersPerThread: 2 });
+      await repositoriesOf(registry).quotas.setUserLimits(alice, { maxServersPerThread: 2 });
       const call = (server: string, threadId: string) =>
-        registry.quotas.beforeToolCall(alice, server, { threadId });
+        repositoriesOf(registry).quotas.beforeToolCall(alice, server, { threadId });
       await call('github', 'th1');
       await call('mail', 'th1');
       await call('github', 'th1');
@@ -108,23 +113,28 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       const [limited, other] = (await dialect.openPair({ quotas: { maxCallsPerHour: 2 } }))
         .registries;
       try {
-        expect(await limited.quotas.limits(alice)).toEqual({ maxCallsPerHour: 2 });
-        await limited.quotas.setUserLimits(alice, { maxCallsPerHour: 5, maxTokensPerDay: 10 });
-        expect(await limited.quotas.limits(alice)).toEqual({
+        expect(await repositoriesOf(limited).quotas.limits(alice)).toEqual({ maxCallsPerHour: 2 });
+        await repositoriesOf(limited).quotas.setUserLimits(alice, {
           maxCallsPerHour: 5,
           maxTokensPerDay: 10,
         });
-        await limited.quotas.setUserLimits(alice, { maxCallsPerHour: null });
-        expect(await limited.quotas.limits(alice)).toEqual({
+        expect(await repositoriesOf(limited).quotas.limits(alice)).toEqual({
+          maxCallsPerHour: 5,
+          maxTokensPerDay: 10,
+        });
+        await repositoriesOf(limited).quotas.setUserLimits(alice, { maxCallsPerHour: null });
+        expect(await repositoriesOf(limited).quotas.limits(alice)).toEqual({
           maxCallsPerHour: 2,
           maxTokensPerDay: 10,
         });
-        expect(await limited.quotas.limits(bob)).toEqual({ maxCallsPerHour: 2 });
+        expect(await repositoriesOf(limited).quotas.limits(bob)).toEqual({ maxCallsPerHour: 2 });
         // The other process reads the same row (its cache is empty).
-        expect(await other.quotas.userLimits(alice)).toMatchObject({ maxTokensPerDay: 10 });
-        await expect(limited.quotas.setUserLimits(alice, { maxCallsPerHour: -1 })).rejects.toThrow(
-          /maxCallsPerHour/,
-        );
+        expect(await repositoriesOf(other).quotas.userLimits(alice)).toMatchObject({
+          maxTokensPerDay: 10,
+        });
+        await expect(
+          repositoriesOf(limited).quotas.setUserLimits(alice, { maxCallsPerHour: -1 }),
+        ).rejects.toThrow(/maxCallsPerHour/);
       } finally {
         await limited.close();
         await other.close();
@@ -138,7 +148,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       const carol = createContext({ userId: 'carol', clock });
       try {
         const [a, b] = pair.registries;
-        await a.quotas.setUserLimits(carol, { maxCallsPerHour: 1_000 });
+        await repositoriesOf(a).quotas.setUserLimits(carol, { maxCallsPerHour: 1_000 });
         const outcomes = (promises: Promise<unknown>[]) =>
           Promise.all(
             promises.map((p) =>
@@ -150,34 +160,36 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
           );
         // 40 calls at once, 20 through each registry, each taking leased blocks: never more
         // than 25 pass; fewer by at most the other process's unspent block (the stated slack:
-        // leaseSize of what was left, here at most leaseSize(25) - 1 = 2).
+        // leaseSize of what was left, here at most leaseSize(25, 32) - 1 = 2).
         const calls = await outcomes(
           Array.from({ length: 40 }, (_, i) =>
-            (i % 2 === 0 ? a : b).quotas.beforeToolCall(alice, 'github'),
+            repositoriesOf(i % 2 === 0 ? a : b).quotas.beforeToolCall(alice, 'github'),
           ),
         );
         const passed = calls.filter((o) => o === 'ok').length;
         expect(passed).toBeLessThanOrEqual(25);
-        expect(passed).toBeGreaterThanOrEqual(25 - (leaseSize(25) - 1));
+        expect(passed).toBeGreaterThanOrEqual(25 - (leaseSize(25, MAX_CALL_LEASE) - 1));
         expect(calls.filter((o) => o instanceof QuotaExceededError)).toHaveLength(40 - passed);
         // Once both return what they leased and did not spend, the count is what passed.
-        await Promise.all([a.quotas.release(), b.quotas.release()]);
-        expect((await a.quotas.status(alice)).callsThisHour).toBe(passed);
+        await Promise.all([repositoriesOf(a).quotas.release(), repositoriesOf(b).quotas.release()]);
+        expect((await repositoriesOf(a).quotas.status(alice)).callsThisHour).toBe(passed);
         // 1,100 calls racing a limit of 1,000: the same bounds, with more in flight.
         const many = await outcomes(
           Array.from({ length: 1_100 }, (_, i) =>
-            (i % 2 === 0 ? a : b).quotas.beforeToolCall(carol, 'github'),
+            repositoriesOf(i % 2 === 0 ? a : b).quotas.beforeToolCall(carol, 'github'),
           ),
         );
         const manyPassed = many.filter((o) => o === 'ok').length;
         expect(manyPassed).toBeLessThanOrEqual(1_000);
-        expect(manyPassed).toBeGreaterThanOrEqual(1_000 - (leaseSize(1_000) - 1));
-        await Promise.all([a.quotas.release(), b.quotas.release()]);
-        expect((await b.quotas.status(carol)).callsThisHour).toBe(manyPassed);
+        expect(manyPassed).toBeGreaterThanOrEqual(1_000 - (leaseSize(1_000, MAX_CALL_LEASE) - 1));
+        await Promise.all([repositoriesOf(a).quotas.release(), repositoriesOf(b).quotas.release()]);
+        expect((await repositoriesOf(b).quotas.status(carol)).callsThisHour).toBe(manyPassed);
         // Ten servers at once in one thread: exactly 3 are counted.
         const servers = await outcomes(
           Array.from({ length: 10 }, (_, i) =>
-            (i % 2 === 0 ? a : b).quotas.beforeToolCall(bob, `server${i}`, { threadId: 'th' }),
+            repositoriesOf(i % 2 === 0 ? a : b).quotas.beforeToolCall(bob, `server${i}`, {
+              threadId: 'th',
+            }),
           ),
         );
         expect(servers.filter((o) => o === 'ok')).toHaveLength(3);
@@ -185,7 +197,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         const spender = async (registry: Registry) => {
           for (;;) {
             try {
-              await registry.quotas.beforeModelRequest(alice);
+              await repositoriesOf(registry).quotas.beforeModelRequest(alice);
             } catch (error) {
               if (error instanceof QuotaExceededError) return;
               throw error;
@@ -194,12 +206,16 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
           }
         };
         await Promise.all(Array.from({ length: 8 }, (_, i) => spender(i % 2 === 0 ? a : b)));
-        const { tokensToday } = await b.quotas.status(alice);
+        const { tokensToday } = await repositoriesOf(b).quotas.status(alice);
         expect(tokensToday).toBeGreaterThanOrEqual(1_000);
         // Past the limit by at most one request per caller in flight.
         expect(tokensToday).toBeLessThanOrEqual(1_000 + 8 * 150);
-        await expect(a.quotas.beforeModelRequest(alice)).rejects.toBeInstanceOf(QuotaExceededError);
-        await expect(b.quotas.beforeModelRequest(alice)).rejects.toBeInstanceOf(QuotaExceededError);
+        await expect(repositoriesOf(a).quotas.beforeModelRequest(alice)).rejects.toBeInstanceOf(
+          QuotaExceededError,
+        );
+        await expect(repositoriesOf(b).quotas.beforeModelRequest(alice)).rejects.toBeInstanceOf(
+          QuotaExceededError,
+        );
       } finally {
         await pair.close();
       }

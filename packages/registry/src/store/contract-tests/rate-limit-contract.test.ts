@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { MemoryRateLimitCounter, type RateLimitCounter, type Registry } from '../../index.js';
-import { rateLeaseSize } from '../limits/rate-limit-repository.js';
+import { leaseSize } from '../limits/lease-size.js';
+import { MAX_RATE_LEASE } from '../limits/rate-limit-repository.js';
 import type { SharedDatabase } from '../../testing/index.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 const clock = createManualClock(Date.parse('2030-01-01T00:00:00Z'));
 const alice = createContext({ userId: 'alice', clock });
@@ -24,7 +26,7 @@ const counters: {
     name: dialect.name,
     open: async () => {
       const registry = await dialect.open();
-      return { counter: registry.rateLimits, close: () => registry.close() };
+      return { counter: repositoriesOf(registry).rateLimits, close: () => registry.close() };
     },
   })),
 ];
@@ -76,7 +78,7 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
     const slow = { ratePerSecond: 0.001, burst: 5 };
     const verdicts = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        (many.registries[i % 3] as Registry).rateLimits.take(alice, key, slow),
+        repositoriesOf(many.registries[i % 3] as Registry).rateLimits.take(alice, key, slow),
       ),
     );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
@@ -85,32 +87,38 @@ describe.each(dialects)('rate limits across registries on $name', (dialect) => {
 
   it('two registries racing a bucket, each taking leased blocks: never past the limit, short of it by at most the blocks they hold', async () => {
     const [a, b] = many.registries as [Registry, Registry];
-    // A burst of 40 and no refill while the clock stands: leases of rateLeaseSize(40) = 5.
+    // A burst of 40 and no refill while the clock stands: leases of leaseSize(40, 16) = 5.
     const slow = { ratePerSecond: 0.001, burst: 40 };
-    expect(rateLeaseSize(slow.burst)).toBe(5);
+    expect(leaseSize(slow.burst, MAX_RATE_LEASE)).toBe(5);
     const verdicts = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        (i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
+        repositoriesOf(i % 2 === 0 ? a : b).rateLimits.take(bob, 'leased', slow),
       ),
     );
     const passed = verdicts.filter((v) => v.allowed).length;
     expect(passed).toBeLessThanOrEqual(40);
     // Each process holds at most one block unspent when it is refused.
-    expect(passed).toBeGreaterThanOrEqual(40 - 2 * (rateLeaseSize(slow.burst) - 1));
+    expect(passed).toBeGreaterThanOrEqual(40 - 2 * (leaseSize(slow.burst, MAX_RATE_LEASE) - 1));
     expect(verdicts.filter((v) => !v.allowed).every((v) => !v.allowed && v.retryAfterMs > 0)).toBe(
       true,
     );
     // Held calls expire one interval after they were taken; the bucket then refills as before.
     clock.advance(1_000_000);
-    expect((await a.rateLimits.take(bob, 'leased', slow)).allowed).toBe(true);
+    expect((await repositoriesOf(a).rateLimits.take(bob, 'leased', slow)).allowed).toBe(true);
   });
 
   it('full buckets are pruned, and a pruned bucket is the same as a full one', async () => {
     const [first] = many.registries as [Registry];
-    await first.rateLimits.take(alice, 'pruned', limit);
-    expect(await first.rateLimits.prune(clock.now() + 10_000)).toBeGreaterThanOrEqual(1);
+    await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit);
+    expect(
+      await repositoriesOf(first).rateLimits.prune(clock.now() + 10_000),
+    ).toBeGreaterThanOrEqual(1);
     for (let i = 0; i < 3; i += 1)
-      expect((await first.rateLimits.take(alice, 'pruned', limit)).allowed).toBe(true);
-    expect((await first.rateLimits.take(alice, 'pruned', limit)).allowed).toBe(false);
+      expect((await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit)).allowed).toBe(
+        true,
+      );
+    expect((await repositoriesOf(first).rateLimits.take(alice, 'pruned', limit)).allowed).toBe(
+      false,
+    );
   });
 });

@@ -14,6 +14,7 @@ import {
   githubServer,
   memoryServer,
 } from './registry-contract-test-helpers.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 reportSkippedPostgres();
 
@@ -61,14 +62,14 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       expect(await registry.resolveServer(alice, 'memory')).toMatchObject({
         env: { MEMORY_FILE_PATH: '/tmp/memory.json', API_TOKEN: 'memory-token-value-2' },
       });
-      expect(await registry.users.get(alice)).toMatchObject({ id: 'alice' });
+      expect(await repositoriesOf(registry).users.get(alice)).toMatchObject({ id: 'alice' });
     });
 
     it('an update replaces the definition and its secrets, and resets readiness', async () => {
       await registry.addServer(alice, githubServer);
       await registry.recordState(alice, 'github', { status: 'ready', toolCount: 3 });
       await registry.addServer(alice, { ...githubServer, headers: { 'X-Key': 'new-value' } });
-      const record = await registry.connections.get(alice, 'github');
+      const record = await repositoriesOf(registry).connections.get(alice, 'github');
       expect(record.status).toBe('pending');
       expect((await registry.resolveServer(alice, 'github')) as { headers: object }).toMatchObject({
         headers: { 'X-Key': 'new-value' },
@@ -91,7 +92,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
         expect((error as ConfigError).details.issues).toEqual(
           expect.arrayContaining([expect.objectContaining({ path })]),
         );
-        expect(await registry.connections.list(alice)).toEqual([]);
+        expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
         expect(await registry.db.selectFrom('secrets').selectAll().execute()).toEqual([]);
       },
     );
@@ -110,11 +111,11 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
 
     it('remove deletes the server, its secrets and catalog, and a second remove is not-found', async () => {
       await registry.addServer(alice, memoryServer);
-      await registry.catalog.replace(alice, 'memory', [
+      await repositoriesOf(registry).catalog.replace(alice, 'memory', [
         { name: 'read_graph', inputSchema: { type: 'object' } },
       ]);
       await registry.removeServer(alice, 'memory');
-      expect(await registry.connections.find(alice, 'memory')).toBeUndefined();
+      expect(await repositoriesOf(registry).connections.find(alice, 'memory')).toBeUndefined();
       expect(await registry.db.selectFrom('secrets').selectAll().execute()).toEqual([]);
       expect(await registry.db.selectFrom('tool_catalog').selectAll().execute()).toEqual([]);
       await expect(registry.removeServer(alice, 'memory')).rejects.toBeInstanceOf(
@@ -179,16 +180,16 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
 
     it('thread activation narrows to the activated subset; a thread without any uses all', async () => {
       await registry.addServer(alice, memoryServer);
-      await registry.threads.activate(alice, 'thread-1', ['memory', 'docs']);
+      await repositoriesOf(registry).threads.activate(alice, 'thread-1', ['memory', 'docs']);
       const inThread = createContext({ userId: 'alice', threadId: 'thread-1' });
       expect((await registry.activeServers(inThread)).map((s) => s.id)).toEqual(['docs', 'memory']);
       expect(
         (await registry.activeServers(alice, { threadId: 'thread-2' })).map((s) => s.id),
       ).toHaveLength(3);
-      await registry.threads.deactivate(alice, 'thread-1', ['docs']);
-      expect(await registry.threads.list(alice, 'thread-1')).toEqual(['memory']);
-      await registry.threads.deactivate(alice, 'thread-1');
-      expect(await registry.threads.list(alice, 'thread-1')).toEqual([]);
+      await repositoriesOf(registry).threads.deactivate(alice, 'thread-1', ['docs']);
+      expect(await repositoriesOf(registry).threads.list(alice, 'thread-1')).toEqual(['memory']);
+      await repositoriesOf(registry).threads.deactivate(alice, 'thread-1');
+      expect(await repositoriesOf(registry).threads.list(alice, 'thread-1')).toEqual([]);
     });
 
     it('the call-level allow-list filters last, and disabled servers are left out', async () => {
@@ -269,7 +270,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       await expect(registry.importServers(alice, bad, { env: {} })).rejects.toBeInstanceOf(
         ConfigError,
       );
-      expect(await registry.connections.list(alice)).toEqual([]);
+      expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
     });
   });
 
@@ -277,40 +278,44 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
     it('isAuthorized: true without OAuth; with OAuth only for an active account with tokens', async () => {
       await registry.addServer(alice, githubServer);
       expect(await registry.isAuthorized(alice, 'github')).toBe(true);
-      await registry.authConfigs.upsert(alice, {
+      await repositoriesOf(registry).authConfigs.upsert(alice, {
         providerId: 'github',
         kind: 'oauth',
         settings: { scopes: ['repo'] },
       });
-      expect(await registry.authConfigs.find(alice, 'github')).toMatchObject({
+      expect(await repositoriesOf(registry).authConfigs.find(alice, 'github')).toMatchObject({
         kind: 'oauth',
         settings: { scopes: ['repo'] },
       });
       expect(await registry.isAuthorized(alice, 'github')).toBe(false);
-      await registry.accounts.upsert(alice, {
+      await repositoriesOf(registry).accounts.upsert(alice, {
         providerId: 'github',
         status: 'active',
         providerUid: 'u-42',
       });
       expect(await registry.isAuthorized(alice, 'github')).toBe(false);
-      await registry.accounts.putSecret(alice, 'github', 'oauth_tokens', '{"access_token":"at-5"}');
-      expect(await registry.isAuthorized(alice, 'github')).toBe(true);
-      expect(await registry.accounts.getSecret(alice, 'github', 'oauth_tokens')).toBe(
+      await repositoriesOf(registry).accounts.putSecret(
+        alice,
+        'github',
+        'oauth_tokens',
         '{"access_token":"at-5"}',
       );
+      expect(await registry.isAuthorized(alice, 'github')).toBe(true);
+      expect(
+        await repositoriesOf(registry).accounts.getSecret(alice, 'github', 'oauth_tokens'),
+      ).toBe('{"access_token":"at-5"}');
     });
 
     it('disconnect deletes the tokens and marks the account disconnected', async () => {
-      await registry.authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' });
-      await registry.accounts.upsert(alice, { providerId: 'github', status: 'active' });
-      await registry.accounts.putSecret(alice, 'github', 'oauth_tokens', 'tokens');
-      expect(await registry.accounts.disconnect(alice, 'github')).toBe(true);
-      expect(await registry.accounts.getSecret(alice, 'github', 'oauth_tokens')).toBeUndefined();
-      expect(await registry.accounts.find(alice, 'github')).toMatchObject({
-        status: 'disconnected',
-      });
+      const { accounts, authConfigs } = repositoriesOf(registry);
+      await authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' });
+      await accounts.upsert(alice, { providerId: 'github', status: 'active' });
+      await accounts.putSecret(alice, 'github', 'oauth_tokens', 'tokens');
+      expect(await accounts.disconnect(alice, 'github')).toBe(true);
+      expect(await accounts.getSecret(alice, 'github', 'oauth_tokens')).toBeUndefined();
+      expect(await accounts.find(alice, 'github')).toMatchObject({ status: 'disconnected' });
       expect(await registry.isAuthorized(alice, 'github')).toBe(false);
-      expect(await registry.accounts.disconnect(alice, 'gitlab')).toBe(false);
+      expect(await accounts.disconnect(alice, 'gitlab')).toBe(false);
     });
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../index.js';
 import { parseSecretKey } from '../vault/secret-key.js';
 import { reportSkippedPostgres } from './dialects.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 // Random per run, so the grep cannot match a fixture by accident.
@@ -32,7 +33,7 @@ async function storeSecrets(registry: RegistryType): Promise<void> {
     command: 'node',
     env: { TOKEN: token },
   });
-  await registry.accounts.putSecret(
+  await repositoriesOf(registry).accounts.putSecret(
     alice,
     'github',
     'oauth_tokens',
@@ -107,11 +108,11 @@ describe('TEN-06 key rotation', () => {
       home,
       env: { MCP_AGENT_SECRET_KEY: newKey, MCP_AGENT_SECRET_KEY_PREVIOUS: oldKey },
     });
-    expect(await rotateSecrets(rotating.db, rotating.vault)).toEqual({
+    expect(await rotateSecrets(rotating.db, repositoriesOf(rotating).vault)).toEqual({
       reencrypted: 4,
       alreadyCurrent: 0,
     });
-    expect(await rotateSecrets(rotating.db, rotating.vault)).toEqual({
+    expect(await rotateSecrets(rotating.db, repositoriesOf(rotating).vault)).toEqual({
       reencrypted: 0,
       alreadyCurrent: 4,
     });
@@ -120,7 +121,9 @@ describe('TEN-06 key rotation', () => {
     const after = await openRegistry({ home, env: { MCP_AGENT_SECRET_KEY: newKey } });
     open.push(after);
     expect(await after.resolveServer(alice, 'local')).toMatchObject({ env: { TOKEN: token } });
-    expect(await after.accounts.getSecret(alice, 'github', 'oauth_tokens')).toContain(token);
+    expect(
+      await repositoriesOf(after).accounts.getSecret(alice, 'github', 'oauth_tokens'),
+    ).toContain(token);
 
     const oldOnly = new Registry({
       db: after.db,

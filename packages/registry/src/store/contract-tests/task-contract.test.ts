@@ -27,7 +27,7 @@ const result = (status: MCPTaskResult['status'], answer: string | null): MCPTask
 const step = (n: number): StepEvent => ({ type: 'step-start', requestId: 'r1', step: n });
 
 async function admitted(registry: Registry, ctx = alice, input = task('Do it.')) {
-  const admission = await registry.tasks.create(ctx, input);
+  const admission = await registry.tasks.admit(ctx, input);
   if (!admission.admitted) throw new Error(`refused: ${admission.running} running`);
   return admission.record;
 }
@@ -71,7 +71,6 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
     expect(await registry.tasks.get(bob, record.id)).toBeUndefined();
     expect(await registry.tasks.events(bob, record.id)).toEqual([]);
     expect(await registry.tasks.requestCancel(bob, record.id)).toBeUndefined();
-    expect(await registry.tasks.remove(bob, record.id)).toBe(false);
     expect((await registry.tasks.list(bob)).map((t) => t.id)).not.toContain(record.id);
     expect((await registry.tasks.list(alice)).map((t) => t.id)).toContain(record.id);
   });
@@ -80,7 +79,7 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
     const carol = createContext({ userId: 'carol', clock });
     const first = await admitted(registry, carol, task('One.', 2));
     await admitted(registry, carol, task('Two.', 2));
-    expect(await registry.tasks.create(carol, task('Three.', 2))).toEqual({
+    expect(await registry.tasks.admit(carol, task('Three.', 2))).toEqual({
       admitted: false,
       running: 2,
     });
@@ -93,14 +92,14 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
 
   it('a cancel request from any process reaches the owner; finishing clears it', async () => {
     const record = await admitted(registry);
-    expect(await registry.taskLeases.cancelRequests('proc_a')).not.toContain(record.id);
+    expect(await registry.tasks.cancelRequests('proc_a')).not.toContain(record.id);
     expect(await registry.tasks.requestCancel(alice, record.id)).toMatchObject({
       cancelRequested: true,
     });
-    expect(await registry.taskLeases.cancelRequests('proc_a')).toContain(record.id);
-    expect(await registry.taskLeases.cancelRequests('proc_b')).not.toContain(record.id);
+    expect(await registry.tasks.cancelRequests('proc_a')).toContain(record.id);
+    expect(await registry.tasks.cancelRequests('proc_b')).not.toContain(record.id);
     await registry.tasks.finish(alice, record.id, 'proc_a', result('cancelled', null));
-    expect(await registry.taskLeases.cancelRequests('proc_a')).not.toContain(record.id);
+    expect(await registry.tasks.cancelRequests('proc_a')).not.toContain(record.id);
     expect(await registry.tasks.get(alice, record.id)).toMatchObject({
       status: 'cancelled',
       cancelRequested: false,
@@ -112,12 +111,12 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
     const lost = await admitted(registry, erin, { ...task('Lost.'), owner: 'proc_dead' });
     const kept = await admitted(registry, erin, { ...task('Kept.'), owner: 'proc_alive' });
     clock.advance(LEASE - 1_000);
-    expect(await registry.taskLeases.renew('proc_alive', LEASE, clock.now())).toBeGreaterThan(0);
+    expect(await registry.tasks.renewLeases('proc_alive', LEASE, clock.now())).toBeGreaterThan(0);
     clock.advance(2_000);
-    const failed = await registry.taskLeases.expire(clock.now());
+    const failed = await registry.tasks.failLost(clock.now());
     expect(failed).toContainEqual({ id: lost.id, userId: 'erin', owner: 'proc_dead' });
     expect(failed.map((t) => t.id)).not.toContain(kept.id);
-    expect(await registry.taskLeases.expire(clock.now())).not.toContainEqual(
+    expect(await registry.tasks.failLost(clock.now())).not.toContainEqual(
       expect.objectContaining({ id: lost.id }),
     );
     const stored = await registry.tasks.get(erin, lost.id);
@@ -140,7 +139,7 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
     expect((await registry.tasks.get(erin, lost.id))?.status).toBe('failed');
     // A lost task does not hold a slot of the cap.
     expect(
-      await registry.tasks.create(erin, { ...task('Again.', 2), owner: 'proc_alive' }),
+      await registry.tasks.admit(erin, { ...task('Again.', 2), owner: 'proc_alive' }),
     ).toMatchObject({ admitted: true });
     await registry.tasks.finish(erin, kept.id, 'proc_alive', result('completed', 'ok'));
   });
@@ -152,8 +151,8 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
     await registry.tasks.finish(frank, old.id, 'proc_a', result('completed', 'old'));
     const running = await admitted(registry, frank);
     clock.advance(60_000);
-    expect(await registry.taskLeases.renew('proc_a', LEASE, clock.now())).toBeGreaterThan(0);
-    expect(await registry.taskLeases.prune(clock.now() - 30_000)).toBeGreaterThanOrEqual(1);
+    expect(await registry.tasks.renewLeases('proc_a', LEASE, clock.now())).toBeGreaterThan(0);
+    expect(await registry.tasks.pruneFinished(clock.now() - 30_000)).toBeGreaterThanOrEqual(1);
     expect(await registry.tasks.get(frank, old.id)).toBeUndefined();
     expect(await registry.tasks.events(frank, old.id)).toEqual([]);
     expect((await registry.tasks.get(frank, running.id))?.status).toBe('running');
@@ -179,7 +178,7 @@ describe.each(dialects)('durable tasks on $name', (dialect) => {
       const heidi = createContext({ userId: 'heidi', clock });
       const outcomes = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          (registries[i % 3] as Registry).tasks.create(heidi, {
+          (registries[i % 3] as Registry).tasks.admit(heidi, {
             ...task(`Race ${i}`, 3),
             owner: `proc_${i % 3}`,
           }),

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
 import type { Registry } from '../../index.js';
 import { reportSkippedPostgres, tenantDialects } from './dialects.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const mallory = createContext({ userId: 'mallory', threadId: 'alice-thread' });
@@ -21,52 +22,66 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
       headers: { Authorization: 'Bearer alice-token' },
     });
     aliceConnectionId = record.id;
-    await registry.catalog.replace(alice, 'github', [{ name: 'create_issue' }]);
+    await repositoriesOf(registry).catalog.replace(alice, 'github', [{ name: 'create_issue' }]);
     await registry.recordState(alice, 'github', { status: 'ready' });
-    await registry.authConfigs.upsert(alice, {
+    await repositoriesOf(registry).authConfigs.upsert(alice, {
       providerId: 'github',
       kind: 'oauth',
       settings: { scopes: ['repo'] },
     });
-    await registry.accounts.upsert(alice, {
+    await repositoriesOf(registry).accounts.upsert(alice, {
       providerId: 'github',
       status: 'active',
       providerUid: 'alice-uid',
     });
-    await registry.accounts.putSecret(alice, 'github', 'oauth_tokens', 'alice-oauth-tokens');
-    await registry.threads.activate(alice, 'alice-thread', ['github']);
+    await repositoriesOf(registry).accounts.putSecret(
+      alice,
+      'github',
+      'oauth_tokens',
+      'alice-oauth-tokens',
+    );
+    await repositoriesOf(registry).threads.activate(alice, 'alice-thread', ['github']);
   });
   afterEach(async () => {
     await registry.close();
   });
 
   it('every read returns nothing and every not-found looks like a missing id', async () => {
-    const missing = await registry.connections
-      .get(mallory, 'does-not-exist')
+    const missing = await repositoriesOf(registry)
+      .connections.get(mallory, 'does-not-exist')
       .catch((e: Error) => e);
-    const foreign = await registry.connections.get(mallory, 'github').catch((e: Error) => e);
+    const foreign = await repositoriesOf(registry)
+      .connections.get(mallory, 'github')
+      .catch((e: Error) => e);
     expect(ProviderNotFoundError.isInstance(foreign)).toBe(true);
     expect((foreign as Error).message).toBe(
       (missing as Error).message.replace('does-not-exist', 'github'),
     );
 
-    expect(await registry.users.get(mallory)).toBeUndefined();
-    expect(await registry.connections.find(mallory, 'github')).toBeUndefined();
-    expect(await registry.connections.list(mallory)).toEqual([]);
-    expect(await registry.catalog.list(mallory, 'github')).toEqual([]);
-    expect(await registry.threads.list(mallory, 'alice-thread')).toEqual([]);
-    expect(await registry.authConfigs.find(mallory, 'github')).toBeUndefined();
-    expect(await registry.accounts.find(mallory, 'github')).toBeUndefined();
-    expect(await registry.accounts.getSecret(mallory, 'github', 'oauth_tokens')).toBeUndefined();
+    expect(await repositoriesOf(registry).users.get(mallory)).toBeUndefined();
+    expect(await repositoriesOf(registry).connections.find(mallory, 'github')).toBeUndefined();
+    expect(await repositoriesOf(registry).connections.list(mallory)).toEqual([]);
+    expect(await repositoriesOf(registry).catalog.list(mallory, 'github')).toEqual([]);
+    expect(await repositoriesOf(registry).threads.list(mallory, 'alice-thread')).toEqual([]);
+    expect(await repositoriesOf(registry).authConfigs.find(mallory, 'github')).toBeUndefined();
+    expect(await repositoriesOf(registry).accounts.find(mallory, 'github')).toBeUndefined();
     expect(
-      await registry.secrets.get(
+      await repositoriesOf(registry).accounts.getSecret(mallory, 'github', 'oauth_tokens'),
+    ).toBeUndefined();
+    expect(
+      await repositoriesOf(registry).secrets.get(
         mallory,
         { kind: 'connection', id: aliceConnectionId },
         'header:Authorization',
       ),
     ).toBeUndefined();
     expect(
-      (await registry.secrets.list(mallory, { kind: 'connection', id: aliceConnectionId })).size,
+      (
+        await repositoriesOf(registry).secrets.list(mallory, {
+          kind: 'connection',
+          id: aliceConnectionId,
+        })
+      ).size,
     ).toBe(0);
     expect(await registry.activeServers(mallory)).toEqual([]);
     expect(await registry.tiers(mallory)).toEqual([]);
@@ -74,12 +89,14 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
     await expect(registry.resolveServer(mallory, 'github')).rejects.toBeInstanceOf(
       ProviderNotFoundError,
     );
-    await expect(registry.connections.resolveUserServer(mallory, 'github')).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
-    );
+    await expect(
+      repositoriesOf(registry).connections.resolveUserServer(mallory, 'github'),
+    ).rejects.toBeInstanceOf(ProviderNotFoundError);
     expect((await registry.availability(mallory)).servers).toEqual([]);
-    expect(await registry.catalog.list(mallory, 'github')).toEqual([]);
-    expect(await registry.catalog.listMany(mallory, ['github'])).toEqual(new Map([['github', []]]));
+    expect(await repositoriesOf(registry).catalog.list(mallory, 'github')).toEqual([]);
+    expect(await repositoriesOf(registry).catalog.listMany(mallory, ['github'])).toEqual(
+      new Map([['github', []]]),
+    );
     expect((await registry.availability(mallory)).check('github')).toMatchObject({
       code: 'not_connected',
     });
@@ -89,17 +106,20 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
     await expect(registry.removeServer(mallory, 'github')).rejects.toBeInstanceOf(
       ProviderNotFoundError,
     );
-    await expect(registry.catalog.replace(mallory, 'github', [])).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
-    );
+    await expect(
+      repositoriesOf(registry).catalog.replace(mallory, 'github', []),
+    ).rejects.toBeInstanceOf(ProviderNotFoundError);
     await expect(
       registry.recordState(mallory, 'github', { status: 'failed' }),
     ).rejects.toBeInstanceOf(ProviderNotFoundError);
-    expect(await registry.accounts.disconnect(mallory, 'github')).toBe(false);
+    expect(await repositoriesOf(registry).accounts.disconnect(mallory, 'github')).toBe(false);
     expect(
-      await registry.secrets.remove(mallory, { kind: 'connection', id: aliceConnectionId }),
+      await repositoriesOf(registry).secrets.remove(mallory, {
+        kind: 'connection',
+        id: aliceConnectionId,
+      }),
     ).toBe(0);
-    await registry.threads.deactivate(mallory, 'alice-thread');
+    await repositoriesOf(registry).threads.deactivate(mallory, 'alice-thread');
 
     // Mallory creating her own "github" is hers alone.
     await registry.addServer(mallory, {
@@ -107,25 +127,33 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
       transport: 'sse',
       url: 'https://evil.example/sse',
     });
-    await registry.authConfigs.upsert(mallory, { providerId: 'github', kind: 'none' });
-    await registry.accounts.upsert(mallory, { providerId: 'github', status: 'disconnected' });
+    await repositoriesOf(registry).authConfigs.upsert(mallory, {
+      providerId: 'github',
+      kind: 'none',
+    });
+    await repositoriesOf(registry).accounts.upsert(mallory, {
+      providerId: 'github',
+      status: 'disconnected',
+    });
 
     expect(await registry.resolveServer(alice, 'github')).toMatchObject({
       url: 'https://api.example.com/mcp',
       headers: { Authorization: 'Bearer alice-token' },
     });
-    expect(await registry.connections.get(alice, 'github')).toMatchObject({
+    expect(await repositoriesOf(registry).connections.get(alice, 'github')).toMatchObject({
       status: 'ready',
       toolCount: 1,
     });
-    expect(await registry.catalog.list(alice, 'github')).toHaveLength(1);
-    expect(await registry.threads.list(alice, 'alice-thread')).toEqual(['github']);
-    expect(await registry.authConfigs.find(alice, 'github')).toMatchObject({ kind: 'oauth' });
-    expect(await registry.accounts.find(alice, 'github')).toMatchObject({
+    expect(await repositoriesOf(registry).catalog.list(alice, 'github')).toHaveLength(1);
+    expect(await repositoriesOf(registry).threads.list(alice, 'alice-thread')).toEqual(['github']);
+    expect(await repositoriesOf(registry).authConfigs.find(alice, 'github')).toMatchObject({
+      kind: 'oauth',
+    });
+    expect(await repositoriesOf(registry).accounts.find(alice, 'github')).toMatchObject({
       status: 'active',
       providerUid: 'alice-uid',
     });
-    expect(await registry.accounts.getSecret(alice, 'github', 'oauth_tokens')).toBe(
+    expect(await repositoriesOf(registry).accounts.getSecret(alice, 'github', 'oauth_tokens')).toBe(
       'alice-oauth-tokens',
     );
     expect(await registry.isAuthorized(alice, 'github')).toBe(true);

@@ -18,6 +18,7 @@ import {
   TenantScopeRecorder,
   type ScopedStatement,
 } from './tenant-scope-check.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 const docs: ServerConfig = {
   id: 'docs',
@@ -41,25 +42,28 @@ type Call = (registry: Registry, ctx: AgentContext, ids: RowIds) => Promise<unkn
 
 // Every repository method, called with the ids it is handed; a missing one fails coverage below.
 const reads: Record<string, Call> = {
-  'users.get': (r, ctx) => r.users.get(ctx),
-  'connections.find': (r, ctx, ids) => r.connections.find(ctx, ids.providerId),
-  'connections.get': (r, ctx, ids) => r.connections.get(ctx, ids.providerId),
-  'connections.list': (r, ctx) => r.connections.list(ctx),
+  'users.get': (r, ctx) => repositoriesOf(r).users.get(ctx),
+  'connections.find': (r, ctx, ids) => repositoriesOf(r).connections.find(ctx, ids.providerId),
+  'connections.get': (r, ctx, ids) => repositoriesOf(r).connections.get(ctx, ids.providerId),
+  'connections.list': (r, ctx) => repositoriesOf(r).connections.list(ctx),
   'connections.resolveUserServer': (r, ctx, ids) =>
-    r.connections.resolveUserServer(ctx, ids.providerId),
-  'catalog.list': (r, ctx, ids) => r.catalog.list(ctx, ids.providerId),
+    repositoriesOf(r).connections.resolveUserServer(ctx, ids.providerId),
+  'catalog.list': (r, ctx, ids) => repositoriesOf(r).catalog.list(ctx, ids.providerId),
   'catalog.listMany': async (r, ctx, ids) => [
-    ...(await r.catalog.listMany(ctx, [ids.providerId, 'docs'])).values(),
+    ...(await repositoriesOf(r).catalog.listMany(ctx, [ids.providerId, 'docs'])).values(),
   ],
-  'catalog.toolNames': (r, ctx) => r.catalog.toolNames(ctx),
-  'threads.list': (r, ctx, ids) => r.threads.list(ctx, ids.threadId),
-  'authConfigs.find': (r, ctx, ids) => r.authConfigs.find(ctx, ids.providerId),
-  'authConfigs.oauthAuthorizations': (r, ctx) => r.authConfigs.oauthAuthorizations(ctx),
-  'accounts.find': (r, ctx, ids) => r.accounts.find(ctx, ids.providerId),
-  'accounts.getSecret': (r, ctx, ids) => r.accounts.getSecret(ctx, ids.providerId, ids.field),
+  'catalog.toolNames': (r, ctx) => repositoriesOf(r).catalog.toolNames(ctx),
+  'threads.list': (r, ctx, ids) => repositoriesOf(r).threads.list(ctx, ids.threadId),
+  'authConfigs.find': (r, ctx, ids) => repositoriesOf(r).authConfigs.find(ctx, ids.providerId),
+  'authConfigs.oauthAuthorizations': (r, ctx) =>
+    repositoriesOf(r).authConfigs.oauthAuthorizations(ctx),
+  'accounts.find': (r, ctx, ids) => repositoriesOf(r).accounts.find(ctx, ids.providerId),
+  'accounts.getSecret': (r, ctx, ids) =>
+    repositoriesOf(r).accounts.getSecret(ctx, ids.providerId, ids.field),
   'secrets.get': (r, ctx, ids) =>
-    r.secrets.get(ctx, { kind: 'connection', id: ids.connectionId }, ids.field),
-  'secrets.list': (r, ctx, ids) => r.secrets.list(ctx, { kind: 'account', id: ids.accountId }),
+    repositoriesOf(r).secrets.get(ctx, { kind: 'connection', id: ids.connectionId }, ids.field),
+  'secrets.list': (r, ctx, ids) =>
+    repositoriesOf(r).secrets.list(ctx, { kind: 'account', id: ids.accountId }),
   // The registry's own tenant reads, over the repositories.
   'registry.resolveServer': (r, ctx, ids) => r.resolveServer(ctx, ids.providerId),
   'registry.availability': async (r, ctx) => (await r.availability(ctx)).servers,
@@ -68,36 +72,49 @@ const reads: Record<string, Call> = {
   'tasks.get': (r, ctx, ids) => r.tasks.get(ctx, ids.taskId),
   'tasks.list': (r, ctx) => r.tasks.list(ctx),
   'tasks.events': (r, ctx, ids) => r.tasks.events(ctx, ids.taskId),
-  'audit.list': (r, ctx) => r.audit.list(ctx),
+  'audit.list': (r, ctx) => repositoriesOf(r).audit.list(ctx),
 };
 const writes: Record<string, Call> = {
-  'connections.remove': (r, ctx, ids) => r.connections.remove(ctx, ids.providerId),
-  'connections.setEnabled': (r, ctx, ids) => r.connections.setEnabled(ctx, ids.providerId, false),
-  'catalog.replace': (r, ctx, ids) => r.catalog.replace(ctx, ids.providerId, [{ name: 'b_tool' }]),
+  'connections.remove': (r, ctx, ids) => repositoriesOf(r).connections.remove(ctx, ids.providerId),
+  'connections.setEnabled': (r, ctx, ids) =>
+    repositoriesOf(r).connections.setEnabled(ctx, ids.providerId, false),
+  'catalog.replace': (r, ctx, ids) =>
+    repositoriesOf(r).catalog.replace(ctx, ids.providerId, [{ name: 'b_tool' }]),
   'connections.recordState': (r, ctx, ids) =>
-    r.connections.recordState(ctx, ids.providerId, { status: 'failed', lastError: 'b' }),
-  'accounts.disconnect': (r, ctx, ids) => r.accounts.disconnect(ctx, ids.providerId),
-  'secrets.remove': (r, ctx, ids) => r.secrets.remove(ctx, { kind: 'account', id: ids.accountId }),
-  'threads.deactivate': (r, ctx, ids) => r.threads.deactivate(ctx, ids.threadId),
+    repositoriesOf(r).connections.recordState(ctx, ids.providerId, {
+      status: 'failed',
+      lastError: 'b',
+    }),
+  'accounts.disconnect': (r, ctx, ids) =>
+    repositoriesOf(r).accounts.disconnect(ctx, ids.providerId),
+  'secrets.remove': (r, ctx, ids) =>
+    repositoriesOf(r).secrets.remove(ctx, { kind: 'account', id: ids.accountId }),
+  'threads.deactivate': (r, ctx, ids) => repositoriesOf(r).threads.deactivate(ctx, ids.threadId),
   // Writes that create the caller's own rows under the same ids.
-  'users.upsert': (r, ctx) => r.users.upsert(ctx),
+  'users.upsert': (r, ctx) => repositoriesOf(r).users.upsert(ctx),
   'connections.upsertUserServer': (r, ctx, ids) =>
-    r.connections.upsertUserServer(ctx, {
+    repositoriesOf(r).connections.upsertUserServer(ctx, {
       id: ids.providerId,
       transport: 'sse',
       url: 'https://b.example/sse',
     }),
   'connections.recordState(app)': (r, ctx) =>
-    r.connections.recordState(ctx, 'docs', { status: 'ready' }, docs),
+    repositoriesOf(r).connections.recordState(ctx, 'docs', { status: 'ready' }, docs),
   'authConfigs.upsert': (r, ctx, ids) =>
-    r.authConfigs.upsert(ctx, { providerId: ids.providerId, kind: 'none' }),
+    repositoriesOf(r).authConfigs.upsert(ctx, { providerId: ids.providerId, kind: 'none' }),
   'accounts.upsert': (r, ctx, ids) =>
-    r.accounts.upsert(ctx, { providerId: ids.providerId, status: 'disconnected' }),
+    repositoriesOf(r).accounts.upsert(ctx, { providerId: ids.providerId, status: 'disconnected' }),
   'accounts.putSecret': (r, ctx, ids) =>
-    r.accounts.putSecret(ctx, ids.providerId, ids.field, 'b-value'),
+    repositoriesOf(r).accounts.putSecret(ctx, ids.providerId, ids.field, 'b-value'),
   'secrets.put': (r, ctx, ids) =>
-    r.secrets.put(ctx, { kind: 'connection', id: ids.connectionId }, ids.field, 'b-value'),
-  'threads.activate': (r, ctx, ids) => r.threads.activate(ctx, ids.threadId, [ids.providerId]),
+    repositoriesOf(r).secrets.put(
+      ctx,
+      { kind: 'connection', id: ids.connectionId },
+      ids.field,
+      'b-value',
+    ),
+  'threads.activate': (r, ctx, ids) =>
+    repositoriesOf(r).threads.activate(ctx, ids.threadId, [ids.providerId]),
   'tasks.appendEvents': (r, ctx, ids) =>
     r.tasks.appendEvents(ctx, ids.taskId, [
       { seq: 1, event: { type: 'answer', requestId: 'b', answer: 'b' } },
@@ -113,10 +130,9 @@ const writes: Record<string, Call> = {
       requestId: 'b',
     }),
   'tasks.requestCancel': (r, ctx, ids) => r.tasks.requestCancel(ctx, ids.taskId),
-  'tasks.remove': (r, ctx, ids) => r.tasks.remove(ctx, ids.taskId),
   // Writes that create the caller's own rows.
-  'tasks.create': (r, ctx) =>
-    r.tasks.create(ctx, {
+  'tasks.admit': (r, ctx) =>
+    r.tasks.admit(ctx, {
       task: 'b',
       owner: 'proc_b',
       leaseMs: 60_000,
@@ -124,12 +140,24 @@ const writes: Record<string, Call> = {
       keepFinished: 100,
     }),
   'rateLimits.take': (r, ctx, ids) =>
-    r.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
-  'audit.record': (r, ctx) => r.audit.record(ctx, { action: 'server.removed' }),
+    repositoriesOf(r).rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
+  'audit.record': (r, ctx) => repositoriesOf(r).audit.record(ctx, { action: 'server.removed' }),
 };
 
 // Cross-tenant by design (housekeeping, the operator's audit reading): their suites test them.
-const MAINTENANCE = new Set(['rateLimits.prune', 'audit.forOperator', 'audit.prune']);
+const MAINTENANCE = new Set([
+  'rateLimits.prune',
+  'audit.forOperator',
+  'audit.prune',
+  // A process's leases and the operator's views of tasks: the task suite tests them.
+  'tasks.renewLeases',
+  'tasks.cancelRequests',
+  'tasks.failLost',
+  'tasks.pruneFinished',
+  'tasks.recentForOperator',
+  'tasks.findForOperator',
+  'tasks.runningCount',
+]);
 
 // Tenant A's rows, every value carrying `marker` so that any leak of them can be found.
 async function seed(
@@ -138,37 +166,47 @@ async function seed(
   ids: Pick<RowIds, 'providerId' | 'threadId' | 'field'>,
   marker: string,
 ): Promise<RowIds> {
-  const connection = await registry.connections.upsertUserServer(ctx, {
+  const connection = await repositoriesOf(registry).connections.upsertUserServer(ctx, {
     id: ids.providerId,
     transport: 'streamable-http',
     url: `https://${marker}.example/mcp`,
     headers: { Authorization: `Bearer ${marker}-token` },
   });
-  await registry.catalog.replace(ctx, ids.providerId, [{ name: `${marker}_tool` }]);
-  await registry.connections.recordState(ctx, ids.providerId, {
+  await repositoriesOf(registry).catalog.replace(ctx, ids.providerId, [{ name: `${marker}_tool` }]);
+  await repositoriesOf(registry).connections.recordState(ctx, ids.providerId, {
     status: 'ready',
     lastError: marker,
   });
-  await registry.connections.recordState(
+  await repositoriesOf(registry).connections.recordState(
     ctx,
     'docs',
     { status: 'failed', lastError: marker },
     docs,
   );
-  await registry.authConfigs.upsert(ctx, {
+  await repositoriesOf(registry).authConfigs.upsert(ctx, {
     providerId: ids.providerId,
     kind: 'oauth',
     settings: { marker },
   });
-  const account = await registry.accounts.upsert(ctx, {
+  const account = await repositoriesOf(registry).accounts.upsert(ctx, {
     providerId: ids.providerId,
     status: 'active',
     providerUid: marker,
   });
-  await registry.accounts.putSecret(ctx, ids.providerId, ids.field, `${marker}-oauth`);
-  await registry.secrets.put(ctx, { kind: 'connection', id: connection.id }, ids.field, marker);
-  await registry.threads.activate(ctx, ids.threadId, [ids.providerId, 'docs']);
-  const admission = await registry.tasks.create(ctx, {
+  await repositoriesOf(registry).accounts.putSecret(
+    ctx,
+    ids.providerId,
+    ids.field,
+    `${marker}-oauth`,
+  );
+  await repositoriesOf(registry).secrets.put(
+    ctx,
+    { kind: 'connection', id: connection.id },
+    ids.field,
+    marker,
+  );
+  await repositoriesOf(registry).threads.activate(ctx, ids.threadId, [ids.providerId, 'docs']);
+  const admission = await registry.tasks.admit(ctx, {
     task: `${marker} task`,
     owner: 'proc_seed',
     leaseMs: 60_000,
@@ -180,8 +218,11 @@ async function seed(
   await registry.tasks.appendEvents(ctx, taskId, [
     { seq: 0, event: { type: 'answer', requestId: marker, answer: marker } },
   ]);
-  await registry.rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 5 });
-  await registry.audit.record(ctx, { action: 'token.added', detail: { marker } });
+  await repositoriesOf(registry).rateLimits.take(ctx, ids.providerId, {
+    ratePerSecond: 1,
+    burst: 5,
+  });
+  await repositoriesOf(registry).audit.record(ctx, { action: 'token.added', detail: { marker } });
   return { ...ids, connectionId: connection.id, accountId: account.id, taskId };
 }
 

@@ -7,6 +7,7 @@ import { parseSecretKey } from '../vault/secret-key.js';
 import { dialects, reportSkippedPostgres } from './dialects.js';
 import { TenantScopeRecorder } from './tenant-scope-check.js';
 import { recordModel, recordToolCall, START, usage } from './usage-quotas-test-helpers.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 reportSkippedPostgres();
 
@@ -27,7 +28,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
 
   describe('usage', () => {
     it('adds each response to its task and model, and each tool call to its connector', async () => {
-      const { usage: repo } = registry;
+      const { usage: repo } = repositoriesOf(registry);
       await recordModel(
         registry,
         alice,
@@ -69,14 +70,14 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         for (let i = 0; i < 5; i += 1)
           await recordToolCall(writer, alice, 'behind', 'github', i !== 0, 10);
         // Another process sees nothing until this one writes (within USAGE_FLUSH_MS)…
-        await writer.usage.flush();
-        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
+        await repositoriesOf(writer).usage.flush();
+        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).connectors).toEqual([
           { connector: 'github', calls: 5, errors: 1, durationMs: 50 },
         ]);
         // …and what waits at close is written before the database closes.
         await recordToolCall(writer, alice, 'behind', 'github', true, 10);
         await writer.close();
-        expect((await reader.usage.task(alice, 'behind')).connectors).toEqual([
+        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).connectors).toEqual([
           { connector: 'github', calls: 6, errors: 1, durationMs: 60 },
         ]);
       } finally {
@@ -85,7 +86,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
     });
 
     it('sums a tenant by day, connector and model; an unpriced model is named, not costed', async () => {
-      const { usage: repo } = registry;
+      const { usage: repo } = repositoriesOf(registry);
       await recordModel(registry, alice, 't1', 'gpt-6.1-sol', usage(2_000, 100), 0.005);
       await recordToolCall(registry, alice, 't1', 'github', true, 10);
       clock.advance(24 * 3_600_000);
@@ -144,17 +145,17 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       quotas: { maxCallsPerHour: 100, maxTokensPerDay: 100_000, maxServersPerThread: 5 },
     });
     try {
-      await scoped.quotas.setUserLimits(alice, { maxCallsPerHour: 50 });
-      await scoped.quotas.userLimits(alice);
-      await scoped.quotas.beforeToolCall(alice, 'github', { threadId: 'th' });
-      await scoped.quotas.beforeModelRequest(alice);
-      await scoped.quotas.addTokens(alice, 10);
-      await scoped.quotas.check(alice);
-      await scoped.quotas.status(alice);
+      await repositoriesOf(scoped).quotas.setUserLimits(alice, { maxCallsPerHour: 50 });
+      await repositoriesOf(scoped).quotas.userLimits(alice);
+      await repositoriesOf(scoped).quotas.beforeToolCall(alice, 'github', { threadId: 'th' });
+      await repositoriesOf(scoped).quotas.beforeModelRequest(alice);
+      await repositoriesOf(scoped).quotas.addTokens(alice, 10);
+      await repositoriesOf(scoped).quotas.check(alice);
+      await repositoriesOf(scoped).quotas.status(alice);
       await recordModel(scoped, alice, 't', 'm', usage(1, 1), 0);
       await recordToolCall(scoped, alice, 't', 'c', true, 1);
-      await scoped.usage.task(alice, 't');
-      await scoped.usage.summary(alice);
+      await repositoriesOf(scoped).usage.task(alice, 't');
+      await repositoriesOf(scoped).usage.summary(alice);
       expect(recorder.statements.length).toBeGreaterThan(10);
       for (const statement of recorder.statements) {
         expect(statement.problems, JSON.stringify(statement)).toEqual([]);

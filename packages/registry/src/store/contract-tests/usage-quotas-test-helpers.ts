@@ -1,5 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
 import type { Registry } from '../../index.js';
+import { repositoriesOf } from '../tenant-store.js';
 
 // Shared by the usage and the quota contract tests.
 
@@ -21,7 +22,13 @@ export const recordModel = (
   model: string,
   tokens: ReturnType<typeof usage>,
   estimatedCostUsd: number | null,
-) => registry.usage.recordModel(context, { taskId, model, usage: tokens, estimatedCostUsd });
+) =>
+  repositoriesOf(registry).usage.recordModel(context, {
+    taskId,
+    model,
+    usage: tokens,
+    estimatedCostUsd,
+  });
 
 /** Records one tool call to a connector. */
 export const recordToolCall = (
@@ -31,4 +38,4 @@ export const recordToolCall = (
   connector: string,
   ok: boolean,
   durationMs: number,
-) => registry.usage.recordToolCall(context, { taskId, connector, ok, durationMs });
+) => repositoriesOf(registry).usage.recordToolCall(context, { taskId, connector, ok, durationMs });

@@ -9,6 +9,7 @@ import { createContext, TimeoutError } from '@mcp-agent/core';
 import { openRegistry } from '../../open-registry.js';
 import type { Registry } from '../../registry.js';
 import { type HeldLock, holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
+import { repositoriesOf } from '../tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
@@ -55,8 +56,8 @@ const writes = (registry: Registry) =>
       url: 'https://api.example.com/mcp',
       headers: { Authorization: 'Bearer t' },
     }),
-    registry.threads.activate(bob, 'thread-1', ['docs']),
-    registry.authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' }),
+    repositoriesOf(registry).threads.activate(bob, 'thread-1', ['docs']),
+    repositoriesOf(registry).authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' }),
   ]);
 
 describe('SQLite shared with another process', () => {
@@ -66,7 +67,7 @@ describe('SQLite shared with another process', () => {
     const loop = watchEventLoop();
     const started = performance.now();
     // Reads do not wait: WAL readers never block on a writer.
-    expect(await registry.connections.list(alice)).toEqual([]);
+    expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
     await writes(registry);
     const waitedMs = performance.now() - started;
     const stallMs = loop.stop();
@@ -76,9 +77,13 @@ describe('SQLite shared with another process', () => {
     // They did wait for the other process (a lower bound cannot fail on a slow machine).
     expect(waitedMs).toBeGreaterThan(1_000);
     await held.released;
-    expect((await registry.connections.list(alice)).map((r) => r.providerId)).toEqual(['github']);
-    expect(await registry.threads.list(bob, 'thread-1')).toEqual(['docs']);
-    expect(await registry.authConfigs.find(alice, 'github')).toMatchObject({ kind: 'oauth' });
+    expect(
+      (await repositoriesOf(registry).connections.list(alice)).map((r) => r.providerId),
+    ).toEqual(['github']);
+    expect(await repositoriesOf(registry).threads.list(bob, 'thread-1')).toEqual(['docs']);
+    expect(await repositoriesOf(registry).authConfigs.find(alice, 'github')).toMatchObject({
+      kind: 'oauth',
+    });
   });
 
   it('API-06 past the bound a write fails with TIMEOUT saying the database is locked, and writes nothing', async () => {
@@ -95,13 +100,13 @@ describe('SQLite shared with another process', () => {
     );
     expect((error as TimeoutError).details).toMatchObject({ reason: 'database_locked' });
     await held.released;
-    expect(await registry.connections.list(alice)).toEqual([]);
+    expect(await repositoriesOf(registry).connections.list(alice)).toEqual([]);
     // Once the other process is gone, the same write goes through.
     await registry.addServer(alice, {
       id: 'github',
       transport: 'sse',
       url: 'https://x.example/sse',
     });
-    expect(await registry.connections.list(alice)).toHaveLength(1);
+    expect(await repositoriesOf(registry).connections.list(alice)).toHaveLength(1);
   });
 });

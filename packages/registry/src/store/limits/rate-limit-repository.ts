@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AgentContext } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
+import { leaseSize } from './lease-size.js';
 import {
   gcra,
   refused,
@@ -13,11 +14,6 @@ import {
 export const MAX_RATE_LEASE = 16;
 // Buckets whose leases one process keeps; past this the oldest lease is dropped (unspent).
 const MAX_LEASES = 10_000;
-
-/** Calls taken at once from a bucket of `burst`: an eighth of it, 1 to {@link MAX_RATE_LEASE}. */
-export function rateLeaseSize(burst: number): number {
-  return Math.min(MAX_RATE_LEASE, Math.max(1, Math.floor(burst / 8)));
-}
 
 interface Lease {
   left: number;
@@ -33,8 +29,9 @@ interface Lease {
  * taken by one conditional upsert — atomic on both dialects, so racing processes never pass the
  * limit. A bucket whose time has passed is full, the same as no row; `prune` deletes those.
  *
- * No round trip per call: a process takes {@link rateLeaseSize} calls at once (one take at a time
- * per bucket) and spends them in memory for at most one interval (1 / rate) after taking them.
+ * No round trip per call: a process takes an eighth of the burst at once (`leaseSize`, 1 to
+ * {@link MAX_RATE_LEASE}; one take at a time per bucket) and spends those calls in memory for at
+ * most one interval (1 / rate) after taking them.
  * The slack, stated: calls are counted when taken, so over any span the deployment allows at
  * most what the bucket allows over a span one interval longer (one call more); and a process
  * holding unspent calls may leave another refused early by them, until they expire.
@@ -45,7 +42,7 @@ export class RateLimitRepository implements RateLimitCounter {
   constructor(private readonly db: Executor) {}
 
   async take(ctx: AgentContext, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
-    const size = rateLeaseSize(limit.burst);
+    const size = leaseSize(limit.burst, MAX_RATE_LEASE);
     if (size === 1) return this.#take(ctx, key, limit, 1);
     const id = `${ctx.userId}\u0000${key}`;
     const { intervalUs } = gcra(limit);

@@ -1,14 +1,10 @@
 import type { AgentContext } from '@mcp-agent/core';
+import { leaseSize } from '../limits/lease-size.js';
 
 /** The most calls of an hour's quota one process takes from the database at once. */
 export const MAX_CALL_LEASE = 32;
 /** The tenants whose leases one process keeps; past this the oldest is returned. */
 const MAX_TENANTS = 10_000;
-
-/** The size of the next lease: an eighth of what the hour has left, 1 to {@link MAX_CALL_LEASE}. */
-export function leaseSize(left: number): number {
-  return Math.min(MAX_CALL_LEASE, Math.max(1, Math.floor(left / 8)));
-}
 
 interface Lease {
   window: string;
@@ -86,7 +82,8 @@ export class CallLeases {
   }
 
   async #takeBlock(ctx: AgentContext, lease: Lease, limit: number): Promise<boolean> {
-    const block = leaseSize(limit - lease.seen);
+    // An eighth of what the hour has left, 1 to MAX_CALL_LEASE.
+    const block = leaseSize(limit - lease.seen, MAX_CALL_LEASE);
     let used = block > 1 ? await this.take(ctx, lease.window, block, limit) : undefined;
     let got = used === undefined ? 0 : block;
     // Less than a block left: one call, exactly as without leases.

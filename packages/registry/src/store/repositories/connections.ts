@@ -96,38 +96,31 @@ export class ConnectionRepository {
     const run = async (trx: Executor) => {
       await this.users.upsert(ctx, trx);
       const now = timestamp(ctx);
+      // What a new row and a replaced one both get: a changed definition must be connected and
+      // discovered again.
+      const definition = {
+        scope: 'user',
+        transport: config.transport,
+        config: JSON.stringify(toPublic(config)),
+        enabled: config.enabled ? 1 : 0,
+        status: 'pending',
+        last_error: null,
+        attempts: 0,
+        updated_at: now,
+      } as const;
       const row = await trx
         .insertInto('mcp_connections')
         .values({
           id: randomUUID(),
           user_id: ctx.userId,
           provider_id: config.id,
-          scope: 'user',
-          transport: config.transport,
-          config: JSON.stringify(toPublic(config)),
-          enabled: config.enabled ? 1 : 0,
-          status: 'pending',
-          last_error: null,
-          attempts: 0,
+          ...definition,
           last_sync_at: null,
           tool_count: null,
           catalog_version: 0,
           created_at: now,
-          updated_at: now,
         })
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'provider_id']).doUpdateSet({
-            scope: 'user',
-            transport: config.transport,
-            config: JSON.stringify(toPublic(config)),
-            enabled: config.enabled ? 1 : 0,
-            // A changed definition must be connected and discovered again.
-            status: 'pending',
-            last_error: null,
-            attempts: 0,
-            updated_at: now,
-          }),
-        )
+        .onConflict((oc) => oc.columns(['user_id', 'provider_id']).doUpdateSet(definition))
         .returningAll()
         .executeTakeFirstOrThrow();
       const owner = { kind: 'connection', id: row.id } as const;

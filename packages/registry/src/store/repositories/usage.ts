@@ -72,6 +72,14 @@ const DONE = Promise.resolve();
 /** The longest span a summary covers. */
 export const MAX_USAGE_DAYS = 366;
 
+/** One task's usage, as recorded: what `Registry.taskUsage` answers. */
+export interface TaskUsage {
+  /** Each model the task used, by name. */
+  readonly models: ModelUsage[];
+  /** Each server (connector) whose tools it called, by name. */
+  readonly connectors: ConnectorUsage[];
+}
+
 /**
  * Usage per tenant and task: each model's tokens and estimated cost, each connector's tool
  * calls, failures and time, one row per (task, model) and (task, connector), added to with
@@ -186,15 +194,7 @@ export class UsageRepository {
   }
 
   /** One task's figures, as recorded: each model and each connector. */
-  async task(
-    ctx: AgentContext,
-    taskId: string,
-  ): Promise<{
-    /** Each model the task used, by name. */
-    models: ModelUsage[];
-    /** Each server (connector) whose tools it called, by name. */
-    connectors: ConnectorUsage[];
-  }> {
+  async task(ctx: AgentContext, taskId: string): Promise<TaskUsage> {
     await this.flush();
     const [models, tools] = await Promise.all([
       this.db

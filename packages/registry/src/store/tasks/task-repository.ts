@@ -43,7 +43,7 @@ export interface StoredTaskEvent {
   readonly event: StepEvent;
 }
 
-/** What {@link TaskRepository.create} needs. */
+/** What {@link TaskStore.admit} needs. */
 export interface NewTask {
   /** The task as the user wrote it. */
   readonly task: string;
@@ -57,8 +57,8 @@ export interface NewTask {
   readonly keepFinished: number;
 }
 
-/** The answer of {@link TaskRepository.create}: the new task, or how many already run. */
-export type TaskAdmission =
+/** The answer of {@link TaskStore.admit}: the new task, or how many already run. */
+export type StoredAdmission =
   | {
       /** The task was admitted and is recorded as running. */
       readonly admitted: true;
@@ -86,7 +86,7 @@ export class TaskRepository {
    * `maxRunning` tasks with a live lease. The user's admission row is locked first (an upsert),
    * so two processes admitting at once are serialised and never both take the last slot.
    */
-  async create(ctx: AgentContext, input: NewTask): Promise<TaskAdmission> {
+  async create(ctx: AgentContext, input: NewTask): Promise<StoredAdmission> {
     const now = timestamp(ctx);
     const admission = await this.db.transaction().execute(async (trx) => {
       await trx
@@ -128,16 +128,6 @@ export class TaskRepository {
     });
     if (admission.admitted) await this.#keepNewest(ctx, input.keepFinished);
     return admission;
-  }
-
-  /** Deletes a task that never started (its start was refused after admission). */
-  async remove(ctx: AgentContext, id: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('tasks')
-      .where('user_id', '=', ctx.userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 
   /** The task, or `undefined` when the tenant has none by that id. */
