@@ -164,7 +164,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     if (options.singleUser !== undefined)
       return { userId: options.singleUser, tokenDigest: '' } satisfies Caller;
     const outcome = await authenticateBearer(req.headers.authorization, verifier, {
-      resourceMetadataUrl: metadataUrl(req),
+      resourceMetadataUrl: () => metadataUrl(req),
       logger: options.logger ?? silentLogger,
     });
     if (isCaller(outcome)) return outcome;
