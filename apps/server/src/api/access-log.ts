@@ -20,18 +20,38 @@ export function accessLog(logger: Logger): MiddlewareHandler<{ Variables: { user
       )?.outgoing;
       const status =
         outgoing?.headersSent === true ? (outgoing.statusCode ?? c.res.status) : c.res.status;
-      logger.info(
-        {
-          method: c.req.method,
-          path: c.req.path,
-          status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          ...(userId === undefined
-            ? {}
-            : { user: createHash('sha256').update(userId).digest('hex').slice(0, 12) }),
-        },
-        'request',
-      );
+      logAccess(logger, {
+        method: c.req.method,
+        path: c.req.path,
+        status,
+        durationMs: performance.now() - started,
+        ...(userId === undefined ? {} : { userId }),
+      });
     }
   };
+}
+
+/** One request's access line (see {@link accessLog}); also written for `/mcp`, served outside Hono. */
+export function logAccess(
+  logger: Logger,
+  request: {
+    readonly method: string;
+    readonly path: string;
+    readonly status: number;
+    readonly durationMs: number;
+    readonly userId?: string;
+  },
+): void {
+  logger.info(
+    {
+      method: request.method,
+      path: request.path,
+      status: request.status,
+      durationMs: Math.round(request.durationMs * 10) / 10,
+      ...(request.userId === undefined
+        ? {}
+        : { user: createHash('sha256').update(request.userId).digest('hex').slice(0, 12) }),
+    },
+    'request',
+  );
 }

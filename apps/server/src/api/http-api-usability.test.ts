@@ -193,11 +193,17 @@ describe('the HTTP API as people use it', () => {
     await call(BOB, 'GET', '/v1/servers?cursor=secret-in-query');
     await call('wrong-token-wrong-token', 'GET', '/v1/tasks');
     await call(undefined, 'GET', '/health');
-    const access = logs
-      .lines()
-      .slice(before)
-      .filter((line) => line.msg === 'request');
-    expect(access).toHaveLength(3);
+    // The gateway, served ahead of the API's app, writes its line when the response closes.
+    await call('wrong-token-wrong-token', 'POST', '/mcp?state=secret-in-query', {});
+    const lines = () =>
+      logs
+        .lines()
+        .slice(before)
+        .filter((line) => line.msg === 'request');
+    for (let waited = 0; lines().length < 4 && waited < 2_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const access = lines();
+    expect(access).toHaveLength(4);
     expect(access[0]).toMatchObject({
       level: 30,
       method: 'GET',
@@ -209,6 +215,12 @@ describe('the HTTP API as people use it', () => {
     expect(access[1]).toMatchObject({ path: '/v1/tasks', status: 401 });
     expect(access[1]).not.toHaveProperty('user');
     expect(access[2]).toMatchObject({ path: '/health', status: 200 });
+    expect(access[3]).toMatchObject({
+      method: 'POST',
+      path: '/mcp',
+      status: 401,
+      durationMs: expect.any(Number),
+    });
     const text = JSON.stringify(access);
     for (const secret of [BOB, 'wrong-token', 'secret-in-query', '"bob"'])
       expect(text).not.toContain(secret);

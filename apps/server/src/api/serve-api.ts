@@ -1,11 +1,12 @@
-import { serve, type ServerType } from '@hono/node-server';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { getRequestListener, type ServerType } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock, Logger } from '@mcp-agent/core';
+import { silentLogger, type Clock, type Logger } from '@mcp-agent/core';
 import { DurableTasks, type AgentStack, type DurableTasksOptions } from '@mcp-agent/agent';
 import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../gateway/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
+import { gatewayEndpoint, isGatewayRequest } from './gateway-endpoint.js';
 import { createHttpApi } from './http-api.js';
 import type { ObservabilityOptions } from '../ui/observability-routes.js';
 import { resourceMetadataUrl } from '../auth/protected-resource.js';
@@ -103,15 +104,23 @@ export async function serveHttpApi(options: {
     ...(options.mcpRegistryUrl === undefined ? {} : { mcpRegistryUrl: options.mcpRegistryUrl }),
     ...(options.observability === undefined ? {} : { observability: options.observability }),
   });
-  const server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve(
-      { fetch: app.fetch, port: options.port, hostname: host },
-      () => resolve(started),
-    );
+  // Hono's node server, except that /mcp goes to the gateway as Node's request and response.
+  const api = getRequestListener(app.fetch, { hostname: host });
+  const mcp = gatewayEndpoint(lazyGateway, options.logger ?? silentLogger);
+  const http: Server = createServer((req, res) => {
+    if (isGatewayRequest(req)) mcp(req, res);
+    else void api(req, res);
   });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const server: ServerType = http;
   // Requests being answered; the long streams (a task's events, the gateway's GET stream) are
   // not work a drain waits for.
-  const http = server as Server; // serve() makes a node:http server unless told otherwise
   const inFlight = new Set<ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && /^\/(mcp|v1\/tasks\/[^/]+\/events)(\?|$)/.test(req.url ?? ''))

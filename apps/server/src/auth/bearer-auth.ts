@@ -34,22 +34,30 @@ export interface Refusal {
 export async function authenticateBearer(
   authorization: string | undefined,
   verifier: TokenVerifier,
-  options: { readonly resourceMetadataUrl: string; readonly logger: Logger },
+  options: {
+    /** Named in every challenge; a function is called only when a request is refused. */
+    readonly resourceMetadataUrl: string | (() => string);
+    readonly logger: Logger;
+  },
 ): Promise<Caller | Refusal> {
+  const metadataUrl = () =>
+    typeof options.resourceMetadataUrl === 'string'
+      ? options.resourceMetadataUrl
+      : options.resourceMetadataUrl();
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   const scope = verifier.requiredScopes ?? [];
   const challenge = (fields: Record<string, string>) => ({
     'www-authenticate': bearerChallenge({
       ...fields,
       ...(scope.length === 0 ? {} : { scope: scope.join(' ') }),
-      resource_metadata: options.resourceMetadataUrl,
+      resource_metadata: metadataUrl(),
     }),
   });
   if (token === undefined)
     return {
       status: 401,
       code: ErrorCode.Unauthorized,
-      message: `This needs a bearer token: send "Authorization: Bearer <token>". The metadata at ${options.resourceMetadataUrl} names where to get one.`,
+      message: `This needs a bearer token: send "Authorization: Bearer <token>". The metadata at ${metadataUrl()} names where to get one.`,
       headers: challenge({}),
     };
   let verified: string | VerifiedToken | undefined;

@@ -70,6 +70,18 @@ describe('MemoryEventStore', () => {
     expect(store.stats()).toEqual({ sessions: 0, events: 0, bytes: 0 });
   });
 
+  it('keeps the string it is given, and gives each event its own random id, block after block', () => {
+    const session = new MemoryEventStore().forSession();
+    const ids = Array.from({ length: 600 }, (_, i) => session.append('s', `{"n":${i}}`));
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(new Set(ids).size).toBe(600);
+    expect(session.streamOf(ids[0] as string)).toBe('s');
+    expect(session.eventsAfter(ids[597] as string)).toEqual([
+      [ids[598], '{"n":598}'],
+      [ids[599], '{"n":599}'],
+    ]);
+  });
+
   it('refuses limits that do not nest', () => {
     expect(() => new MemoryEventStore({ maxBytesPerStream: 10, maxBytesPerSession: 5 })).toThrow(
       /must nest/,

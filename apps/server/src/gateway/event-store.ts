@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '@mcp-agent/core';
@@ -102,8 +102,15 @@ export class SessionEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const eventId = randomBytes(16).toString('base64url');
-    const json = JSON.stringify(message);
+    return this.append(streamId, JSON.stringify(message));
+  }
+
+  /**
+   * Stores one event of `streamId` already serialised (the gateway's own streams write the same
+   * string they store) and returns its new id, at once.
+   */
+  append(streamId: string, json: string): string {
+    const eventId = newEventId();
     const bytes = Buffer.byteLength(json);
     const { limits } = this.owner;
     // An event larger than a whole stream's bound is sent live but cannot be replayed.
@@ -124,21 +131,36 @@ export class SessionEventStore implements EventStore {
     return eventId;
   }
 
-  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+  /** The stream an event belongs to, while the event is kept. */
+  streamOf(eventId: string): string | undefined {
     return this.#events.get(eventId)?.streamId;
+  }
+
+  /** The events of its stream kept after `eventId`, oldest first, as [id, JSON] pairs. */
+  eventsAfter(eventId: string): [id: string, json: string][] {
+    const streamId = this.#events.get(eventId)?.streamId;
+    if (streamId === undefined) return [];
+    const ids = [...(this.#streams.get(streamId)?.ids ?? [])];
+    const after: [string, string][] = [];
+    for (const id of ids.slice(ids.indexOf(eventId) + 1)) {
+      const event = this.#events.get(id);
+      if (event !== undefined) after.push([id, event.json]);
+    }
+    return after;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return this.streamOf(eventId);
   }
 
   async replayEventsAfter(
     lastEventId: string,
     { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
   ): Promise<string> {
-    const streamId = this.#events.get(lastEventId)?.streamId;
+    const streamId = this.streamOf(lastEventId);
     if (streamId === undefined) return '';
-    const ids = [...(this.#streams.get(streamId)?.ids ?? [])];
-    for (const eventId of ids.slice(ids.indexOf(lastEventId) + 1)) {
-      const event = this.#events.get(eventId);
-      if (event !== undefined) await send(eventId, JSON.parse(event.json) as JSONRPCMessage);
-    }
+    for (const [eventId, json] of this.eventsAfter(lastEventId))
+      await send(eventId, JSON.parse(json) as JSONRPCMessage);
     return streamId;
   }
 
@@ -174,6 +196,21 @@ export class SessionEventStore implements EventStore {
     this.#bytes -= event.bytes;
     this.account(-event.bytes, -1);
   }
+}
+
+// Event ids: 128 random bits each, cut from a block of random bytes filled 256 ids at a time
+// (one call into the system's generator instead of one per event).
+const ID_BYTES = 16;
+const idBlock = Buffer.alloc(ID_BYTES * 256);
+let idOffset = idBlock.length;
+
+function newEventId(): string {
+  if (idOffset === idBlock.length) {
+    randomFillSync(idBlock);
+    idOffset = 0;
+  }
+  idOffset += ID_BYTES;
+  return idBlock.toString('base64url', idOffset - ID_BYTES, idOffset);
 }
 
 function resolveEventStoreLimits(limits: Partial<EventStoreLimits>): EventStoreLimits {

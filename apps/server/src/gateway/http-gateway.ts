@@ -21,6 +21,8 @@ import type { TokenVerifier } from './token-verifier.js';
 const MAX_TOKENS_PER_SESSION = 8;
 // setTimeout's longest delay (about 24.8 days): a stream of a token valid for longer ends then.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+// Priming events carry a retry interval, so a client that loses a stream resumes it.
+const RETRY_INTERVAL_MS = 1_000;
 
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
@@ -52,8 +54,8 @@ export interface HttpGatewayOptions {
   readonly tasks?: DurableTasks;
   /**
    * Answer a POST of one request without a `progressToken` with a JSON body instead of a
-   * resumable SSE stream (see `SessionTransport`): faster, but a client that loses such a
-   * response cannot resume it. Off by default.
+   * resumable SSE stream (see `SessionTransport`): a little faster, but a client that loses such
+   * a response cannot resume it. Off by default.
    */
   readonly jsonAnswers?: boolean;
 }
@@ -162,7 +164,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     if (options.singleUser !== undefined)
       return { userId: options.singleUser, tokenDigest: '' } satisfies Caller;
     const outcome = await authenticateBearer(req.headers.authorization, verifier, {
-      resourceMetadataUrl: metadataUrl(req),
+      resourceMetadataUrl: () => metadataUrl(req),
       logger: options.logger ?? silentLogger,
     });
     if (isCaller(outcome)) return outcome;
@@ -227,8 +229,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       sessionIdGenerator: () => randomUUID(),
       eventStore: events,
       maxRequestBodySize: limits.maxBodyBytes,
-      // Priming events carry a retry interval, so a client that loses a stream resumes it.
-      retryInterval: 1_000,
+      retryInterval: RETRY_INTERVAL_MS,
       ...(options.allowedHosts === undefined
         ? {}
         : {
@@ -249,8 +250,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         track(session, res, caller);
       },
     });
-    const transport = new SessionTransport(sdkTransport, {
+    const transport = new SessionTransport(sdkTransport, events, {
       maxBodyBytes: limits.maxBodyBytes,
+      retryIntervalMs: RETRY_INTERVAL_MS,
       jsonAnswers: options.jsonAnswers === true,
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     });

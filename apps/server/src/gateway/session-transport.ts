@@ -5,42 +5,65 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  isJSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionEventStore } from './event-store.js';
+import { isSingleRequest, readBody } from './request-body.js';
+import {
+  KEEP_ALIVE,
+  KEEP_ALIVE_MS,
+  messageEvent,
+  PRIMING_FROM_VERSION,
+  primingEvent,
+  sseHeaders,
+} from './sse-format.js';
 
 /** What {@link SessionTransport} checks before it answers a request itself. */
 export interface SessionTransportOptions {
-  /** Whether requests are answered as JSON at all (`HttpGatewayOptions.jsonAnswers`). */
+  /** Answer a request that asked for no progress with a JSON body (`HttpGatewayOptions.jsonAnswers`). */
   readonly jsonAnswers: boolean;
   /** The largest body read (the SDK transport's `maxRequestBodySize`). */
   readonly maxBodyBytes: number;
   /** Host headers accepted; undefined when the SDK transport checks none. */
   readonly allowedHosts?: readonly string[];
+  /** The retry interval the priming event tells clients (the SDK transport's `retryInterval`). */
+  readonly retryIntervalMs: number;
 }
 
+/** A request this transport answers itself, until its response is written. */
+interface Answer {
+  /** Its stream in the resume store. */
+  readonly streamId: string;
+  /** Answered with one JSON body, not a stream. */
+  readonly json: boolean;
+  /** Where its events go now: none once the client went away, until it resumes. */
+  live: ServerResponse | undefined;
+}
+
+// The streams this transport answers on; the SDK's are UUIDs and `_GET_stream`.
+const OWN_STREAM = 'answer-';
+
 /**
- * One gateway session's transport: the SDK's streamable-HTTP transport, except that, when the
- * operator chose `jsonAnswers`, a POST of one request that asked for no progress is answered with
- * a JSON body as soon as its result is ready. Off by default: the SDK's stream starts with a
- * priming event, so a client that loses it resumes it with `Last-Event-ID` and still gets its
- * result (GW-01); a JSON answer lost on the way is lost, and the client must call again.
+ * One gateway session's transport: the SDK's streamable-HTTP transport, except for the call path.
+ * A POST of one request (not `initialize`) that passes every check the SDK would make is answered
+ * here, from the Node request straight to the socket: an SSE stream that starts with a priming
+ * event and carries the request's messages, each kept in the session's resume store once as the
+ * string written, or, when the operator chose `jsonAnswers` and the request asked for no
+ * progress, one JSON body. A client that lost such a stream resumes it with `GET` and
+ * `Last-Event-ID` (GW-01): it gets what followed, then live events, and the stream ends with the
+ * response.
  *
- * Why: such an answer is one message, and the SDK's way — an SSE stream with a priming event,
- * each event kept in the resume store, the request and response converted to web ones and back
- * through `@hono/node-server` — costs about half of a gateway call (`pnpm bench gateway`). The
- * spec lets a server answer any POST with `application/json`. What stays on the SDK's path:
- * `initialize`, batches, notifications and responses from the client, requests with a
- * `progressToken` (their progress needs a stream), GET streams and their resumption with
- * `Last-Event-ID`, DELETE, and anything the SDK would refuse (wrong Accept, Content-Type, Host,
- * protocol version or size: it answers those with its own errors). A message the server sends
- * about a request answered as JSON other than its result (none does today) goes on the
- * session's GET stream, where it is kept for resumption like any other.
+ * Why: the SDK's transport converts each request and response to web ones and back through
+ * `@hono/node-server`, writes each event on its own, checks the message with a schema parse and
+ * serialises each event twice (store and stream): most of what an HTTP call cost more than a
+ * stdio one (`pnpm bench gateway`). What stays on the SDK's path: `initialize`, batches,
+ * notifications and responses from the client, the GET stream and the resumption of its
+ * events, DELETE, and anything the SDK would refuse (wrong Accept, Content-Type, Host, protocol
+ * version, session or size: it answers those with its own errors).
  */
 export class SessionTransport implements Transport {
   onclose?: () => void;
@@ -48,12 +71,23 @@ export class SessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   readonly #inner: StreamableHTTPServerTransport;
+  readonly #events: SessionEventStore;
   readonly #options: SessionTransportOptions;
-  /** Requests answered as JSON, by id, with the response their result is written to. */
-  readonly #answering = new Map<RequestId, ServerResponse>();
+  /** Requests answered here and not yet answered, by id. */
+  readonly #answers = new Map<RequestId, Answer>();
+  /** The same streams by stream id (JSON answers have none): what a resume finds. */
+  readonly #streams = new Map<string, Answer>();
+  #streamCount = 0;
+  #keepAlive: NodeJS.Timeout | undefined;
+  #closed = false;
 
-  constructor(inner: StreamableHTTPServerTransport, options: SessionTransportOptions) {
+  constructor(
+    inner: StreamableHTTPServerTransport,
+    events: SessionEventStore,
+    options: SessionTransportOptions,
+  ) {
     this.#inner = inner;
+    this.#events = events;
     this.#options = options;
   }
 
@@ -65,89 +99,197 @@ export class SessionTransport implements Transport {
     this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
-      for (const res of this.#answering.values()) res.destroy();
-      this.#answering.clear();
+      this.#closed = true;
+      clearInterval(this.#keepAlive);
+      // Open streams end as the SDK ends its own; a JSON answer not given is cut.
+      for (const answer of this.#answers.values())
+        if (answer.json) answer.live?.destroy();
+        else answer.live?.end();
+      this.#answers.clear();
+      this.#streams.clear();
       this.onclose?.();
     };
     await this.#inner.start();
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
-    const id = response ? message.id : options?.relatedRequestId;
-    const res = id === undefined ? undefined : this.#answering.get(id);
-    if (res === undefined) return this.#inner.send(message, options);
-    if (!response) return this.#inner.send(message);
-    this.#answering.delete(id as RequestId);
-    // A client that went away before its answer: the result has nowhere to go.
-    if (res.destroyed) return;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
-    res.writeHead(200, headers).end(JSON.stringify(message));
+    // The server's own messages: a response has no method (nor does anything else).
+    const response = !('method' in message);
+    const id = response ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    const answer = id === undefined ? undefined : this.#answers.get(id);
+    if (answer === undefined) return this.#inner.send(message, options);
+    if (answer.json) {
+      // Anything but the result goes on the session's GET stream, kept for resumption there.
+      if (!response) return this.#inner.send(message);
+      this.#answers.delete(id as RequestId);
+      const res = answer.live;
+      // A client that went away before its answer: the result has nowhere to go.
+      if (res === undefined || res.destroyed) return;
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'mcp-session-id': this.sessionId as string,
+        })
+        .end(JSON.stringify(message));
+      return;
+    }
+    // Serialised once: the string kept for a resume is the one written.
+    const json = JSON.stringify(message);
+    const event = messageEvent(this.#events.append(answer.streamId, json), json);
+    const res = writable(answer.live);
+    if (!response) {
+      res?.write(event);
+      return;
+    }
+    this.#answers.delete(id as RequestId);
+    this.#streams.delete(answer.streamId);
+    answer.live = undefined;
+    res?.end(event);
   }
 
   close(): Promise<void> {
     return this.#inner.close();
   }
 
-  /** Handles one HTTP request of this session: answered here as JSON, or by the SDK's transport. */
+  /** Handles one HTTP request of this session: answered here, or by the SDK's transport. */
   async handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.#mayAnswer(req)) return this.#inner.handleRequest(req, res);
+    if (req.method === 'GET') {
+      const lastEventId = req.headers['last-event-id'];
+      const streamId =
+        typeof lastEventId === 'string' ? this.#events.streamOf(lastEventId) : undefined;
+      if (streamId?.startsWith(OWN_STREAM) === true && this.#passesChecks(req))
+        return this.#resume(streamId, lastEventId as string, res);
+      return this.#inner.handleRequest(req, res);
+    }
+    if (req.method !== 'POST' || !this.#mayAnswer(req)) return this.#inner.handleRequest(req, res);
     let body: unknown;
     try {
       body = JSON.parse(await readBody(req));
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
-          id: null,
-        }),
+      this.onerror?.(new Error('Parse error: Invalid JSON'));
+      jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
+      return;
+    }
+    // Closed while the body was read: the SDK answers that the session is gone.
+    if (this.#closed || !isSingleRequest(body) || body.method === 'initialize')
+      return this.#inner.handleRequest(req, res, body);
+    if (this.#answers.has(body.id)) {
+      jsonError(
+        res,
+        409,
+        -32600,
+        `Invalid Request: a request with id ${JSON.stringify(body.id)} is still being answered in this session; send each request with a new id.`,
       );
       return;
     }
-    const message = isJSONRPCRequest(body) ? body : undefined;
-    if (
-      message === undefined ||
-      message.method === 'initialize' ||
-      message.params?._meta?.progressToken !== undefined ||
-      this.#answering.has(message.id)
-    )
-      return this.#inner.handleRequest(req, res, body);
-    // Held until its result is sent, even if the client goes away first (the entry ends then).
-    this.#answering.set(message.id, res);
-    this.onmessage?.(message, { requestInfo: { headers: req.headers } });
+    this.#answer(body, req, res);
   }
 
-  // The checks the SDK's transport makes first: what fails one is left to it, to refuse.
+  #answer(message: JSONRPCRequest, req: IncomingMessage, res: ServerResponse): void {
+    const sessionId = this.sessionId as string;
+    const progress = message.params?._meta?.progressToken !== undefined;
+    const answer: Answer = {
+      streamId: `${OWN_STREAM}${(this.#streamCount += 1)}`,
+      json: this.#options.jsonAnswers && !progress,
+      live: res,
+    };
+    this.#answers.set(message.id, answer);
+    res.once('close', () => {
+      if (answer.live === res) answer.live = undefined;
+    });
+    let resumable = false;
+    if (!answer.json) {
+      this.#streams.set(answer.streamId, answer);
+      res.writeHead(200, sseHeaders(sessionId));
+      // Checked supported in #mayAnswer; versions are dates, so they compare as strings.
+      resumable = (req.headers['mcp-protocol-version'] as string) >= PRIMING_FROM_VERSION;
+      if (resumable) {
+        const primingId = this.#events.append(answer.streamId, '{}');
+        res.write(primingEvent(primingId, this.#options.retryIntervalMs));
+      } else res.flushHeaders();
+      this.#keepAlive ??= setInterval(() => this.#ping(), KEEP_ALIVE_MS).unref();
+    }
+    this.onmessage?.(message, {
+      requestInfo: { headers: req.headers },
+      // A handler may end the stream early: the client then resumes it, as from a lost one.
+      ...(resumable
+        ? {
+            closeSSEStream: () => {
+              const live = answer.live;
+              answer.live = undefined;
+              live?.end();
+            },
+            closeStandaloneSSEStream: () => this.#inner.closeStandaloneSSEStream(),
+          }
+        : {}),
+    });
+  }
+
+  // A resume of one of this transport's streams: what followed `lastEventId`, then live events
+  // until the response when it is still to come. The newest connection wins: a client whose
+  // old connection died unnoticed gets its stream back, and the old one ends.
+  #resume(streamId: string, lastEventId: string, res: ServerResponse): void {
+    const answer = this.#streams.get(streamId);
+    writable(answer?.live)?.end();
+    let replay = '';
+    for (const [eventId, json] of this.#events.eventsAfter(lastEventId))
+      replay += messageEvent(eventId, json);
+    res.writeHead(200, sseHeaders(this.sessionId as string));
+    // Answered already: the response was among the events replayed.
+    if (answer === undefined) {
+      res.end(replay);
+      return;
+    }
+    answer.live = res;
+    res.once('close', () => {
+      if (answer.live === res) answer.live = undefined;
+    });
+    if (replay === '') res.flushHeaders();
+    else res.write(replay);
+  }
+
+  #ping(): void {
+    for (const answer of this.#streams.values()) writable(answer.live)?.write(KEEP_ALIVE);
+  }
+
+  // The checks the SDK's transport makes of a POST: what fails one is left to it, to refuse.
   #mayAnswer(req: IncomingMessage): boolean {
     const { headers } = req;
     const length = Number(headers['content-length']);
     const accept = headers.accept ?? '';
-    const version = headers['mcp-protocol-version'];
     return (
-      this.#options.jsonAnswers &&
-      req.method === 'POST' &&
-      this.sessionId !== undefined &&
-      headers['mcp-session-id'] === this.sessionId &&
+      this.#passesChecks(req) &&
+      typeof headers['mcp-protocol-version'] === 'string' &&
       headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json' &&
       accept.includes('application/json') &&
-      accept.includes('text/event-stream') &&
-      typeof version === 'string' &&
-      SUPPORTED_PROTOCOL_VERSIONS.includes(version) &&
       Number.isInteger(length) &&
-      length <= this.#options.maxBodyBytes &&
+      length <= this.#options.maxBodyBytes
+    );
+  }
+
+  // What the SDK checks of a request of an open session, before it reads one.
+  #passesChecks(req: IncomingMessage): boolean {
+    const { headers } = req;
+    const version = headers['mcp-protocol-version'];
+    return (
+      !this.#closed &&
+      this.sessionId !== undefined &&
+      headers['mcp-session-id'] === this.sessionId &&
+      (headers.accept ?? '').includes('text/event-stream') &&
+      (version === undefined ||
+        (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) &&
       (this.#options.allowedHosts === undefined ||
         this.#options.allowedHosts.includes(headers.host ?? ''))
     );
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
+// A response still open for writing, or undefined.
+const writable = (res: ServerResponse | undefined): ServerResponse | undefined =>
+  res !== undefined && !res.writableEnded && !res.destroyed ? res : undefined;
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

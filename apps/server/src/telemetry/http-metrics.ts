@@ -20,13 +20,26 @@ export function httpMetrics(): MiddlewareHandler<{ Bindings: HttpBindings }> {
       const last = routePath(c, -1);
       const route = last === '*' || last === '/*' || last.endsWith('/*') ? 'unmatched' : last;
       const record = () =>
-        instruments().httpDuration.record((performance.now() - started) / 1000, {
-          'http.request.method': c.req.method,
-          'http.route': route,
-          'http.response.status_code': outgoing?.statusCode ?? c.res.status,
-        });
+        recordHttpRequest(started, c.req.method, route, outgoing?.statusCode ?? c.res.status);
       if (outgoing === undefined || outgoing.writableFinished || outgoing.destroyed) record();
       else outgoing.once('close', record);
     }
   };
+}
+
+/**
+ * Records one request's duration from `started` (`performance.now()`) until now, as
+ * {@link httpMetrics} does; also for `/mcp`, served outside Hono.
+ */
+export function recordHttpRequest(
+  started: number,
+  method: string,
+  route: string,
+  status: number,
+): void {
+  instruments().httpDuration.record((performance.now() - started) / 1000, {
+    'http.request.method': method,
+    'http.route': route,
+    'http.response.status_code': status,
+  });
 }

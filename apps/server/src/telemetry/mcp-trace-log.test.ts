@@ -62,4 +62,35 @@ describe('McpTraceLog', () => {
     expect(log.list('ann')).toHaveLength(2);
     expect(log.list(undefined)).toHaveLength(6);
   });
+
+  it('keeps the newest entries of each user and of all, whatever the order users come in', () => {
+    const limits = { maxEntries: 50, maxPerUser: 20 };
+    const { log, request } = harness(limits);
+    // A plain model of the bounds: the whole history, cut per user, then in all.
+    const history: { user: string; tool: string }[] = [];
+    const users = ['ann', 'ben', 'cat'];
+    for (let i = 0; i < 400; i++) {
+      const user = users[(i * 7) % 5 === 0 ? 0 : i % 3] as string;
+      request(user, `tool_${i}`);
+      history.push({ user, tool: `tool_${i}` });
+    }
+    const kept: { user: string; tool: string }[] = [];
+    const counts = new Map<string, number>();
+    for (const item of [...history].reverse()) {
+      const held = counts.get(item.user) ?? 0;
+      if (held >= limits.maxPerUser / 2 || kept.length >= limits.maxEntries / 2) continue;
+      counts.set(item.user, held + 1);
+      kept.push(item);
+    }
+    // Each request is two entries (in and out): the newest of each user, newest first.
+    const names = (userId: string | undefined) =>
+      log
+        .list(userId, 1_000)
+        .filter((e) => e.direction === 'in')
+        .map((e) => e.name);
+    for (const user of users)
+      expect(names(user)).toEqual(kept.filter((k) => k.user === user).map((k) => k.tool));
+    expect(names(undefined)).toEqual(kept.map((k) => k.tool));
+    expect(log.size).toBeLessThanOrEqual(limits.maxEntries);
+  });
 });

@@ -55,9 +55,12 @@ export const GATEWAY_USER = createContextKey('mcp-agent.gateway-user');
  */
 export class McpTraceLog {
   readonly #limits: McpTraceLogLimits;
-  readonly #entries: McpTraceEntry[] = [];
-  readonly #perUser = new Map<string, number>();
+  /** Every entry by its sequence number; insertion order is age, the first is the oldest. */
+  readonly #entries = new Map<number, McpTraceEntry>();
+  /** Each user's sequence numbers, oldest first from `head`: eviction is O(1), not a scan. */
+  readonly #perUser = new Map<string, { seqs: number[]; head: number }>();
   readonly #users = new WeakMap<object, string>();
+  #seq = 0;
 
   constructor(limits: Partial<McpTraceLogLimits> = {}) {
     this.#limits = { maxEntries: 5_000, maxPerUser: 500, ...limits };
@@ -79,36 +82,54 @@ export class McpTraceLog {
 
   /** How many entries are held. */
   get size(): number {
-    return this.#entries.length;
+    return this.#entries.size;
   }
 
   /** The newest entries first: of `userId`, or of everyone for the operator (`undefined`). */
   list(userId: string | undefined, limit = 200): McpTraceEntry[] {
     const found: McpTraceEntry[] = [];
-    for (let i = this.#entries.length - 1; i >= 0 && found.length < limit; i--) {
-      const entry = this.#entries[i] as McpTraceEntry;
-      if (userId === undefined || entry.userId === userId) found.push(entry);
+    if (userId === undefined) {
+      const all = [...this.#entries.values()];
+      for (let i = all.length - 1; i >= 0 && found.length < limit; i--)
+        found.push(all[i] as McpTraceEntry);
+      return found;
     }
+    const queue = this.#perUser.get(userId);
+    if (queue === undefined) return found;
+    for (let i = queue.seqs.length - 1; i >= queue.head && found.length < limit; i--)
+      found.push(this.#entries.get(queue.seqs[i] as number) as McpTraceEntry);
     return found;
   }
 
   #add(entry: McpTraceEntry): void {
-    const held = this.#perUser.get(entry.userId) ?? 0;
-    if (held >= this.#limits.maxPerUser) {
-      const oldest = this.#entries.findIndex((e) => e.userId === entry.userId);
-      if (oldest >= 0) this.#remove(oldest);
+    const held = this.#perUser.get(entry.userId);
+    if (held !== undefined && held.seqs.length - held.head >= this.#limits.maxPerUser)
+      this.#dropOldest(entry.userId);
+    let queue = this.#perUser.get(entry.userId);
+    if (queue === undefined) {
+      queue = { seqs: [], head: 0 };
+      this.#perUser.set(entry.userId, queue);
     }
-    this.#entries.push(entry);
-    this.#perUser.set(entry.userId, (this.#perUser.get(entry.userId) ?? 0) + 1);
-    while (this.#entries.length > this.#limits.maxEntries) this.#remove(0);
+    this.#seq += 1;
+    this.#entries.set(this.#seq, entry);
+    queue.seqs.push(this.#seq);
+    while (this.#entries.size > this.#limits.maxEntries) {
+      // The oldest entry of all is the oldest of its user.
+      const oldest = this.#entries.values().next().value as McpTraceEntry;
+      this.#dropOldest(oldest.userId);
+    }
   }
 
-  #remove(index: number): void {
-    const [gone] = this.#entries.splice(index, 1);
-    if (gone === undefined) return;
-    const left = (this.#perUser.get(gone.userId) ?? 1) - 1;
-    if (left > 0) this.#perUser.set(gone.userId, left);
-    else this.#perUser.delete(gone.userId);
+  #dropOldest(userId: string): void {
+    const queue = this.#perUser.get(userId);
+    if (queue === undefined || queue.head === queue.seqs.length) return;
+    this.#entries.delete(queue.seqs[queue.head] as number);
+    queue.head += 1;
+    if (queue.head === queue.seqs.length) this.#perUser.delete(userId);
+    else if (queue.head > 64 && queue.head * 2 > queue.seqs.length) {
+      queue.seqs = queue.seqs.slice(queue.head);
+      queue.head = 0;
+    }
   }
 }
 
