@@ -1,5 +1,5 @@
 import { failedTaskResult, toMcpAgentError, type MCPTaskResult } from '@mcp-agent/core';
-import type { ExecuteTaskOptions } from './agent.js';
+import type { ExecuteTaskOptions } from './agent-options.js';
 import { openAgentStack, type AgentStack } from './open-agent.js';
 
 let shared: Promise<AgentStack> | undefined;

@@ -6,7 +6,8 @@
  * @module @mcp-agent/agent
  */
 export { type AgentLimits } from './agent-limits.js';
-export { Agent, type AgentOptions, type ExecuteTaskOptions } from './agent.js';
+export { Agent } from './agent.js';
+export type { AgentOptions, ExecuteTaskOptions } from './agent-options.js';
 export { DurableTasks, type StartTaskOptions, type TaskStreamItem } from './tasks/durable-tasks.js';
 export type { DurableTasksOptions, TaskRetention } from './tasks/durable-tasks-options.js';
 export { closeSharedStack, executeTask } from './execute-task.js';

@@ -17,7 +17,8 @@ import {
   failedTaskResult,
 } from '@mcp-agent/core';
 import type { Registry, TaskRecord } from '@mcp-agent/registry';
-import type { Agent, ExecuteTaskOptions } from '../agent.js';
+import type { Agent } from '../agent.js';
+import type { ExecuteTaskOptions } from '../agent-options.js';
 import type { DurableTasksOptions } from './durable-tasks-options.js';
 import { RunningTask } from './running-task.js';
 import { TaskLeasesKeeper } from './task-leases-keeper.js';
