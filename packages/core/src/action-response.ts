@@ -22,6 +22,18 @@ export interface ActionImage {
   readonly path: string;
 }
 
+/**
+ * A value's compact JSON text (`JSON.stringify`) and its UTF-8 bytes, written once where the
+ * value was sized, so that every later hop (the envelope, the meta-tool session, the gateway's
+ * answer and its telemetry) reuses it instead of writing the value out again.
+ */
+export interface JsonText {
+  /** Exactly `JSON.stringify(value)`. */
+  readonly text: string;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+}
+
 /** The error half of an {@link ActionResponse}. */
 export interface ActionError {
   readonly code: ErrorCode;
@@ -37,5 +49,10 @@ export type ActionResponse<T extends JsonValue = JsonValue> =
       readonly meta: ActionMeta;
       /** Images for a reader that sees them, when the call asked for them. */
       readonly images?: readonly ActionImage[];
+      /**
+       * The JSON text of `data`, when it is known without writing it again: a model's result
+       * within its budget, sized once by the dispatcher. Absent for code and for cut results.
+       */
+      readonly json?: JsonText;
     }
   | { readonly ok: false; readonly error: ActionError; readonly meta: ActionMeta };
