@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonValue, MCPTaskResult } from '@mcp-agent/core';
 import { taskContextSchema, type TaskContext } from '../../planner/task-context.js';
 import type { MetaTool } from '../meta-tool.js';
+import { answered } from '../observation.js';
 
 const input = z.strictObject({
   task: z.string().trim().min(1).max(20_000).describe('What should be done, in words.'),
@@ -23,7 +24,7 @@ export function executeTaskTool(
     input,
     async run({ task, context }, { ctx }) {
       const result = await execute(task, ctx.signal, context);
-      return { ok: result.status === 'completed', value: result as unknown as JsonValue };
+      return answered(result.status === 'completed', result as unknown as JsonValue);
     },
   };
 }
