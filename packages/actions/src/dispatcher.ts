@@ -4,6 +4,7 @@ import {
   ToolExecutionError,
   type ActionResponse,
   type AgentContext,
+  type JsonText,
   type JsonValue,
   type ToolId,
 } from '@mcp-agent/core';
@@ -249,12 +250,11 @@ export class Dispatcher {
     options: Pick<DispatchOptions, 'envelope' | 'images'>,
   ): ActionResponse {
     const json = checkResultSize(toolId, data, this.#options.maxResultBytes);
-    const shaped = processObservation(ctx, data, {
-      limits: { ...this.#options.envelope, ...options.envelope },
-      store: this.#observations,
+    const shaped = this.observe(ctx, data, {
       source,
+      ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
+      ...(options.images === undefined ? {} : { images: options.images }),
       ...(json === undefined ? {} : { json }),
-      ...(options.images === true ? { images: this.#options.images ?? {} } : {}),
     });
     return {
       ok: true,
@@ -325,12 +325,15 @@ export class Dispatcher {
       readonly envelope?: Partial<EnvelopeLimits>;
       /** The reader sees images: those within the image limits come back in `images`. */
       readonly images?: boolean;
+      /** The value's JSON, when the caller wrote it already: not written again. */
+      readonly json?: JsonText;
     },
   ): ShapedResult {
     return processObservation(ctx, value, {
       limits: { ...this.#options.envelope, ...options.envelope },
       store: this.#observations,
       source: options.source,
+      ...(options.json === undefined ? {} : { json: options.json }),
       ...(options.images === true ? { images: this.#options.images ?? {} } : {}),
     });
   }

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BudgetExceededError,
   createContext,
@@ -198,6 +198,39 @@ describe('runLoop on MockModelClient', () => {
     expect(result?.type === 'tool_result' && result.content).toBe(
       JSON.stringify(trajectory.steps[1]?.observation),
     );
+  });
+
+  it('writes a result out as JSON once on its way from the server to the model', async () => {
+    const issues = {
+      issues: Array.from({ length: 50 }, (_, n) => ({ number: n, title: `#${n}` })),
+    };
+    pool = new MemoryToolCallPool({
+      'github.list_issues': { content: [], structuredContent: issues },
+    });
+    const model = new MockModelClient([
+      mockToolUse([['describe_tools', { tool_ids: ['github.list_issues'] }]]),
+      mockToolUse([['call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } }]]),
+      mockText('done'),
+    ]);
+    // Every write of the result, alone or inside what carries it (the session's answer).
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const { run } = loop(model);
+      await run;
+      const writes = stringify.mock.calls.filter(
+        ([value]) =>
+          value === issues ||
+          (value !== null && typeof value === 'object' && Object.values(value).includes(issues)),
+      );
+      expect(writes).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    const result = model.requests[2]?.messages.at(-1)?.content[0];
+    expect(result?.type === 'tool_result' && JSON.parse(result.content)).toEqual({
+      tool_id: 'github.list_issues',
+      result: issues,
+    });
   });
 
   it('TEN-11 a quota reaches the loop as a value and ends the task there; the session only answers it', async () => {

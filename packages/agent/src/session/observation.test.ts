@@ -20,7 +20,8 @@ describe('Observation', () => {
     // A text that differs from what writing the value would give shows that it was reused.
     const known = { text: written.replace('ok', 'OK'), bytes: Buffer.byteLength(written, 'utf8') };
     const observation = observed({ tool_id: 'a.b', result, extra: undefined as never }, undefined, {
-      result: known,
+      key: 'result',
+      json: known,
     });
     expect(observation.json.text).toBe(`{"tool_id":"a.b","result":${known.text}}`);
     expect(observation.json.bytes).toBe(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   toMcpAgentError,
   type ActionError,
@@ -29,12 +30,17 @@ export interface Observation {
   readonly error?: ActionError;
 }
 
-/** Fields of an observation's value whose JSON is already written, by key. */
-export type KnownJson = Readonly<Record<string, JsonText | undefined>>;
+/** A field of an observation's value whose JSON is already written (a tool's result, sized). */
+export interface KnownJson {
+  /** The field's key in the value. */
+  readonly key: string;
+  /** Its JSON, when written; without it the field is written with the rest. */
+  readonly json: JsonText | undefined;
+}
 
 /**
  * A successful observation, with the images its reader is shown, if any. `known` gives the JSON
- * of fields the dispatcher already wrote (a tool's result within its budget), reused as it is.
+ * of a field the dispatcher already wrote (a tool's result within its budget), reused as it is.
  */
 export function observed(
   value: JsonValue,
@@ -81,24 +87,27 @@ function isCoded(
   );
 }
 
-// `value` as JSON.stringify writes it, the fields of `known` copied in as they are.
-function jsonOf(value: JsonValue, known: KnownJson = {}): JsonText {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return write(value);
-  let text = '{';
-  let written = ''; // what was written here, to count its bytes; the known ones are counted
-  let knownBytes = 0;
-  for (const key of Object.keys(value)) {
-    const item = value[key];
-    const reused = known[key];
-    const part = reused === undefined ? JSON.stringify(item) : undefined;
-    if (reused === undefined && part === undefined) continue; // JSON.stringify skips it too
-    const head = `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:`;
-    text += head + (reused?.text ?? part);
-    written += head + (part ?? '');
-    knownBytes += reused?.bytes ?? 0;
-  }
-  text += '}';
-  return { text, bytes: Buffer.byteLength(written, 'utf8') + 2 + knownBytes };
+// A string no value holds (a NUL and 128 random bits), written where a known field's JSON goes.
+const PLACEHOLDER = `\u0000${randomBytes(16).toString('hex')}`;
+const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+
+// `value` as JSON.stringify writes it, the known field's JSON copied in as it is: one write of
+// the small rest (the placeholder keeps the field's place among the keys), never of the field.
+function jsonOf(value: JsonValue, known?: KnownJson): JsonText {
+  if (
+    known?.json === undefined ||
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    !Object.hasOwn(value, known.key)
+  )
+    return write(value);
+  const rest = JSON.stringify({ ...value, [known.key]: PLACEHOLDER });
+  const at = rest.indexOf(PLACEHOLDER_JSON);
+  return {
+    text: rest.slice(0, at) + known.json.text + rest.slice(at + PLACEHOLDER_JSON.length),
+    bytes: Buffer.byteLength(rest, 'utf8') - PLACEHOLDER_JSON.length + known.json.bytes,
+  };
 }
 
 function write(value: JsonValue): JsonText {

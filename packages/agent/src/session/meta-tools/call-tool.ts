@@ -56,7 +56,7 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         },
         response.images,
         // The result as the dispatcher wrote it when it sized it, when the envelope kept it whole.
-        { result: response.json },
+        { key: 'result', json: response.json },
       );
     },
   };

@@ -79,7 +79,7 @@ export function readResource(state: SessionState): MetaTool<z.infer<typeof input
             : {}),
         },
         response.images,
-        { contents: response.json },
+        { key: 'contents', json: response.json },
       );
     },
   };

@@ -89,7 +89,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
             : {}),
         },
         shaped.images,
-        { result: shaped.json },
+        { key: 'result', json: shaped.json },
       );
     },
   };
