@@ -168,7 +168,7 @@ describe('dispatchTool', () => {
     );
   });
 
-  it('sizes a result once and hands its JSON on while the envelope leaves it whole', async () => {
+  it('sizes a result once and hands its JSON on, to code and while the envelope leaves it whole', async () => {
     const args = { repo: 'acme/app', title: 'Ünïcode "quoted" ✓' };
     const model = await dispatcher().dispatchTool(alice, 'github.create_issue', args);
     if (!model.ok) throw new Error(model.error.message);
@@ -180,10 +180,14 @@ describe('dispatchTool', () => {
       caller: 'code',
     });
     expect(code).toMatchObject({ ok: true, data: { tool: 'create_issue', arguments: args } });
-    expect(code).not.toHaveProperty('json');
+    if (!code.ok) throw new Error(code.error.message);
+    expect(code.json?.text).toBe(JSON.stringify(code.data));
+    // Carried beside the data, not in it: a response written out does not repeat it.
+    expect(Object.keys(code)).toEqual(['ok', 'data', 'meta']);
+    expect(JSON.stringify(model)).not.toContain('"json"');
     const cut = await dispatcher().dispatchTool(alice, 'github.big', {});
     expect(cut.meta.truncated).toBe(true);
-    expect(cut).not.toHaveProperty('json');
+    expect(cut.ok && cut.json).toBeUndefined();
   });
 
   it('maps legacy parameters (rename, default, drop) before validation', async () => {

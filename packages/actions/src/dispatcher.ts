@@ -20,7 +20,12 @@ import type { ConnectionPool, Registry, ResourceListing } from '@mcp-agent/regis
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
 import { elapsed, fromMcp, unavailable } from './dispatch-errors.js';
 import { readKeptResult, wholeKeptResult, type ReadResultOptions } from './observation-reads.js';
-import { checkArguments, checkResultSize, DEFAULT_MAX_RESULT_BYTES } from './payload-limits.js';
+import {
+  carryJson,
+  checkArguments,
+  checkResultSize,
+  DEFAULT_MAX_RESULT_BYTES,
+} from './payload-limits.js';
 import {
   checkResourceUri,
   checkServer,
@@ -228,15 +233,19 @@ export class Dispatcher {
     }
   }
 
-  // A successful result for code: whole, within the operator's cap on one result. Only what a
-  // script returns is shaped for a model (see observe).
+  // A successful result for code: whole, within the operator's cap on one result, its JSON
+  // carried on (the sandbox sends it to the script as it is). Only what a script returns is
+  // shaped for a model (see observe).
   #whole(data: unknown, toolId: ToolId, started: number): ActionResponse {
-    checkResultSize(toolId, data, this.#options.maxResultBytes);
-    return {
-      ok: true,
-      data: data as JsonValue,
-      meta: { toolId, durationMs: elapsed(started), truncated: false },
-    };
+    const json = checkResultSize(toolId, data, this.#options.maxResultBytes);
+    return carryJson(
+      {
+        ok: true,
+        data: data as JsonValue,
+        meta: { toolId, durationMs: elapsed(started), truncated: false },
+      },
+      json,
+    );
   }
 
   // A successful result for a model: sized once (its JSON written once, and handed on with it
@@ -256,18 +265,20 @@ export class Dispatcher {
       ...(options.images === undefined ? {} : { images: options.images }),
       ...(json === undefined ? {} : { json }),
     });
-    return {
-      ok: true,
-      data: shaped.data,
-      ...(shaped.images === undefined ? {} : { images: shaped.images }),
-      ...(shaped.json === undefined ? {} : { json: shaped.json }),
-      meta: {
-        toolId,
-        durationMs: elapsed(started),
-        truncated: shaped.truncated,
-        ...(shaped.observationId === undefined ? {} : { observationId: shaped.observationId }),
+    return carryJson(
+      {
+        ok: true,
+        data: shaped.data,
+        ...(shaped.images === undefined ? {} : { images: shaped.images }),
+        meta: {
+          toolId,
+          durationMs: elapsed(started),
+          truncated: shaped.truncated,
+          ...(shaped.observationId === undefined ? {} : { observationId: shaped.observationId }),
+        },
       },
-    };
+      shaped.json,
+    );
   }
 
   /**

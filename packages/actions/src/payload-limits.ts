@@ -1,6 +1,7 @@
 import {
   BudgetExceededError,
   InvalidArgumentsError,
+  type ActionResponse,
   type JsonText,
   type ToolId,
 } from '@mcp-agent/core';
@@ -34,6 +35,16 @@ export function checkResultSize(
     `${toolId} returned ${size} bytes of JSON; one call may return at most ${max} bytes. Ask the tool for less (a narrower query, a page or a range), or raise the operator's cap (DispatcherOptions.maxResultBytes).`,
     { details: { toolId, limit: 'maxResultBytes', bytes: size, maxBytes: max } },
   );
+}
+
+/**
+ * `response` with the JSON of its data carried beside it (`ActionResponse.json`): not
+ * enumerable, so that a response written out or spread (the CLI's `--json`) does not repeat its
+ * data as text.
+ */
+export function carryJson<T extends ActionResponse>(response: T, json: JsonText | undefined): T {
+  if (json !== undefined) Object.defineProperty(response, 'json', { value: json });
+  return response;
 }
 
 /**

@@ -50,8 +50,10 @@ export type ActionResponse<T extends JsonValue = JsonValue> =
       /** Images for a reader that sees them, when the call asked for them. */
       readonly images?: readonly ActionImage[];
       /**
-       * The JSON text of `data`, when it is known without writing it again: a model's result
-       * within its budget, sized once by the dispatcher. Absent for code and for cut results.
+       * The JSON text of `data`, when it is known without writing it again: the whole result
+       * for code, or a model's within its budget, sized once by the dispatcher (a cut result has
+       * none). Carried beside the data, not part of it: not enumerable, so JSON output and
+       * spreads of a response leave it out.
        */
       readonly json?: JsonText;
     }
