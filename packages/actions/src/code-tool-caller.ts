@@ -26,7 +26,11 @@ export function codeToolCaller(
         ...(onProgress === undefined ? {} : { onProgress }),
       },
     );
-    if (response.ok) return { ok: true, value: response.data };
+    // The result's JSON as the dispatcher wrote it to size it: the sandbox sends it as it is.
+    if (response.ok)
+      return response.json === undefined
+        ? { ok: true, value: response.data }
+        : { ok: true, value: response.data, json: response.json.text };
     onFailure?.(response.error);
     return { ok: false, error: { code: response.error.code, message: response.error.message } };
   };

@@ -168,6 +168,28 @@ describe('dispatchTool', () => {
     );
   });
 
+  it('sizes a result once and hands its JSON on, to code and while the envelope leaves it whole', async () => {
+    const args = { repo: 'acme/app', title: 'Ünïcode "quoted" ✓' };
+    const model = await dispatcher().dispatchTool(alice, 'github.create_issue', args);
+    if (!model.ok) throw new Error(model.error.message);
+    // Exactly what writing the data out again would give, and its UTF-8 bytes.
+    expect(model.json?.text).toBe(JSON.stringify(model.data));
+    expect(model.json?.bytes).toBe(Buffer.byteLength(JSON.stringify(model.data), 'utf8'));
+    // Code gets the whole value and nothing else; a cut result has no JSON of its own yet.
+    const code = await dispatcher().dispatchTool(alice, 'github.create_issue', args, {
+      caller: 'code',
+    });
+    expect(code).toMatchObject({ ok: true, data: { tool: 'create_issue', arguments: args } });
+    if (!code.ok) throw new Error(code.error.message);
+    expect(code.json?.text).toBe(JSON.stringify(code.data));
+    // Carried beside the data, not in it: a response written out does not repeat it.
+    expect(Object.keys(code)).toEqual(['ok', 'data', 'meta']);
+    expect(JSON.stringify(model)).not.toContain('"json"');
+    const cut = await dispatcher().dispatchTool(alice, 'github.big', {});
+    expect(cut.meta.truncated).toBe(true);
+    expect(cut.ok && cut.json).toBeUndefined();
+  });
+
   it('maps legacy parameters (rename, default, drop) before validation', async () => {
     const d = dispatcher({
       mappings: {

@@ -4,6 +4,7 @@ import {
   ToolExecutionError,
   type ActionResponse,
   type AgentContext,
+  type JsonText,
   type JsonValue,
   type ToolId,
 } from '@mcp-agent/core';
@@ -12,14 +13,19 @@ import {
   processObservation,
   type EnvelopeLimits,
   type ImageLimits,
-  type Observation,
   type ObservationStore,
+  type ShapedResult,
 } from '@mcp-agent/execution';
 import type { ConnectionPool, Registry, ResourceListing } from '@mcp-agent/registry';
 import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
 import { elapsed, fromMcp, unavailable } from './dispatch-errors.js';
 import { readKeptResult, wholeKeptResult, type ReadResultOptions } from './observation-reads.js';
-import { checkArguments, checkResultSize, DEFAULT_MAX_RESULT_BYTES } from './payload-limits.js';
+import {
+  carryJson,
+  checkArguments,
+  checkResultSize,
+  DEFAULT_MAX_RESULT_BYTES,
+} from './payload-limits.js';
 import {
   checkResourceUri,
   checkServer,
@@ -27,7 +33,7 @@ import {
   type ServerResources,
 } from './resource-reads.js';
 import { operationCall, reachServer, type OperationPool } from './server-operations.js';
-import { normalizeResult } from './normalize-result.js';
+import { checkToolResult, modelContent, wholeContent } from './normalize-result.js';
 import { SchemaValidator } from './schema-validator.js';
 import { chain, type Caller, type DispatchLink, type ToolCall } from './tool-call.js';
 import { ToolResolver } from './tool-resolver.js';
@@ -156,6 +162,8 @@ export class Dispatcher {
           { details: { toolId, issues: issues.map((i) => ({ ...i })) } },
         );
       }
+      // Who asked is decided here, once: it picks what the call gets back below.
+      const caller = options.caller ?? 'model';
       const result = await this.#run(ctx, {
         toolId,
         providerId: parsed.providerId,
@@ -163,15 +171,16 @@ export class Dispatcher {
         arguments: args,
         spec: tool.spec,
         contentHash: tool.contentHash,
-        caller: options.caller ?? 'model',
+        caller,
         signal: options.signal ?? ctx.signal,
         timeoutMs: options.timeoutMs,
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
-      const caller = options.caller ?? 'model';
-      const data = normalizeResult(toolId, result, tool, this.#validator, caller);
-      checkResultSize(toolId, data, this.#options.maxResultBytes);
-      return this.#answer(ctx, data as JsonValue, toolId, toolId, started, { ...options, caller });
+      checkToolResult(toolId, result, tool, this.#validator);
+      const structured = result.structuredContent as JsonValue | undefined;
+      return caller === 'code'
+        ? this.#whole(structured ?? wholeContent(result.content ?? []), toolId, started)
+        : this.#shaped(ctx, structured ?? modelContent(result), toolId, toolId, started, options);
     } catch (thrown) {
       const error = fromMcp(thrown, toolId);
       return {
@@ -224,36 +233,52 @@ export class Dispatcher {
     }
   }
 
-  // A successful result as its caller gets it: whole for code (only what a script returns is
-  // shaped for a model, see observe), through the envelope for a model.
-  #answer(
+  // A successful result for code: whole, within the operator's cap on one result, its JSON
+  // carried on (the sandbox sends it to the script as it is). Only what a script returns is
+  // shaped for a model (see observe).
+  #whole(data: unknown, toolId: ToolId, started: number): ActionResponse {
+    const json = checkResultSize(toolId, data, this.#options.maxResultBytes);
+    return carryJson(
+      {
+        ok: true,
+        data: data as JsonValue,
+        meta: { toolId, durationMs: elapsed(started), truncated: false },
+      },
+      json,
+    );
+  }
+
+  // A successful result for a model: sized once (its JSON written once, and handed on with it
+  // while the envelope leaves it whole), then through the envelope.
+  #shaped(
     ctx: AgentContext,
-    data: JsonValue,
+    data: unknown,
     toolId: ToolId,
     source: string,
     started: number,
-    options: Pick<DispatchOptions, 'caller' | 'envelope' | 'images'>,
+    options: Pick<DispatchOptions, 'envelope' | 'images'>,
   ): ActionResponse {
-    if ((options.caller ?? 'model') === 'code')
-      return { ok: true, data, meta: { toolId, durationMs: elapsed(started), truncated: false } };
-    const observation = this.observe(ctx, data, {
+    const json = checkResultSize(toolId, data, this.#options.maxResultBytes);
+    const shaped = this.observe(ctx, data, {
       source,
       ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
       ...(options.images === undefined ? {} : { images: options.images }),
+      ...(json === undefined ? {} : { json }),
     });
-    return {
-      ok: true,
-      data: observation.data,
-      ...(observation.images === undefined ? {} : { images: observation.images }),
-      meta: {
-        toolId,
-        durationMs: elapsed(started),
-        truncated: observation.truncated,
-        ...(observation.observationId === undefined
-          ? {}
-          : { observationId: observation.observationId }),
+    return carryJson(
+      {
+        ok: true,
+        data: shaped.data,
+        ...(shaped.images === undefined ? {} : { images: shaped.images }),
+        meta: {
+          toolId,
+          durationMs: elapsed(started),
+          truncated: shaped.truncated,
+          ...(shaped.observationId === undefined ? {} : { observationId: shaped.observationId }),
+        },
       },
-    };
+      shaped.json,
+    );
   }
 
   /**
@@ -273,20 +298,21 @@ export class Dispatcher {
     try {
       checkResourceUri(uri);
       await checkServer(this.#options.registry, ctx, serverId);
+      const caller = options.caller ?? 'model';
       const result = await this.#run(
         ctx,
         operationCall(
           'resources/read',
           serverId,
           { uri },
-          { caller: options.caller ?? 'model', signal: options.signal ?? ctx.signal },
+          { caller, signal: options.signal ?? ctx.signal },
         ),
       );
       // The contents as embedded resources, as in a tool result: the envelope, code and the CLI
       // treat both alike.
-      const data = result.content as unknown as JsonValue;
-      checkResultSize(toolId, data, this.#options.maxResultBytes);
-      return this.#answer(ctx, data, toolId, serverId, started, options);
+      return caller === 'code'
+        ? this.#whole(result.content, toolId, started)
+        : this.#shaped(ctx, result.content, toolId, serverId, started, options);
     } catch (thrown) {
       const error = fromMcp(thrown, `${serverId} resource ${uri.slice(0, 200)}`);
       return {
@@ -310,12 +336,15 @@ export class Dispatcher {
       readonly envelope?: Partial<EnvelopeLimits>;
       /** The reader sees images: those within the image limits come back in `images`. */
       readonly images?: boolean;
+      /** The value's JSON, when the caller wrote it already: not written again. */
+      readonly json?: JsonText;
     },
-  ): Observation {
+  ): ShapedResult {
     return processObservation(ctx, value, {
       limits: { ...this.#options.envelope, ...options.envelope },
       store: this.#observations,
       source: options.source,
+      ...(options.json === undefined ? {} : { json: options.json }),
       ...(options.images === true ? { images: this.#options.images ?? {} } : {}),
     });
   }

@@ -3,24 +3,21 @@ import { ToolExecutionError, type JsonValue, type ToolId, clip } from '@mcp-agen
 import { parseJsonText } from '@mcp-agent/execution';
 import type { ResolvedTool } from './tool-resolver.js';
 import type { SchemaValidator } from './schema-validator.js';
-import type { Caller } from './tool-call.js';
 
 const MAX_ERROR_TEXT = 1_000;
 
 /**
- * Turns an MCP result into data: `isError` results become a `ToolExecutionError` with the
- * server's text; `structuredContent` must match the tool's `outputSchema` when it has one (and
- * must be there) and is the data when sent. Otherwise, for the model (whose data then goes
- * through the envelope), text-only content becomes its text and other content stays blocks; for
- * code, see {@link wholeContent}.
+ * Checks an MCP result before anyone gets it: `isError` results become a `ToolExecutionError`
+ * with the server's text; `structuredContent` must match the tool's `outputSchema` when it has
+ * one (and must be there). The data is then `structuredContent` when sent, else the content as
+ * its caller reads it ({@link modelContent}, {@link wholeContent}).
  */
-export function normalizeResult(
+export function checkToolResult(
   toolId: ToolId,
   result: CallToolResult,
   tool: ResolvedTool,
   validator: SchemaValidator,
-  caller: Caller = 'model',
-): unknown {
+): void {
   if (result.isError === true) {
     const text = textOf(result) || 'the server reported an error without a message';
     throw new ToolExecutionError(`${toolId} failed: ${clip(text, MAX_ERROR_TEXT)}`, {
@@ -49,9 +46,14 @@ export function normalizeResult(
       );
     }
   }
-  if (result.structuredContent !== undefined) return result.structuredContent;
+}
+
+/**
+ * What a model reads of a result without `structuredContent` (before the envelope shapes it):
+ * text-only content becomes its text, other content stays the server's blocks.
+ */
+export function modelContent(result: CallToolResult): unknown {
   const content = result.content ?? [];
-  if (caller === 'code') return wholeContent(content);
   if (content.length > 0 && content.every((block) => block.type === 'text')) return textOf(result);
   return content;
 }

@@ -1,4 +1,10 @@
-import { BudgetExceededError, InvalidArgumentsError, type ToolId } from '@mcp-agent/core';
+import {
+  BudgetExceededError,
+  InvalidArgumentsError,
+  type ActionResponse,
+  type JsonText,
+  type ToolId,
+} from '@mcp-agent/core';
 
 const MAX_DEPTH = 64;
 
@@ -7,24 +13,38 @@ export const DEFAULT_MAX_RESULT_BYTES = 10_000_000;
 
 /**
  * One call may bring at most `max` bytes (default 10 MB) of JSON into the process, the store and
- * the sandbox: past it, a `BudgetExceededError` says how to ask for less.
+ * the sandbox: past it, a `BudgetExceededError` says how to ask for less. The result's JSON, the
+ * one time it is written, comes back for the hops after (the envelope, the session, the
+ * gateway); `undefined` for what does not serialise, which the envelope writes out safely.
  */
 export function checkResultSize(
   toolId: ToolId,
   data: unknown,
   max = DEFAULT_MAX_RESULT_BYTES,
-): void {
-  let size: number;
+): JsonText | undefined {
+  let text: string | undefined;
   try {
-    size = Buffer.byteLength(JSON.stringify(data) ?? '', 'utf8');
+    text = JSON.stringify(data);
   } catch {
-    return; // MCP results are parsed JSON; anything else the envelope writes out safely
+    return undefined; // MCP results are parsed JSON; anything else the envelope writes out safely
   }
-  if (size <= max) return;
+  if (text === undefined) return undefined; // `undefined`, a function: nothing to write
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size <= max) return { text, bytes: size };
   throw new BudgetExceededError(
     `${toolId} returned ${size} bytes of JSON; one call may return at most ${max} bytes. Ask the tool for less (a narrower query, a page or a range), or raise the operator's cap (DispatcherOptions.maxResultBytes).`,
     { details: { toolId, limit: 'maxResultBytes', bytes: size, maxBytes: max } },
   );
+}
+
+/**
+ * `response` with the JSON of its data carried beside it (`ActionResponse.json`): not
+ * enumerable, so that a response written out or spread (the CLI's `--json`) does not repeat its
+ * data as text.
+ */
+export function carryJson<T extends ActionResponse>(response: T, json: JsonText | undefined): T {
+  if (json !== undefined) Object.defineProperty(response, 'json', { value: json });
+  return response;
 }
 
 /**

@@ -24,6 +24,18 @@ export interface ActionImage {
   readonly path: string;
 }
 
+/**
+ * A value's compact JSON text (`JSON.stringify`) and its UTF-8 bytes, written once where the
+ * value was sized, so that every later hop (the envelope, the meta-tool session, the gateway's
+ * answer and its telemetry) reuses it instead of writing the value out again.
+ */
+export interface JsonText {
+  /** Exactly `JSON.stringify(value)`. */
+  readonly text: string;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+}
+
 /** The error half of an {@link ActionResponse}. */
 export interface ActionError {
   /** The stable code, as a thrown {@link McpAgentError} of the same failure would carry. */
@@ -55,6 +67,13 @@ export type ActionResponse<T extends JsonValue = JsonValue> =
       readonly meta: ActionMeta;
       /** Images for a reader that sees them, when the call asked for them. */
       readonly images?: readonly ActionImage[];
+      /**
+       * The JSON text of `data`, when it is known without writing it again: the whole result
+       * for code, or a model's within its budget, sized once by the dispatcher (a cut result has
+       * none). Carried beside the data, not part of it: not enumerable, so JSON output and
+       * spreads of a response leave it out.
+       */
+      readonly json?: JsonText;
     }
   | {
       /** The call was refused, did not reach the tool, or the tool reported an error. */

@@ -1,6 +1,12 @@
 // First, so that an unsupported Node.js fails here with one clear line.
 export { assertSupportedNode, MIN_NODE_MAJOR } from './supported-node.js';
-export type { ActionError, ActionImage, ActionMeta, ActionResponse } from './action-response.js';
+export type {
+  ActionError,
+  ActionImage,
+  ActionMeta,
+  ActionResponse,
+  JsonText,
+} from './action-response.js';
 export {
   clampBudget,
   DEFAULT_BUDGET_CEILINGS,

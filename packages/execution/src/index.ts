@@ -21,8 +21,8 @@ export {
 } from './envelope/observation-store.js';
 export {
   processObservation,
-  type Observation,
   type ProcessObservationOptions,
+  type ShapedResult,
 } from './envelope/process-observation.js';
 export { type ObservationReadOptions } from './envelope/read-observation.js';
 export { IsolatedVmSandbox, type IsolatedVmSandboxOptions } from './sandbox/isolated-vm-sandbox.js';

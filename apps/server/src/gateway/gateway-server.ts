@@ -1,9 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, normalizeUserId, type Logger } from '@mcp-agent/core';
 import {
   executeTaskTool,
@@ -14,7 +10,7 @@ import {
   type DurableTasks,
 } from '@mcp-agent/agent';
 import { serveResources } from './gateway-resources.js';
-import { traceGatewayRequest, tracedToolCall } from './gateway-telemetry.js';
+import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
 export interface GatewayServerOptions {
@@ -94,7 +90,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   );
   server.setRequestHandler(
     CallToolRequestSchema,
-    tracedToolCall(userId, async (request, extra): Promise<CallToolResult> => {
+    tracedToolCall(userId, async (request, extra): Promise<MeasuredAnswer> => {
       await discover();
       const ctx = createContext({
         userId,
@@ -127,18 +123,19 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
           .then((changed) => (changed ? server.sendToolListChanged() : undefined))
           .catch(() => undefined);
       }
-      return {
+      // The observation's JSON as the session wrote it, once; its size is counted from there.
+      const images = observation.images ?? [];
+      let bytes = observation.json.bytes;
+      for (const image of images) bytes += image.data.length;
+      const result = {
         content: [
-          { type: 'text', text: JSON.stringify(observation.value) },
+          { type: 'text' as const, text: observation.json.text },
           // The images the text describes as shown, within the dispatcher's image limits.
-          ...(observation.images ?? []).map(({ mimeType, data }) => ({
-            type: 'image' as const,
-            mimeType,
-            data,
-          })),
+          ...images.map(({ mimeType, data }) => ({ type: 'image' as const, mimeType, data })),
         ],
         ...(observation.ok ? {} : { isError: true }),
       };
+      return { result, bytes };
     }),
   );
   return server;

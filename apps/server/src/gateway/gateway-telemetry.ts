@@ -27,11 +27,13 @@ export interface GatewayRequest {
  * Runs one gateway request in a server span, `tools/call <meta-tool>` (the MCP conventions),
  * continuing the client's trace when its `_meta` carries one, with the user in the trace context
  * (for the web UI's MCP trace log, never on a span) and counts and latency per method and
- * meta-tool. `run` answers whether the request succeeded.
+ * meta-tool. `run` answers whether the request succeeded; `responseBytes` sizes its answer for
+ * the span (default: written out as JSON, only while the span records).
  */
 export function traceGatewayRequest<T extends object>(
   request: GatewayRequest,
   run: () => Promise<T>,
+  responseBytes: (result: T) => number = bytes,
 ): Promise<T> {
   // A client's own name for a tool it made up is not a label: it would grow without bound.
   const tool =
@@ -65,7 +67,8 @@ export function traceGatewayRequest<T extends object>(
           const isError = (result as { isError?: unknown }).isError === true;
           outcome = isError ? 'tool_error' : 'ok';
           if (isError) markSpanFailed(span, 'tool_error');
-          if (span.isRecording()) span.setAttribute('mcp_agent.response.bytes', bytes(result));
+          if (span.isRecording())
+            span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
           return result;
         } finally {
           const labels = {
@@ -90,13 +93,23 @@ function bytes(value: unknown): number {
   }
 }
 
+/**
+ * A tool call's answer with its size: UTF-8 bytes of its content (the text and the images' data)
+ * as the gateway wrote it, counted where it was written instead of writing it out again.
+ */
+export interface MeasuredAnswer {
+  readonly result: CallToolResult;
+  readonly bytes: number;
+}
+
 /** A `tools/call` handler of the gateway, traced by {@link traceGatewayRequest}. */
 export function tracedToolCall<Extra>(
   userId: string,
-  handler: (request: CallToolRequest, extra: Extra) => Promise<CallToolResult>,
+  handler: (request: CallToolRequest, extra: Extra) => Promise<MeasuredAnswer>,
 ): (request: CallToolRequest, extra: Extra) => Promise<CallToolResult> {
-  return (request, extra) =>
-    traceGatewayRequest(
+  return (request, extra) => {
+    let size = -1;
+    return traceGatewayRequest(
       {
         userId,
         method: 'tools/call',
@@ -104,6 +117,12 @@ export function tracedToolCall<Extra>(
         ...(request.params.arguments === undefined ? {} : { arguments: request.params.arguments }),
         ...(request.params._meta === undefined ? {} : { meta: request.params._meta }),
       },
-      () => handler(request, extra),
+      async () => {
+        const answer = await handler(request, extra);
+        size = answer.bytes;
+        return answer.result;
+      },
+      () => size,
     );
+  };
 }

@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BudgetExceededError,
   createContext,
+  QuotaExceededError,
   resolveBudget,
   type AgentContext,
   type StepEvent,
 } from '@mcp-agent/core';
-import { Dispatcher } from '@mcp-agent/actions';
+import { Dispatcher, type DispatchLink } from '@mcp-agent/actions';
 import { MemoryToolCallPool } from '@mcp-agent/actions/testing';
 import { Knowledge } from '@mcp-agent/knowledge';
 import type { Registry } from '@mcp-agent/registry';
@@ -53,11 +54,12 @@ function loop(
   model: MockModelClient,
   budget = resolveBudget({}),
   onEvent?: (e: StepEvent) => void,
+  links: readonly DispatchLink[] = [],
 ) {
   const tracker = new BudgetTracker(budget, ctx.clock);
   const session = new MetaToolSession({
     knowledge: new Knowledge({ registry }),
-    dispatcher: new Dispatcher({ registry, pool }),
+    dispatcher: new Dispatcher({ registry, pool, links }),
     budget: tracker,
   });
   const trajectory = new Trajectory();
@@ -182,6 +184,87 @@ describe('runLoop on MockModelClient', () => {
       },
     ]);
     await expect(loop(model).run).rejects.toThrow(/abort/i);
+  });
+
+  it('feeds the model the JSON the observation carries, the same text as writing it out', async () => {
+    const model = new MockModelClient([
+      mockToolUse([['describe_tools', { tool_ids: ['github.list_issues'] }]]),
+      mockToolUse([['call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } }]]),
+      mockText('done'),
+    ]);
+    const { run, trajectory } = loop(model);
+    await run;
+    const result = model.requests[2]?.messages.at(-1)?.content[0];
+    expect(result?.type === 'tool_result' && result.content).toBe(
+      JSON.stringify(trajectory.steps[1]?.observation),
+    );
+  });
+
+  it('writes a result out as JSON once on its way from the server to the model', async () => {
+    const issues = {
+      issues: Array.from({ length: 50 }, (_, n) => ({ number: n, title: `#${n}` })),
+    };
+    pool = new MemoryToolCallPool({
+      'github.list_issues': { content: [], structuredContent: issues },
+    });
+    const model = new MockModelClient([
+      mockToolUse([['describe_tools', { tool_ids: ['github.list_issues'] }]]),
+      mockToolUse([['call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } }]]),
+      mockText('done'),
+    ]);
+    // Every write of the result, alone or inside what carries it (the session's answer).
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const { run } = loop(model);
+      await run;
+      const writes = stringify.mock.calls.filter(
+        ([value]) =>
+          value === issues ||
+          (value !== null && typeof value === 'object' && Object.values(value).includes(issues)),
+      );
+      expect(writes).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    const result = model.requests[2]?.messages.at(-1)?.content[0];
+    expect(result?.type === 'tool_result' && JSON.parse(result.content)).toEqual({
+      tool_id: 'github.list_issues',
+      result: issues,
+    });
+  });
+
+  it('TEN-11 a quota reaches the loop as a value and ends the task there; the session only answers it', async () => {
+    const quota: DispatchLink = () => {
+      throw new QuotaExceededError('Quota reached: maxCallsPerHour is 1.', {
+        details: { limit: 'maxCallsPerHour', value: 1 },
+      });
+    };
+    const model = new MockModelClient([
+      mockToolUse([['describe_tools', { tool_ids: ['github.list_issues'] }]]),
+      mockToolUse([['call_tool', { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } }]]),
+      mockText('the quota was not decided'),
+    ]);
+    const { run, trajectory, session } = loop(model, resolveBudget({}), undefined, [quota]);
+    const ended = await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(ended).toBeInstanceOf(QuotaExceededError);
+    expect(ended).toMatchObject({ details: { limit: 'maxCallsPerHour', value: 1 } });
+    expect(model.requests).toHaveLength(2);
+    expect(trajectory.steps.map((s) => s.command)).toEqual(['describe_tools']);
+    // The session itself decides nothing: it answers the quota, as it does a gateway's client.
+    const answer = await session.run(
+      'call_tool',
+      { tool_id: 'github.list_issues', arguments: { repo: 'a/b' } },
+      { ctx },
+    );
+    expect(answer).toMatchObject({
+      ok: false,
+      value: { error: { code: 'QUOTA_EXCEEDED' } },
+      error: { code: 'QUOTA_EXCEEDED', details: { limit: 'maxCallsPerHour', value: 1 } },
+    });
+    expect(pool.calls).toEqual([]);
   });
 
   it('emits every step in order, and a listener that throws does not stop the loop', async () => {

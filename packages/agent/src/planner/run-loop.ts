@@ -1,4 +1,11 @@
-import { inSpan, type AgentContext, type JsonValue, type StepEvent } from '@mcp-agent/core';
+import {
+  ErrorCode,
+  inSpan,
+  QuotaExceededError,
+  type AgentContext,
+  type JsonValue,
+  type StepEvent,
+} from '@mcp-agent/core';
 import {
   InvalidToolInput,
   type ContentBlock,
@@ -8,7 +15,7 @@ import {
 import type { MetaToolSession } from '../session/meta-tool-session.js';
 import { generateTraced } from '../telemetry/model-span.js';
 import type { BudgetTracker } from './budget.js';
-import { Trajectory } from './trajectory.js';
+import type { Trajectory } from './trajectory.js';
 
 /** What one loop needs. */
 export interface LoopDependencies {
@@ -29,7 +36,8 @@ type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
 /**
  * The ReAct loop: ask the model, run the meta-tools it chose through the session, feed back the
  * observations, until it answers in words. Budget and cancellation end it by throwing (the
- * agent turns that into a status); every other failure is an observation the model can use.
+ * agent turns that into a status), and so does a quota, which reaches it as an observation and
+ * is decided here alone; every other failure is an observation the model can use.
  */
 export async function runLoop(
   deps: LoopDependencies,
@@ -111,6 +119,12 @@ export async function runLoop(
           });
         },
       });
+      // The one place a quota ends a task: it came this far as a value (a tool's result, a
+      // script's, a connector's), and its reader here is the task.
+      if (observation.error?.code === ErrorCode.QuotaExceeded)
+        throw new QuotaExceededError(observation.error.message, {
+          details: observation.error.details,
+        });
       const spent = {
         inputTokens: charged ? 0 : response.usage.inputTokens,
         outputTokens: charged ? 0 : response.usage.outputTokens,
@@ -135,7 +149,8 @@ export async function runLoop(
       results.push({
         type: 'tool_result',
         tool_use_id: use.id,
-        content: Trajectory.render(observation.value),
+        // Written once, by the session: the model reads the JSON the observation carries.
+        content: observation.json.text,
         ...(observation.ok ? {} : { is_error: true }),
         ...(observation.images === undefined
           ? {}

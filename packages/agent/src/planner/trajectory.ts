@@ -1,4 +1,4 @@
-import type { JsonValue, TaskStep } from '@mcp-agent/core';
+import type { TaskStep } from '@mcp-agent/core';
 
 /** The trajectory of one task: what the model did, what it saw, what it cost. */
 export class Trajectory {
@@ -9,10 +9,5 @@ export class Trajectory {
     const recorded = { ...step, index: this.steps.length };
     this.steps.push(recorded);
     return recorded;
-  }
-
-  /** The observation as the model will read it: compact JSON. */
-  static render(observation: JsonValue): string {
-    return JSON.stringify(observation);
   }
 }

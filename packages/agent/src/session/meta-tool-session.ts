@@ -155,13 +155,11 @@ export class MetaToolSession {
   }
 
   /**
-   * Runs one meta-tool. Unknown names, invalid input and every failure of the work come back as
-   * an error observation the caller can act on; only the end of the task — its budget, a
-   * quota (in a task), or cancellation — is thrown.
+   * Runs one meta-tool. Unknown names, invalid input and every failure of the work, a quota
+   * too, come back as an error observation (its `error` whole) for the caller to act on; only
+   * the end of the task — its budget, or cancellation — is thrown.
    *
    * @throws BudgetExceededError (`BUDGET_EXCEEDED`) when the task's budget is spent.
-   * @throws QuotaExceededError (`QUOTA_EXCEEDED`) when a quota is reached, in a session with a
-   * budget (a task's); a gateway session gets it as an error observation instead.
    * @throws CancelledError (`CANCELLED`), or the abort's reason, once `call.ctx.signal` aborts.
    */
   run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
@@ -202,11 +200,10 @@ export class MetaToolSession {
       if (
         error.code === ErrorCode.BudgetExceeded ||
         error.code === ErrorCode.Cancelled ||
-        call.ctx.signal.aborted ||
-        // A quota ends a task; a gateway client gets it as the call's result.
-        (error.code === ErrorCode.QuotaExceeded && this.#state.budget !== undefined)
+        call.ctx.signal.aborted
       )
         throw thrown;
+      // Every other failure, a quota too, is the call's outcome: its reader decides what it means.
       return failed(error);
     }
   }

@@ -1,4 +1,5 @@
 import { toJsonSafe, type JsonValue } from '@mcp-agent/core';
+import { containsMedia } from './media.js';
 
 /** Nesting past this becomes a note: deeper data comes only from a hostile server. */
 const MAX_DEPTH = 256;
@@ -24,6 +25,11 @@ export interface ObservationDocument {
   readonly value: JsonValue;
   /** The exact JSON text of `value` when it is known without writing it again. */
   readonly json?: string;
+  /**
+   * True when a JSON text it parsed holds a media block (an image in a text block's JSON): the
+   * only media the raw result did not show. Not looked for in a copy of a result with cycles.
+   */
+  readonly parsedMedia: boolean;
 }
 
 /**
@@ -42,21 +48,27 @@ export function toObservationDocument(
   if (typeof raw === 'string') {
     // A text result: parsed when it is JSON, and then the text itself is the JSON of the value.
     const value = options.parseJsonText ? parseJsonText(raw) : raw;
-    return value === raw ? { value } : { value, json: raw };
+    return value === raw
+      ? { value, parsedMedia: false }
+      : { value, json: raw, parsedMedia: containsMedia(value) };
   }
   if (serialised === undefined) {
     const value = toJsonSafe(raw, { maxDepth: MAX_DEPTH });
     if (options.parseJsonText) parseTextBlocks(value);
-    return { value };
+    return { value, parsedMedia: false };
   }
   const value = JSON.parse(serialised) as JsonValue;
-  const changed = options.parseJsonText && parseTextBlocks(value);
-  return changed ? { value } : { value, json: serialised };
+  const parsed = options.parseJsonText ? parseTextBlocks(value) : { changed: false, media: false };
+  return parsed.changed
+    ? { value, parsedMedia: parsed.media }
+    : { value, json: serialised, parsedMedia: false };
 }
 
 // In place, on a fresh copy: the text of every MCP text block that is JSON becomes its value.
-function parseTextBlocks(document: JsonValue): boolean {
+// Says whether any did, and whether what they became holds media.
+function parseTextBlocks(document: JsonValue): { changed: boolean; media: boolean } {
   let changed = false;
+  let media = false;
   const stack: JsonValue[] = [document];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -70,9 +82,10 @@ function parseTextBlocks(document: JsonValue): boolean {
       if (parsed !== node.text) {
         node.text = parsed;
         changed = true;
+        media ||= containsMedia(parsed);
       }
     }
     for (const key of Object.keys(node)) stack.push(node[key] as JsonValue);
   }
-  return changed;
+  return { changed, media };
 }

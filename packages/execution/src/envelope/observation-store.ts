@@ -24,6 +24,8 @@ export interface KeepInfo {
   readonly source: string;
   /** The exact JSON text of the value, when the caller has it: saves writing it again. */
   readonly json?: string;
+  /** Whether the value holds media, when the caller looked: saves looking again on each read. */
+  readonly media?: boolean;
 }
 
 /** A part of a kept result, cut to the reader's budget. */
@@ -93,6 +95,7 @@ interface Entry {
   readonly source: string;
   readonly bytes: number;
   readonly expiresAt: number;
+  readonly media: boolean | undefined;
 }
 
 interface Tenant {
@@ -153,6 +156,7 @@ export class MemoryObservationStore implements ObservationStore {
       source: info.source,
       bytes,
       expiresAt: this.#clock.now() + this.#ttlMs,
+      media: info.media,
     };
     this.#entries.set(observationId, entry);
     this.#sweepWhileKept();
@@ -191,7 +195,7 @@ export class MemoryObservationStore implements ObservationStore {
     if (entry === undefined || entry.tenant !== ctx.userId) return undefined;
     if (this.#lastRead?.id !== observationId) {
       const value = JSON.parse(entry.text) as JsonValue;
-      this.#lastRead = { id: observationId, value, media: containsMedia(value) };
+      this.#lastRead = { id: observationId, value, media: entry.media ?? containsMedia(value) };
     }
     return {
       observationId,

@@ -181,6 +181,40 @@ describe('processObservation', () => {
     expect((blocks.data as { text: { count: number } }[])[0]?.text.count).toBe(400);
   });
 
+  it('reuses the JSON its caller wrote: handed back whole within the budget, never written again', () => {
+    const raw = { rows: [{ id: 1, name: 'Zoë' }] };
+    const text = JSON.stringify(raw);
+    const json = { text, bytes: Buffer.byteLength(text, 'utf8') };
+    const shaped = processObservation(ctx, raw, { json });
+    expect(shaped).toEqual({ data: raw, truncated: false, originalBytes: json.bytes, json });
+    expect(shaped.json).toBe(json);
+    // Without it, the envelope writes the JSON of an object once and hands it on the same way.
+    expect(processObservation(ctx, raw).json).toEqual(json);
+    // A cut result has no JSON of its own: whoever shows it writes the cut once.
+    const big = 'lorem ipsum '.repeat(3_000);
+    const store = new MemoryObservationStore();
+    const measured = { text: JSON.stringify(big), bytes: bytes(big) };
+    const cut = processObservation(ctx, big, { json: measured, store, limits: { maxTokens: 200 } });
+    expect(cut).toMatchObject({ truncated: true, originalBytes: measured.bytes });
+    expect(cut).not.toHaveProperty('json');
+  });
+
+  it("OUT-05 an image inside a text block's JSON is found (once) and described, not cut as text", async () => {
+    const png = Buffer.from('89504e470d0a1a0a'.padEnd(4_000, '0'), 'hex').toString('base64');
+    const block = { type: 'image', mimeType: 'image/png', data: png };
+    const raw = [
+      { type: 'text', text: JSON.stringify({ picture: block, note: 'x'.repeat(30_000) }) },
+    ];
+    const store = new MemoryObservationStore();
+    const shaped = processObservation(ctx, raw, { store, limits: { maxTokens: 1_000 } });
+    expect(JSON.stringify(shaped.data)).not.toContain(png.slice(0, 64));
+    expect(JSON.stringify(shaped.data)).toContain('"mimeType":"image/png"');
+    // The store was told what the envelope found: a read describes the image without looking again.
+    const read = store.read(ctx, shaped.observationId as string, { path: '[0].text' });
+    expect(JSON.stringify(read?.value)).toContain('"mimeType":"image/png"');
+    expect(JSON.stringify(read?.value)).not.toContain(png.slice(0, 64));
+  });
+
   it('OUT-04 cyclic objects, BigInt and undefined do not throw', () => {
     const cyclic: Record<string, unknown> = { name: 'loop', big: 10n, gone: undefined };
     cyclic.self = cyclic;

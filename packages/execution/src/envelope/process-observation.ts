@@ -1,4 +1,4 @@
-import type { AgentContext, JsonValue } from '@mcp-agent/core';
+import type { AgentContext, JsonText, JsonValue } from '@mcp-agent/core';
 import { cutToBudget } from './cut-to-budget.js';
 import { JsonSizes } from './json-size.js';
 import {
@@ -13,8 +13,11 @@ import { containsMedia, describeMedia } from './media.js';
 import { toObservationDocument } from './observation-document.js';
 import type { ObservationStore } from './observation-store.js';
 
-/** What the model sees of a result. */
-export interface Observation {
+/**
+ * What the envelope makes of a result for a model: the result itself within the budget, else its
+ * honest cut. (The meta-tool session's answer around it is the agent's `Observation`.)
+ */
+export interface ShapedResult {
   /** The result, or its honest cut: valid JSON within the budget. */
   readonly data: JsonValue;
   /** True when anything was cut or withheld (media); every cut carries a `read_result` pointer. */
@@ -25,6 +28,8 @@ export interface Observation {
   readonly originalBytes: number;
   /** Images shown to the reader beside `data` (when asked for), in the order of their blocks. */
   readonly images?: readonly ObservationImage[];
+  /** The JSON text of `data` when it is the raw result, unchanged, and its JSON was written. */
+  readonly json?: JsonText;
 }
 
 /** Options of {@link processObservation}. */
@@ -35,6 +40,11 @@ export interface ProcessObservationOptions {
   readonly store?: ObservationStore;
   /** What produced the result (a tool id), kept with it. */
   readonly source?: string;
+  /**
+   * The raw result's JSON text, when the caller wrote it already (the dispatcher sizes every
+   * result): it is not written again, and comes back as `json` when the result is shown whole.
+   */
+  readonly json?: JsonText;
   /**
    * Set when the reader is shown images (a model that reads them, an MCP client): images within
    * these limits (defaults {@link DEFAULT_IMAGE_LIMITS}) come back in `images`, and every media
@@ -63,30 +73,35 @@ export function processObservation(
   ctx: AgentContext,
   raw: unknown,
   options: ProcessObservationOptions = {},
-): Observation {
+): ShapedResult {
   const budget = budgetBytes(options.limits);
   const sizes = new JsonSizes();
-  // A text result is measured as it stands; writing out megabytes of it as JSON would cost more.
-  const serialised = typeof raw === 'string' ? undefined : serialise(raw);
-  const originalBytes =
-    typeof raw === 'string'
-      ? sizes.of(raw)
-      : serialised === undefined
-        ? -1
-        : Buffer.byteLength(serialised, 'utf8');
-  if (originalBytes >= 0 && originalBytes <= budget && !containsMedia(raw)) {
-    return { data: raw as JsonValue, truncated: false, originalBytes };
+  const known = options.json ?? measure(raw, sizes);
+  const originalBytes = known.bytes;
+  const serialisable = originalBytes >= 0;
+  // Media are looked for once: in the raw result (when it has no cycle to walk round), then only
+  // in what parsing its JSON text adds.
+  const rawMedia = serialisable && containsMedia(raw);
+  if (serialisable && originalBytes <= budget && !rawMedia) {
+    return {
+      data: raw as JsonValue,
+      truncated: false,
+      originalBytes,
+      // The JSON as it was written (by the caller, or by measure): handed on, never again.
+      ...(known.text === undefined ? {} : { json: known as JsonText }),
+    };
   }
-  const document = toObservationDocument(raw, serialised, {
-    parseJsonText: originalBytes < 0 || originalBytes > budget,
+  const document = toObservationDocument(raw, typeof raw === 'string' ? undefined : known.text, {
+    parseJsonText: !serialisable || originalBytes > budget,
   });
-  const media = containsMedia(document.value);
+  const media = serialisable ? rawMedia || document.parsedMedia : containsMedia(document.value);
   if (!media && sizes.of(document.value) <= budget) {
     // Cycles written out, or JSON text that fits once parsed: nothing was cut.
     return { data: document.value, truncated: false, originalBytes };
   }
   const observationId = options.store?.put(ctx, document.value, {
     source: options.source ?? '',
+    media,
     ...(document.json === undefined ? {} : { json: document.json }),
   });
   const markers = new Markers(observationId);
@@ -109,6 +124,17 @@ export function processObservation(
     ...(observationId === undefined ? {} : { observationId }),
     ...(attacher === undefined || attacher.images.length === 0 ? {} : { images: attacher.images }),
   };
+}
+
+// The raw result's size, and its JSON when written. A text result is measured as it stands:
+// writing out megabytes of it as JSON would cost more. -1 bytes: it does not serialise.
+function measure(
+  raw: unknown,
+  sizes: JsonSizes,
+): { readonly text?: string; readonly bytes: number } {
+  if (typeof raw === 'string') return { bytes: sizes.of(raw) };
+  const text = serialise(raw);
+  return text === undefined ? { bytes: -1 } : { text, bytes: Buffer.byteLength(text, 'utf8') };
 }
 
 function serialise(value: unknown): string | undefined {

@@ -311,17 +311,20 @@ export class IsolatedVmSandbox implements Sandbox {
         callTool(tool, args, run.controller.signal),
       );
       reply(
-        JSON.stringify(
-          result.ok
-            ? { ok: true, value: result.value }
-            : {
-                ok: false,
-                error: {
-                  code: result.error.code,
-                  message: clip(result.error.message, run.limits.maxErrorChars),
-                },
-              },
-        ),
+        // A result whose JSON the dispatcher wrote already is not written again.
+        result.ok && result.json !== undefined
+          ? `{"ok":true,"value":${result.json}}`
+          : JSON.stringify(
+              result.ok
+                ? { ok: true, value: result.value }
+                : {
+                    ok: false,
+                    error: {
+                      code: result.error.code,
+                      message: clip(result.error.message, run.limits.maxErrorChars),
+                    },
+                  },
+            ),
       );
     } catch {
       // A host failure's text (paths, secrets) never crosses into the sandbox (SBX-18).

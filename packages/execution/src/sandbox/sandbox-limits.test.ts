@@ -38,6 +38,20 @@ describe('the sandbox runs code and tools', () => {
     ).toMatch(/TypeScript/);
   });
 
+  it('sends a tool result whose JSON its caller wrote as that text, not written again', async () => {
+    const reply: SandboxToolReply = {
+      ok: true,
+      value: { rows: [1, 2] },
+      // Not the value's JSON: shows which one reached the script.
+      json: '{"rows":[1,2,3],"note":"Zoë"}',
+    };
+    const result = await sbx.sandbox.run('return await tools.util.echo({});', {
+      tools: echoTools,
+      callTool: async () => reply,
+    });
+    expect(result).toMatchObject({ ok: true, value: { rows: [1, 2, 3], note: 'Zoë' } });
+  });
+
   it('keeps every console line, even one written just before the run returns', async () => {
     // Lines used to cross by a callback that could run after the result: about 1 run in 10 lost them.
     for (let i = 0; i < 100; i++) {

@@ -15,6 +15,8 @@ export type SandboxToolReply =
       readonly ok: true;
       /** Its result, as the code receives it. */
       readonly value: JsonValue;
+      /** `value`'s JSON (exactly `JSON.stringify(value)`), when written already: sent as it is. */
+      readonly json?: string;
     }
   | {
       /** The call failed; the code's `await` throws. */

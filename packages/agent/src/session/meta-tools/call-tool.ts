@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  ErrorCode,
-  InvalidArgumentsError,
-  QuotaExceededError,
-  type JsonValue,
-} from '@mcp-agent/core';
+import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
@@ -46,14 +41,8 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
         images: state.images,
         ...(onProgress === undefined ? {} : { onProgress }),
       });
-      if (!response.ok) {
-        // The session ends the task on a quota; it is no observation to recover from.
-        if (response.error.code === ErrorCode.QuotaExceeded)
-          throw new QuotaExceededError(response.error.message, {
-            details: response.error.details,
-          });
-        return failed(response.error);
-      }
+      // A quota too stays a value: the agent loop decides that it ends the task.
+      if (!response.ok) return failed(response.error);
       state.used(response.meta.toolId);
       noteResourceLinks(state, response.meta.toolId, response.data as JsonValue);
       return observed(
@@ -66,6 +55,8 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
             : {}),
         },
         response.images,
+        // The result as the dispatcher wrote it when it sized it, when the envelope kept it whole.
+        { key: 'result', json: response.json },
       );
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JsonValue } from '@mcp-agent/core';
 import type { MetaTool } from '../meta-tool.js';
+import { answered } from '../observation.js';
 import type { SessionState } from '../session-state.js';
 
 const input = z.strictObject({
@@ -26,13 +27,10 @@ export function describeTools(state: SessionState): MetaTool<z.infer<typeof inpu
         full: full === true,
       });
       for (const tool of tools) state.described.add(tool.tool_id);
-      return {
-        ok: tools.length > 0,
-        value: {
-          tools: tools as unknown as JsonValue,
-          errors: errors.map((e) => ({ code: e.code, message: e.message })),
-        },
-      };
+      return answered(tools.length > 0, {
+        tools: tools as unknown as JsonValue,
+        errors: errors.map((e) => ({ code: e.code, message: e.message })),
+      });
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonValue, MCPTaskResult } from '@mcp-agent/core';
 import { taskContextSchema, type TaskContext } from '../../planner/task-context.js';
 import type { MetaTool } from '../meta-tool.js';
+import { answered } from '../observation.js';
 
 const input = z.strictObject({
   /** The task in words, as `Agent.executeTask` takes it; 1 to 20,000 characters. */
@@ -29,7 +30,7 @@ export function executeTaskTool(
     input,
     async run({ task, context }, { ctx }) {
       const result = await execute(task, ctx.signal, context);
-      return { ok: result.status === 'completed', value: result as unknown as JsonValue };
+      return answered(result.status === 'completed', result as unknown as JsonValue);
     },
   };
 }

@@ -79,6 +79,7 @@ export function readResource(state: SessionState): MetaTool<z.infer<typeof input
             : {}),
         },
         response.images,
+        { key: 'contents', json: response.json },
       );
     },
   };

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import {
   ErrorCode,
   parseToolId,
-  QuotaExceededError,
   SandboxError,
+  type ActionError,
   type ToolId,
 } from '@mcp-agent/core';
 import { codeToolCaller } from '@mcp-agent/actions';
@@ -35,13 +35,12 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         const parsed = parseToolId(id);
         return { provider: parsed.providerId, name: parsed.toolName };
       });
-      let quota: QuotaExceededError | undefined;
+      let quota: ActionError | undefined;
       const callTool = codeToolCaller(
         state.dispatcher,
         ctx,
         (error) => {
-          if (error.code === ErrorCode.QuotaExceeded)
-            quota ??= new QuotaExceededError(error.message, { details: error.details });
+          if (error.code === ErrorCode.QuotaExceeded) quota ??= error;
         },
         onProgress,
       );
@@ -66,8 +65,9 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
       budget?.addToolCalls(result.toolCalls);
       for (const id of used) state.used(id);
       ctx.signal.throwIfAborted();
-      // A quota reached by the script's calls ends the task like one reached by call_tool.
-      if (quota !== undefined) throw quota;
+      // A quota reached by the script's calls is the run's outcome, as one reached by call_tool
+      // is that call's: the agent loop decides that it ends the task.
+      if (quota !== undefined) return failed(quota);
       if (!result.ok)
         return failed(
           { code: ErrorCode.Sandbox, message: result.error.message },
@@ -89,6 +89,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
             : {}),
         },
         shaped.images,
+        { key: 'result', json: shaped.json },
       );
     },
   };
