@@ -6,7 +6,7 @@ import { ErrorCode, InvalidArgumentsError, McpAgentError, toMcpAgentError } from
 const EXIT: Record<ErrorCode, number> = {
   INVALID_ARGUMENTS: 2,
   CONFIG_INVALID: 2,
-  PROVIDER_NOT_FOUND: 3,
+  SERVER_NOT_FOUND: 3,
   TOOL_NOT_FOUND: 3,
   NOT_FOUND: 3,
   NOT_READY: 4,

@@ -27,7 +27,7 @@ try {
   line(`1. Import ${file} for ${ctx.userId}`);
   // A clean slate for the demo user on every run; the file is then the whole configuration.
   for (const old of await stack.registry.storedServers(ctx)) {
-    if (old.scope === 'user') await stack.registry.removeServer(ctx, old.providerId);
+    if (old.scope === 'user') await stack.registry.removeServer(ctx, old.serverId);
   }
   const imported = await stack.registry.importServers(ctx, readFileSync(file, 'utf8'), {
     source: file,
@@ -82,10 +82,10 @@ try {
   const memoryTools = (await stack.registry.storedTools(ctx, 'memory'))
     .map((tool) => toToolSpec('memory', tool.raw))
     .filter((t) => ['create_entities', 'read_graph'].includes(t.name));
-  const declared = memoryTools.map((t) => ({ provider: t.providerId, name: t.name }));
+  const declared = memoryTools.map((t) => ({ server: t.serverId, name: t.name }));
   const declarations = generateDeclarations(
     memoryTools.map((t) => ({
-      provider: t.providerId,
+      server: t.serverId,
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,

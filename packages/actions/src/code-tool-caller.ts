@@ -18,7 +18,7 @@ export function codeToolCaller(
   return async (tool, args, signal): Promise<SandboxToolReply> => {
     const response = await dispatcher.dispatchTool(
       ctx,
-      { provider: tool.provider, tool: tool.name },
+      { server: tool.server, tool: tool.name },
       args,
       {
         caller: 'code',

@@ -3,7 +3,7 @@ import {
   NotFoundError,
   NotReadyError,
   PolicyDeniedError,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   TimeoutError,
   ToolExecutionError,
   ToolNotFoundError,
@@ -25,7 +25,7 @@ export function unavailable(toolId: string, availability: ToolVerdict): McpAgent
   const details = { toolId, reason: availability.code };
   switch (availability.code) {
     case 'not_connected':
-      return new ProviderNotFoundError(availability.reason, { details });
+      return new ServerNotFoundError(availability.reason, { details });
     case 'tool_unknown':
       return new ToolNotFoundError(`${availability.reason} Use search_tools to find tool ids.`, {
         details,

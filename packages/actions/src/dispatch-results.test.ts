@@ -330,7 +330,7 @@ describe('code gets whole results', () => {
     });
     const result = await sandbox.run(
       "const g = await tools.memory.read_graph({}); return g.entities.map(e => e.observations.join('; '))",
-      { tools: [{ provider: 'memory', name: 'read_graph' }], callTool: codeToolCaller(d, alice) },
+      { tools: [{ server: 'memory', name: 'read_graph' }], callTool: codeToolCaller(d, alice) },
     );
     expect(result).toMatchObject({
       ok: true,
@@ -351,9 +351,9 @@ describe('code gets whole results', () => {
                 image: { mimeType: image.mimeType, length: image.data.length } };`,
       {
         tools: [
-          { provider: 'db', name: 'export_rows' },
-          { provider: 'db', name: 'query' },
-          { provider: 'everything', name: 'get-tiny-image' },
+          { server: 'db', name: 'export_rows' },
+          { server: 'db', name: 'query' },
+          { server: 'everything', name: 'get-tiny-image' },
         ],
         callTool: codeToolCaller(d, alice),
       },
@@ -389,7 +389,7 @@ describe('code gets whole results', () => {
     }
     const result = await sandbox.run(
       'try { await tools.db.export_rows({}); return "no error"; } catch (e) { return e.message; }',
-      { tools: [{ provider: 'db', name: 'export_rows' }], callTool: codeToolCaller(d, alice) },
+      { tools: [{ server: 'db', name: 'export_rows' }], callTool: codeToolCaller(d, alice) },
     );
     expect(result).toMatchObject({ ok: true, value: expect.stringMatching(cap) });
     expect(await d.dispatchTool(alice, 'db.query', {}, { caller: 'code' })).toMatchObject({

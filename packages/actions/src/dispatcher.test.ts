@@ -29,7 +29,7 @@ describe('dispatchTool', () => {
     expect(
       await dispatcher().dispatchTool(
         alice,
-        { provider: 'github', tool: 'create_issue' },
+        { server: 'github', tool: 'create_issue' },
         { repo: 'a/b', title: 't' },
       ),
     ).toMatchObject({ ok: true });
@@ -110,11 +110,11 @@ describe('dispatchTool', () => {
     );
   });
 
-  it('unknown provider, unknown tool, malformed id and an unavailable server each get their code', async () => {
+  it('unknown server, unknown tool, malformed id and an unavailable server each get their code', async () => {
     const d = dispatcher();
     expectError(
       await d.dispatchTool(alice, 'gitlab.create_issue', {}),
-      'PROVIDER_NOT_FOUND',
+      'SERVER_NOT_FOUND',
       /not connected/,
     );
     expectError(
@@ -125,7 +125,7 @@ describe('dispatchTool', () => {
     expectError(await d.dispatchTool(alice, 'no-dot', {}), 'INVALID_ARGUMENTS', /Invalid tool id/);
     expectError(
       await d.dispatchTool(bob, 'github.create_issue', { repo: 'a/b', title: 't' }),
-      'PROVIDER_NOT_FOUND',
+      'SERVER_NOT_FOUND',
     );
     await stack.registry.recordState(alice, 'github', { status: 'failed', lastError: 'HTTP 502' });
     expectError(

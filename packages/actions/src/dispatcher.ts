@@ -17,7 +17,7 @@ import {
   type ShapedResult,
 } from '@mcp-agent/execution';
 import type { ConnectionPool, Registry, ResourceListing } from '@mcp-agent/registry';
-import { applyMapping, type ProviderMappings } from './parameter-mapping.js';
+import { applyMapping, type ServerMappings } from './parameter-mapping.js';
 import { elapsed, fromMcp, unavailable } from './dispatch-errors.js';
 import { readKeptResult, wholeKeptResult, type ReadResultOptions } from './observation-reads.js';
 import {
@@ -53,7 +53,7 @@ export interface DispatcherOptions {
   /** Middleware, outermost first: logging, metrics, policy, rate limit, changed-tool hold… */
   readonly links?: readonly DispatchLink[];
   /** Legacy parameter names and defaults to apply before validation, by server and tool. */
-  readonly mappings?: ProviderMappings;
+  readonly mappings?: ServerMappings;
   /** Keeps whole results for `readResult`; default a `MemoryObservationStore` of its defaults. */
   readonly observations?: ObservationStore;
   /** The budget of what reaches a model; default 8,000 tokens (see @mcp-agent/execution). */
@@ -87,12 +87,12 @@ export interface DispatchOptions {
   readonly images?: boolean;
 }
 
-/** Which tool: a tool id, or provider and tool name. */
+/** Which tool: a tool id, or server and tool name. */
 export type DispatchTarget =
   | string
   | {
       /** The server's id. */
-      readonly provider: string;
+      readonly server: string;
       /** The tool's name on that server. */
       readonly tool: string;
     };
@@ -134,18 +134,18 @@ export class Dispatcher {
   ): Promise<ActionResponse> {
     const started = performance.now();
     let toolId = (
-      typeof target === 'string' ? target : `${target.provider}.${target.tool}`
+      typeof target === 'string' ? target : `${target.server}.${target.tool}`
     ) as ToolId;
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
       const { tool, verdict } = await this.#resolver.resolveStarting(
         ctx,
-        parsed.providerId,
+        parsed.serverId,
         parsed.toolName,
       );
       if (tool === undefined) throw unavailable(toolId, verdict);
-      const mapping = this.#options.mappings?.[parsed.providerId]?.[parsed.toolName];
+      const mapping = this.#options.mappings?.[parsed.serverId]?.[parsed.toolName];
       const args = applyMapping(checkArguments(payload, this.#options.maxArgumentBytes), mapping);
       if (tool.validateInput instanceof Error) {
         throw new ToolExecutionError(
@@ -166,7 +166,7 @@ export class Dispatcher {
       const caller = options.caller ?? 'model';
       const result = await this.#run(ctx, {
         toolId,
-        providerId: parsed.providerId,
+        serverId: parsed.serverId,
         toolName: parsed.toolName,
         arguments: args,
         spec: tool.spec,
@@ -194,7 +194,7 @@ export class Dispatcher {
   /**
    * The resources and resource templates of one of the tenant's servers, through the middleware
    * chain (`<server>.resources/list`). Another tenant's or an unknown server gets the same
-   * `PROVIDER_NOT_FOUND`. Never throws.
+   * `SERVER_NOT_FOUND`. Never throws.
    */
   async listResources(
     ctx: AgentContext,

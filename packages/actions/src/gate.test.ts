@@ -143,7 +143,7 @@ describe('one gate for every operation on a user server', () => {
     expectError(await readsDenied.readResource(alice, 'everything', DOC), 'POLICY_DENIED');
     expect((await readsDenied.listResources(alice, 'everything')).ok).toBe(true);
 
-    const limits = { providers: { everything: { ratePerSecond: 1, burst: 3 } } };
+    const limits = { servers: { everything: { ratePerSecond: 1, burst: 3 } } };
     const d = dispatcher({
       links: [
         rateLimitLink(limits, stack.registry.rateLimitCounter),

@@ -22,7 +22,7 @@ export { usageLink } from './links/usage-link.js';
 export { telemetryLink } from './links/telemetry-link.js';
 export { codeToolCaller } from './code-tool-caller.js';
 export type { ResourcePool, ServerResources } from './resource-reads.js';
-export { type ParameterMapping, type ProviderMappings } from './parameter-mapping.js';
+export { type ParameterMapping, type ServerMappings } from './parameter-mapping.js';
 export { SchemaValidator, type ValidationIssue } from './schema-validator.js';
 export {
   chain,

@@ -10,8 +10,8 @@ export interface ParameterMapping {
   readonly drop?: readonly string[];
 }
 
-/** Mappings by provider, then tool name. */
-export type ProviderMappings = Readonly<Record<string, Readonly<Record<string, ParameterMapping>>>>;
+/** Mappings by server, then tool name. */
+export type ServerMappings = Readonly<Record<string, Readonly<Record<string, ParameterMapping>>>>;
 
 /** Applies a mapping: drop, then rename (a present new name wins), then defaults. */
 export function applyMapping(

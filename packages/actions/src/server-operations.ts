@@ -30,7 +30,7 @@ export function operationCall(
   const toolId = `${serverId}.${operation}` as ToolId;
   const spec: ToolSpec = {
     id: toolId,
-    providerId: serverId,
+    serverId,
     name: operation,
     description: OPERATION_DESCRIPTIONS[operation],
     inputSchema: { type: 'object' },
@@ -39,7 +39,7 @@ export function operationCall(
   return {
     operation,
     toolId,
-    providerId: serverId,
+    serverId,
     toolName: operation,
     arguments: args,
     spec,
@@ -68,7 +68,7 @@ export async function reachServer(
   const operation = call.operation ?? 'tools/call';
   switch (operation) {
     case 'tools/call':
-      return pool.callTool(ctx, call.providerId, call.toolName, call.arguments, {
+      return pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
         signal: call.signal,
         ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
@@ -77,14 +77,14 @@ export async function reachServer(
       });
     case 'resources/list': {
       if (pool.listResources === undefined) throw noResources();
-      const listing: ResourceListing = await pool.listResources(ctx, call.providerId, {
+      const listing: ResourceListing = await pool.listResources(ctx, call.serverId, {
         signal: call.signal,
       });
       return { content: [], structuredContent: listing as unknown as Record<string, unknown> };
     }
     case 'resources/read': {
       if (pool.readResource === undefined) throw noResources();
-      const result = await pool.readResource(ctx, call.providerId, String(call.arguments.uri), {
+      const result = await pool.readResource(ctx, call.serverId, String(call.arguments.uri), {
         signal: call.signal,
       });
       return {

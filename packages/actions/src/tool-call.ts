@@ -26,7 +26,7 @@ export interface ToolCall {
   /** The tool's id, `<server>.<tool>`. */
   readonly toolId: ToolId;
   /** The server it runs on. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** The tool's name on that server. */
   readonly toolName: string;
   /** The arguments, mapped and validated against the input schema. */

@@ -38,7 +38,7 @@ export interface ToolResolverOptions {
 }
 
 /**
- * Resolves (tenant, provider, tool) to a dispatchable tool with its compiled validators, from the
+ * Resolves (tenant, server, tool) to a dispatchable tool with its compiled validators, from the
  * request's availability and the cached catalog, and caches it: the hot path makes no database
  * query. Entries are dropped when the registry or the pool reports a change for that tenant and
  * server, and expire after `ttlMs` anyway (another process may have changed the database).
@@ -56,13 +56,13 @@ export class ToolResolver {
       ttlMs: options.ttlMs ?? 5_000,
       maxEntries: options.maxEntries ?? 10_000,
     });
-    registry.onServerChange(({ userId, providerId }) => this.forget(userId, providerId));
+    registry.onServerChange(({ userId, serverId }) => this.forget(userId, serverId));
     pool?.on?.('tools-changed', ({ userId, serverId }) => this.forget(userId, serverId));
   }
 
   /** Drops the cached tools of one tenant's server. */
-  forget(userId: string, providerId: string): void {
-    const prefix = `${userId}\u0000${providerId}\u0000`;
+  forget(userId: string, serverId: string): void {
+    const prefix = `${userId}\u0000${serverId}\u0000`;
     this.#cache.deleteWhere((key) => key.startsWith(prefix));
   }
 
@@ -71,40 +71,40 @@ export class ToolResolver {
    * failed before) starts it, waiting by that server's own timeout; the verdict then says how
    * it went (the server and its error).
    */
-  async resolveStarting(ctx: AgentContext, providerId: string, toolName: string): Promise<Entry> {
-    const entry = await this.resolve(ctx, providerId, toolName);
+  async resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
+    const entry = await this.resolve(ctx, serverId, toolName);
     const { verdict } = entry;
     if (verdict.available || !STARTABLE.has(verdict.code) || this.pool?.ready === undefined)
       return entry;
-    await this.pool.ready(ctx, providerId).catch(() => undefined);
-    return this.resolve(ctx, providerId, toolName);
+    await this.pool.ready(ctx, serverId).catch(() => undefined);
+    return this.resolve(ctx, serverId, toolName);
   }
 
   /** The tool and whether it can be called (the tool is absent when it cannot). */
-  async resolve(ctx: AgentContext, providerId: string, toolName: string): Promise<Entry> {
+  async resolve(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
     const key = [
       ctx.userId,
-      providerId,
+      serverId,
       toolName,
       ctx.threadId ?? '',
       ctx.allowServers?.join(',') ?? '*',
     ].join('\u0000');
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
-    const verdict = (await this.registry.availability(ctx)).check(providerId);
+    const verdict = (await this.registry.availability(ctx)).check(serverId);
     if (!verdict.available) return { tool: undefined, verdict };
-    const raw = (await this.registry.storedTools(ctx, providerId)).find((t) => t.name === toolName);
+    const raw = (await this.registry.storedTools(ctx, serverId)).find((t) => t.name === toolName);
     if (raw === undefined) {
       return {
         tool: undefined,
         verdict: {
           available: false,
           code: 'tool_unknown',
-          reason: `Server "${providerId}" has no tool "${toolName.slice(0, 128)}".`,
+          reason: `Server "${serverId}" has no tool "${toolName.slice(0, 128)}".`,
         },
       };
     }
-    const spec = toToolSpec(providerId, raw.raw);
+    const spec = toToolSpec(serverId, raw.raw);
     const entry: Entry = {
       tool: {
         spec,

@@ -290,7 +290,7 @@ export class Agent {
     if (!availability.active.some((server) => server.id === connectorId)) {
       const active = availability.active.map((server) => server.id);
       return failed({
-        code: ErrorCode.ProviderNotFound,
+        code: ErrorCode.ServerNotFound,
         message: `No server "${connectorId.slice(0, 64)}" in this task. Servers: ${active.join(', ')}.`,
       });
     }

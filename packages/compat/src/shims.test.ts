@@ -79,7 +79,7 @@ describe('compat shims: the old calls still work and each warns once', () => {
       expect(await isRegistered('bob', 'github')).toBe(false);
       const client = await getClient('alice', 'github');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_issues']);
-      expect((await getManifest('alice')).providers.map((p) => p.provider.id)).toEqual(['github']);
+      expect((await getManifest('alice')).servers.map((p) => p.server.id)).toEqual(['github']);
       expect((await getIndex('alice')).map((t) => t.id)).toEqual(['github.list_issues']);
       expect((await searchTools('alice', 'list issues'))[0]?.tool_id).toBe('github.list_issues');
     }

@@ -48,7 +48,7 @@ export async function getIndex(userId: string): Promise<ToolSpec[]> {
     'use stack.knowledge.search(ctx, query) or stack.knowledge.manifest(ctx)',
   );
   const manifest = await defaultStack().knowledge.manifest(contextFor(userId));
-  return manifest.providers.flatMap((p) => p.tools.map((t) => t.spec));
+  return manifest.servers.flatMap((p) => p.tools.map((t) => t.spec));
 }
 
 /** @deprecated Use `stack.knowledge.search(ctx, query, {limit})`. */

@@ -5,8 +5,8 @@
 export const ErrorCode = {
   /** Anything not ours, wrapped by {@link toMcpAgentError}: a bug or foreign failure (HTTP 500). */
   Internal: 'INTERNAL',
-  /** {@link ProviderNotFoundError}: the tenant has no server by that id (HTTP 404). */
-  ProviderNotFound: 'PROVIDER_NOT_FOUND',
+  /** {@link ServerNotFoundError}: the tenant has no server by that id (HTTP 404). */
+  ServerNotFound: 'SERVER_NOT_FOUND',
   /** {@link ToolNotFoundError}: no available server serves that tool (HTTP 404). */
   ToolNotFound: 'TOOL_NOT_FOUND',
   /** {@link NotFoundError}: a task, route, kept result or resource not there for the caller. */

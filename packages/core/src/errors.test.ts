@@ -11,7 +11,7 @@ import {
   NotReadyError,
   PayloadTooLargeError,
   PolicyDeniedError,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   QuotaExceededError,
   RateLimitedError,
   SandboxError,
@@ -23,7 +23,7 @@ import {
 import { toMcpAgentError } from './to-mcp-agent-error.js';
 
 const classes = [
-  [ProviderNotFoundError, 'PROVIDER_NOT_FOUND'],
+  [ServerNotFoundError, 'SERVER_NOT_FOUND'],
   [ToolNotFoundError, 'TOOL_NOT_FOUND'],
   [NotFoundError, 'NOT_FOUND'],
   [UnauthorizedError, 'UNAUTHORIZED'],
@@ -65,7 +65,7 @@ describe('error hierarchy', () => {
   it('isInstance on a subclass matches only that subclass, on the base every error', () => {
     const notFound = new ToolNotFoundError('no such tool');
     expect(ToolNotFoundError.isInstance(notFound)).toBe(true);
-    expect(ProviderNotFoundError.isInstance(notFound)).toBe(false);
+    expect(ServerNotFoundError.isInstance(notFound)).toBe(false);
     expect(McpAgentError.isInstance(notFound)).toBe(true);
     expect(McpAgentError.isInstance(new Error('plain'))).toBe(false);
     expect(McpAgentError.isInstance(null)).toBe(false);

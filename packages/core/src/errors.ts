@@ -85,15 +85,15 @@ export class McpAgentError extends Error {
   }
 }
 
-/** A provider (an MCP server) id that the tenant does not have. */
-export class ProviderNotFoundError extends McpAgentError {
-  static override readonly code = ErrorCode.ProviderNotFound;
+/** A server id that the tenant does not have. */
+export class ServerNotFoundError extends McpAgentError {
+  static override readonly code = ErrorCode.ServerNotFound;
   constructor(message: string, options?: McpAgentErrorOptions) {
-    super(ErrorCode.ProviderNotFound, message, options);
+    super(ErrorCode.ServerNotFound, message, options);
   }
 }
 
-/** A tool id that no available provider serves; `details.suggestions` lists close ids. */
+/** A tool id that no available server serves; `details.suggestions` lists close ids. */
 export class ToolNotFoundError extends McpAgentError {
   static override readonly code = ErrorCode.ToolNotFound;
   constructor(message: string, options?: McpAgentErrorOptions) {
@@ -104,7 +104,7 @@ export class ToolNotFoundError extends McpAgentError {
 /**
  * Something else the caller named is not there for them: a task, a route, a kept result, a
  * resource. Another tenant's is the same "not found" as a missing one. Servers and tools have
- * their own codes ({@link ProviderNotFoundError}, {@link ToolNotFoundError}).
+ * their own codes ({@link ServerNotFoundError}, {@link ToolNotFoundError}).
  */
 export class NotFoundError extends McpAgentError {
   static override readonly code = ErrorCode.NotFound;

@@ -61,7 +61,7 @@ export {
   NotReadyError,
   PayloadTooLargeError,
   PolicyDeniedError,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   QuotaExceededError,
   RateLimitedError,
   SandboxError,
@@ -113,7 +113,7 @@ export { toMcpAgentError } from './to-mcp-agent-error.js';
 export {
   formatToolId,
   parseToolId,
-  PROVIDER_ID_PATTERN,
+  SERVER_ID_PATTERN,
   toolNameProblem,
   type ParsedToolId,
   type ToolId,

@@ -1,29 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentsError } from './errors.js';
-import { formatToolId, isProviderId, parseToolId } from './tool-id.js';
+import { formatToolId, isServerId, parseToolId } from './tool-id.js';
 
 describe('parseToolId', () => {
   it('splits at the first dot, so tool names may contain dots', () => {
     expect(parseToolId('github.create_issue')).toEqual({
       id: 'github.create_issue',
-      providerId: 'github',
+      serverId: 'github',
       toolName: 'create_issue',
     });
     expect(parseToolId('files.v2.read')).toMatchObject({
-      providerId: 'files',
+      serverId: 'files',
       toolName: 'v2.read',
     });
-    expect(parseToolId('a.B-c/d')).toMatchObject({ providerId: 'a', toolName: 'B-c/d' });
+    expect(parseToolId('a.B-c/d')).toMatchObject({ serverId: 'a', toolName: 'B-c/d' });
   });
 
   it.each([
     [42, /expected a string, got number/],
-    ['nodot', /has no "\." between provider and tool/],
-    ['.tool', /provider id "" must match/],
-    ['GitHub.create', /provider id "GitHub" must match/],
-    ['git hub.create', /provider id "git hub" must match/],
-    ['-x.create', /provider id "-x"/],
-    [`${'a'.repeat(65)}.t`, /provider id/],
+    ['nodot', /has no "\." between server and tool/],
+    ['.tool', /server id "" must match/],
+    ['GitHub.create', /server id "GitHub" must match/],
+    ['git hub.create', /server id "git hub" must match/],
+    ['-x.create', /server id "-x"/],
+    [`${'a'.repeat(65)}.t`, /server id/],
     ['github.', /the tool name is empty/],
     ['github.has space', /whitespace or control/],
     ['github.zero\u200bwidth', /whitespace or control/],
@@ -37,7 +37,7 @@ describe('parseToolId', () => {
     }
     expect(InvalidArgumentsError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toMatch(message);
-    expect((thrown as Error).message).toMatch(/Expected "<providerId>\.<toolName>"/);
+    expect((thrown as Error).message).toMatch(/Expected "<serverId>\.<toolName>"/);
   });
 
   it('clips a huge id in the message', () => {
@@ -45,13 +45,13 @@ describe('parseToolId', () => {
   });
 });
 
-describe('formatToolId and isProviderId', () => {
+describe('formatToolId and isServerId', () => {
   it('formats and validates', () => {
     expect(formatToolId('memory', 'create_entities')).toBe('memory.create_entities');
     expect(() => formatToolId('mem.ory', 'x')).toThrow(InvalidArgumentsError);
-    expect(isProviderId('my_server-1')).toBe(true);
-    expect(isProviderId('My')).toBe(false);
-    expect(isProviderId('a.b')).toBe(false);
-    expect(isProviderId(undefined)).toBe(false);
+    expect(isServerId('my_server-1')).toBe(true);
+    expect(isServerId('My')).toBe(false);
+    expect(isServerId('a.b')).toBe(false);
+    expect(isServerId(undefined)).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { clip } from './clip.js';
 import { InvalidArgumentsError } from './errors.js';
 
-/** `<providerId>.<toolName>`: the provider id has no dots, so the first dot splits. */
+/** `<serverId>.<toolName>`: the server id has no dots, so the first dot splits. */
 export type ToolId = `${string}.${string}`;
 
-/** Provider (server) ids: lowercase letters, digits, `_` and `-`, 1 to 64 characters, no dots. */
-export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Server ids: lowercase letters, digits, `_` and `-`, 1 to 64 characters, no dots. */
+export const SERVER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** MCP's own bound on tool names (spec 2025-11-25 says 1 to 128 characters). */
 export const MAX_TOOL_NAME_LENGTH = 128;
@@ -14,9 +14,9 @@ export const MAX_TOOL_NAME_LENGTH = 128;
 // only what would break ids in logs and prompts: whitespace and control characters.
 const FORBIDDEN_IN_TOOL_NAME = /[\s\p{Cc}\p{Cf}]/u;
 
-/** True when `value` is a valid provider id. */
-export function isProviderId(value: unknown): value is string {
-  return typeof value === 'string' && PROVIDER_ID_PATTERN.test(value);
+/** True when `value` is a valid server id. */
+export function isServerId(value: unknown): value is string {
+  return typeof value === 'string' && SERVER_ID_PATTERN.test(value);
 }
 
 /** Why `name` is not a usable tool name, or `undefined` when it is. */
@@ -34,8 +34,8 @@ export function toolNameProblem(name: string): string | undefined {
 /**
  * Builds a tool id, checking both halves.
  *
- * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `providerId` breaks
- *   {@link PROVIDER_ID_PATTERN} or `toolName` is empty, too long or has whitespace or control
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `serverId` breaks
+ *   {@link SERVER_ID_PATTERN} or `toolName` is empty, too long or has whitespace or control
  *   characters; `details.reason` says which.
  * @example
  * ```ts
@@ -43,10 +43,10 @@ export function toolNameProblem(name: string): string | undefined {
  * formatToolId('docs', 'search.v2'); // 'docs.search.v2': a tool name may hold dots
  * ```
  */
-export function formatToolId(providerId: string, toolName: string): ToolId {
-  // Checked before joining: a dotted provider id would otherwise parse as another provider.
-  if (!PROVIDER_ID_PATTERN.test(providerId)) throw invalidToolId(providerIdProblem(providerId));
-  return parseToolId(`${providerId}.${toolName}`).id;
+export function formatToolId(serverId: string, toolName: string): ToolId {
+  // Checked before joining: a dotted server id would otherwise parse as another server.
+  if (!SERVER_ID_PATTERN.test(serverId)) throw invalidToolId(serverIdProblem(serverId));
+  return parseToolId(`${serverId}.${toolName}`).id;
 }
 
 /** A parsed tool id. */
@@ -54,20 +54,20 @@ export interface ParsedToolId {
   /** The whole id, unchanged. */
   readonly id: ToolId;
   /** The server's id: everything before the first dot. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** The tool's name on its server: everything after the first dot, dots included. */
   readonly toolName: string;
 }
 
 /**
- * Splits `<providerId>.<toolName>` at the first dot, for ids that come from a model or a caller.
+ * Splits `<serverId>.<toolName>` at the first dot, for ids that come from a model or a caller.
  *
  * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) naming what is wrong and the expected
  *   shape: not a string, no dot, a bad server id or a bad tool name; `details.reason` says which.
  * @example
  * ```ts
  * parseToolId('docs.search.v2');
- * // { id: 'docs.search.v2', providerId: 'docs', toolName: 'search.v2' }
+ * // { id: 'docs.search.v2', serverId: 'docs', toolName: 'search.v2' }
  * ```
  */
 export function parseToolId(value: unknown): ParsedToolId {
@@ -76,22 +76,22 @@ export function parseToolId(value: unknown): ParsedToolId {
   };
   if (typeof value !== 'string') return fail(`expected a string, got ${typeof value}`);
   const dot = value.indexOf('.');
-  if (dot < 0) return fail(`"${clip(value, 80)}" has no "." between provider and tool`);
-  const providerId = value.slice(0, dot);
+  if (dot < 0) return fail(`"${clip(value, 80)}" has no "." between server and tool`);
+  const serverId = value.slice(0, dot);
   const toolName = value.slice(dot + 1);
-  if (!PROVIDER_ID_PATTERN.test(providerId)) fail(providerIdProblem(providerId));
+  if (!SERVER_ID_PATTERN.test(serverId)) fail(serverIdProblem(serverId));
   const problem = toolNameProblem(toolName);
   if (problem !== undefined) fail(problem);
-  return { id: value as ToolId, providerId, toolName };
+  return { id: value as ToolId, serverId, toolName };
 }
 
-function providerIdProblem(providerId: string): string {
-  return `provider id "${clip(providerId, 80)}" must match ${PROVIDER_ID_PATTERN.source} (lowercase letters, digits, "_" and "-")`;
+function serverIdProblem(serverId: string): string {
+  return `server id "${clip(serverId, 80)}" must match ${SERVER_ID_PATTERN.source} (lowercase letters, digits, "_" and "-")`;
 }
 
 function invalidToolId(reason: string): InvalidArgumentsError {
   return new InvalidArgumentsError(
-    `Invalid tool id: ${reason}. Expected "<providerId>.<toolName>", for example "github.create_issue".`,
+    `Invalid tool id: ${reason}. Expected "<serverId>.<toolName>", for example "github.create_issue".`,
     { details: { reason } },
   );
 }

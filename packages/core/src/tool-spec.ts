@@ -18,12 +18,12 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
-/** One tool of one provider, as mcp-agent knows it. */
+/** One tool of one server, as mcp-agent knows it. */
 export interface ToolSpec {
-  /** `<providerId>.<name>`: how the model, code and callers name this tool. */
+  /** `<serverId>.<name>`: how the model, code and callers name this tool. */
   readonly id: ToolId;
   /** The server that serves it. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** The name the MCP server uses. */
   readonly name: string;
   /** A display name for people, when the server gives one. */

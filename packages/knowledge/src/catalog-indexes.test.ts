@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogIndexes, providerKey } from './catalog-indexes.js';
+import { CatalogIndexes, serverKey } from './catalog-indexes.js';
 import type { SearchDocument } from './search/search-document.js';
 import { ToolSearchIndex } from './search/tool-search-index.js';
 
-const doc = (provider: string, name: string, description: string): SearchDocument => ({
-  id: `${provider}.${name}`,
-  provider,
+const doc = (server: string, name: string, description: string): SearchDocument => ({
+  id: `${server}.${name}`,
+  server,
   name,
   description,
   parameters: [],
@@ -69,14 +69,14 @@ describe('CatalogIndexes', () => {
     );
     expect(changed).not.toBe(shared);
     expect(created).toHaveLength(2);
-    // Only the changed provider was read; the unchanged one's documents were lent.
+    // Only the changed server was read; the unchanged one's documents were lent.
     expect(loads).toEqual(['mail']);
     expect(changed.index.get('mail.read_email')).toBeDefined();
     expect(shared.index.get('mail.read_email')).toBeUndefined();
     expect(indexes.get(shared.signature)).toBe(shared);
   });
 
-  it('an index only one tenant has ever taken is changed in place, per provider', () => {
+  it('an index only one tenant has ever taken is changed in place, per server', () => {
     const { indexes, created, loads, documents } = setup();
     const own = indexes.acquire('alice', [{ id: 'mail', key: 'm1' }], documents({}));
     loads.length = 0;
@@ -100,7 +100,7 @@ describe('CatalogIndexes', () => {
       next.signature,
     );
     expect(dropped).toBe(own);
-    expect(own.index.providers()).toEqual(['github']);
+    expect(own.index.servers()).toEqual(['github']);
   });
 
   it('holds at most maxIndexes catalogs, least recently used dropped first', () => {
@@ -114,11 +114,11 @@ describe('CatalogIndexes', () => {
     expect(created).toHaveLength(3);
   });
 
-  it('provider keys depend on every tool definition, not on their order', () => {
+  it('server keys depend on every tool definition, not on their order', () => {
     const a = { name: 'a', contentHash: 'x' };
     const b = { name: 'b', contentHash: 'y' };
-    expect(providerKey([a, b])).toBe(providerKey([b, a]));
-    expect(providerKey([a, b])).not.toBe(providerKey([a, { ...b, contentHash: 'z' }]));
-    expect(providerKey([a])).not.toBe(providerKey([a, b]));
+    expect(serverKey([a, b])).toBe(serverKey([b, a]));
+    expect(serverKey([a, b])).not.toBe(serverKey([a, { ...b, contentHash: 'z' }]));
+    expect(serverKey([a])).not.toBe(serverKey([a, b]));
   });
 });

@@ -4,8 +4,8 @@ import type { SearchDocument } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import type { ToolVectors } from './semantic/tool-vectors.js';
 
-/** One provider of a catalog: its id and the hash of its tool list. */
-export interface CatalogProvider {
+/** One server of a catalog: its id and the hash of its tool list. */
+export interface CatalogServer {
   readonly id: string;
   /** The same for two tool lists exactly when they hold the same tools, definitions included. */
   readonly key: string;
@@ -13,7 +13,7 @@ export interface CatalogProvider {
 
 /** One search index over one catalog, shared by every tenant whose catalog it is. */
 export interface CatalogIndex {
-  /** Identifies the catalog: its providers and their keys. */
+  /** Identifies the catalog: its servers and their keys. */
   readonly signature: string;
   readonly index: SearchIndex;
   /** The tools' vectors, when semantic ranking is on. */
@@ -32,8 +32,8 @@ export interface CatalogIndexesOptions {
 
 interface Entry extends CatalogIndex {
   signature: string;
-  /** Provider id → key and documents, as indexed. */
-  readonly providers: Map<string, { key: string; documents: readonly SearchDocument[] }>;
+  /** Server id → key and documents, as indexed. */
+  readonly servers: Map<string, { key: string; documents: readonly SearchDocument[] }>;
   /** The one tenant that has ever taken it; `undefined` once a second one has. */
   owner: string | undefined;
   /** When a request last used it. */
@@ -41,11 +41,11 @@ interface Entry extends CatalogIndex {
 }
 
 /**
- * The search indexes of the catalogs in use, one per catalog (the same providers with the same
+ * The search indexes of the catalogs in use, one per catalog (the same servers with the same
  * tool lists), whichever tenants use it: a thousand tenants of the same app servers share one
  * index, and each request filters it by what its tenant may use. A tenant whose catalog changes
  * gets the index of its new catalog: one already held, or the old one changed in place (per
- * provider, as before) when no other tenant has ever taken it, or a new one, built with the
+ * server, as before) when no other tenant has ever taken it, or a new one, built with the
  * old one's documents, leaving the old one unchanged for whoever else uses it.
  */
 export class CatalogIndexes {
@@ -93,18 +93,18 @@ export class CatalogIndexes {
   }
 
   /**
-   * The index of the catalog made of `providers` for `userId`, who used `previous` until now
+   * The index of the catalog made of `servers` for `userId`, who used `previous` until now
    * (if it did): an index held for that catalog, or `previous` changed in place when no other
-   * tenant took it, or a new one. `documents` gives a provider's tools when they must be
+   * tenant took it, or a new one. `documents` gives a server's tools when they must be
    * indexed. Synchronous, so no other request sees an index half changed.
    */
   acquire(
     userId: string,
-    providers: readonly CatalogProvider[],
-    documents: (providerId: string) => readonly SearchDocument[],
+    servers: readonly CatalogServer[],
+    documents: (serverId: string) => readonly SearchDocument[],
     previous?: string,
   ): CatalogIndex {
-    const signature = signatureOf(providers);
+    const signature = signatureOf(servers);
     const held = this.#entries.get(signature);
     if (held !== undefined) {
       this.get(signature);
@@ -113,19 +113,19 @@ export class CatalogIndexes {
       return held;
     }
     const old = previous === undefined ? undefined : this.#entries.get(previous);
-    const wanted = new Map(providers.map((p) => [p.id, p.key]));
+    const wanted = new Map(servers.map((p) => [p.id, p.key]));
     if (old !== undefined && old.owner === userId) {
       // Only this tenant used it: change what changed, as the index did before it was shared.
-      for (const id of [...old.providers.keys()]) {
-        if (wanted.get(id) === old.providers.get(id)?.key) continue;
-        old.index.removeProvider(id);
-        old.providers.delete(id);
+      for (const id of [...old.servers.keys()]) {
+        if (wanted.get(id) === old.servers.get(id)?.key) continue;
+        old.index.removeServer(id);
+        old.servers.delete(id);
       }
       for (const [id, key] of wanted) {
-        if (old.providers.has(id)) continue;
+        if (old.servers.has(id)) continue;
         const docs = documents(id);
-        old.index.setProvider(id, docs);
-        old.providers.set(id, { key, documents: docs });
+        old.index.setServer(id, docs);
+        old.servers.set(id, { key, documents: docs });
       }
       this.#entries.delete(old.signature);
       old.signature = signature;
@@ -137,16 +137,16 @@ export class CatalogIndexes {
       signature,
       index: this.#options.createIndex(),
       vectors: this.#options.createVectors?.(),
-      providers: new Map(),
+      servers: new Map(),
       owner: userId,
       usedAt: this.#options.now(),
     };
     for (const [id, key] of wanted) {
-      // A provider the old index had with the same tools lends its documents.
-      const known = old?.providers.get(id);
+      // A server the old index had with the same tools lends its documents.
+      const known = old?.servers.get(id);
       const docs = known?.key === key ? known.documents : documents(id);
-      entry.index.setProvider(id, docs);
-      entry.providers.set(id, { key, documents: docs });
+      entry.index.setServer(id, docs);
+      entry.servers.set(id, { key, documents: docs });
     }
     this.#entries.set(signature, entry);
     while (this.#entries.size > Math.max(1, this.#options.maxIndexes))
@@ -155,17 +155,17 @@ export class CatalogIndexes {
   }
 }
 
-/** The key of a provider's tool list: its tools' names and content hashes, in name order. */
-export function providerKey(tools: readonly { name: string; contentHash: string }[]): string {
+/** The key of a server's tool list: its tools' names and content hashes, in name order. */
+export function serverKey(tools: readonly { name: string; contentHash: string }[]): string {
   const hash = createHash('sha256');
   for (const tool of [...tools].sort((a, b) => compareText(a.name, b.name)))
     hash.update(`${tool.name}\u0000${tool.contentHash}\n`);
   return hash.digest('hex');
 }
 
-function signatureOf(providers: readonly CatalogProvider[]): string {
+function signatureOf(servers: readonly CatalogServer[]): string {
   const hash = createHash('sha256');
-  for (const { id, key } of [...providers].sort((a, b) => compareText(a.id, b.id)))
+  for (const { id, key } of [...servers].sort((a, b) => compareText(a.id, b.id)))
     hash.update(`${id}\u0000${key}\n`);
   return hash.digest('hex');
 }

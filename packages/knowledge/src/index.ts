@@ -34,7 +34,7 @@ export {
 export { ToolSearchIndex } from './search/tool-search-index.js';
 export {
   ToolboxBuilder,
-  type ManifestProvider,
+  type ManifestServer,
   type ManifestTool,
   type ToolManifest,
 } from './toolbox-builder.js';

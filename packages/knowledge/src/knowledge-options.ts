@@ -22,8 +22,8 @@ export interface ToolSearchResult {
 export interface KnowledgeSearchOptions {
   /** Results to return; default 5, at most 50. */
   readonly limit?: number;
-  /** Only these providers (intersected with the ones the request may use). */
-  readonly providers?: readonly string[];
+  /** Only these servers (intersected with the ones the request may use). */
+  readonly servers?: readonly string[];
 }
 
 /** Options of {@link Knowledge}. */

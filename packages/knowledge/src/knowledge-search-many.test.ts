@@ -139,7 +139,7 @@ describe('Knowledge.searchMany', () => {
     );
   });
 
-  it('filters every query by provider and allow-list, and never shows another tenant', async () => {
+  it('filters every query by server and allow-list, and never shows another tenant', async () => {
     await connect(registry, ['github', 'mail']);
     const answer = await knowledge.searchMany(
       createContext({ userId: 'alice', allowServers: ['mail'] }),

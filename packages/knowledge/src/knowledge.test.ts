@@ -76,7 +76,7 @@ describe('Knowledge', () => {
     expect(relevances).toEqual([...relevances].sort((a, b) => b - a));
   });
 
-  it("never returns another tenant's tools, even with the same provider id", async () => {
+  it("never returns another tenant's tools, even with the same server id", async () => {
     expect(await knowledge.search(bob, 'create issue')).toEqual([]);
     await addServer(registry, bob, 'github', [
       { name: 'delete_repo', description: 'Delete a repository' },
@@ -88,9 +88,9 @@ describe('Knowledge', () => {
     ).not.toContain('github.delete_repo');
   });
 
-  it('filters by provider and by the request allow-list', async () => {
+  it('filters by server and by the request allow-list', async () => {
     expect(
-      (await knowledge.search(alice, 'send create', { providers: ['mail'], limit: 10 })).map(
+      (await knowledge.search(alice, 'send create', { servers: ['mail'], limit: 10 })).map(
         (r) => r.tool_id,
       ),
     ).toEqual(['mail.send_email']);
@@ -143,17 +143,17 @@ describe('Knowledge', () => {
     expect((await knowledge.deepView(bob, ['github.create_issue'])).errors).toHaveLength(1);
   });
 
-  it("the inventory view lists the tenant's providers and tools", async () => {
+  it("the inventory view lists the tenant's servers and tools", async () => {
     const view = await knowledge.inventoryView(alice);
     expect(view).toContain('## github (2 tools)');
     expect(view).toContain('create_issue, list_issues');
     expect(await knowledge.inventoryView(bob)).toMatch(/No MCP servers/);
   });
 
-  it('the manifest marks tools of unavailable providers with the reason', async () => {
+  it('the manifest marks tools of unavailable servers with the reason', async () => {
     await registry.recordState(alice, 'mail', { status: 'failed', lastError: 'spawn ENOENT' });
     const manifest = await knowledge.manifest(alice);
-    const mail = manifest.providers.find((p) => p.provider.id === 'mail');
+    const mail = manifest.servers.find((p) => p.server.id === 'mail');
     expect(mail).toMatchObject({
       available: false,
       reason: expect.stringContaining('spawn ENOENT'),
@@ -162,6 +162,6 @@ describe('Knowledge', () => {
       available: false,
       reason: expect.stringContaining('spawn ENOENT'),
     });
-    expect(manifest.providers.find((p) => p.provider.id === 'github')?.available).toBe(true);
+    expect(manifest.servers.find((p) => p.server.id === 'github')?.available).toBe(true);
   });
 });

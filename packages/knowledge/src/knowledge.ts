@@ -12,7 +12,7 @@ import {
 } from '@mcp-agent/core';
 import { createHash } from 'node:crypto';
 import { toToolSpec, type Registry } from '@mcp-agent/registry';
-import { CatalogIndexes, providerKey, type CatalogIndex } from './catalog-indexes.js';
+import { CatalogIndexes, serverKey, type CatalogIndex } from './catalog-indexes.js';
 import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex } from './search/tool-search-index.js';
@@ -228,7 +228,7 @@ export class Knowledge {
   ): Promise<{ index: SearchIndex; found: QueryHits[]; warnings: string[] }> {
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
     const catalog = await this.#sync(ctx, options);
-    const { index, providers } = catalog;
+    const { index, servers: providers } = catalog;
     const distinct = [...new Set(queries)];
     const warnings: string[] = [...(index.warnings ?? [])];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
@@ -248,7 +248,7 @@ export class Knowledge {
       const similar = nearest?.get(query);
       const lexical = index.search(query, {
         limit: similar === undefined ? limit : SEMANTIC_DEPTH,
-        providers,
+        servers: providers,
       });
       const hits =
         similar === undefined
@@ -305,7 +305,7 @@ export class Knowledge {
     const parsed = toolIds.map((raw): ParsedToolId | McpAgentError | undefined => {
       try {
         const id = parseToolId(raw);
-        const server = availability.get(id.providerId);
+        const server = availability.get(id.serverId);
         if (server === undefined) return undefined;
         return server.excludedBy === undefined
           ? id
@@ -317,16 +317,16 @@ export class Knowledge {
       }
     });
     const catalogs = await this.#registry.storedToolsOf(ctx, [
-      ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.providerId]))),
+      ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.serverId]))),
     ]);
     for (const [index, id] of parsed.entries()) {
       if (id !== undefined && isError(id)) {
         errors.push(id);
         continue;
       }
-      const tool = id && catalogs.get(id.providerId)?.find((t) => t.name === id.toolName);
+      const tool = id && catalogs.get(id.serverId)?.find((t) => t.name === id.toolName);
       if (id !== undefined && tool !== undefined)
-        tools.push(describeTool(toToolSpec(id.providerId, tool.raw), options));
+        tools.push(describeTool(toToolSpec(id.serverId, tool.raw), options));
       else errors.push(await this.#notFound(ctx, id?.id ?? String(toolIds[index])));
     }
     return { tools, errors };
@@ -334,9 +334,11 @@ export class Knowledge {
 
   async #notFound(ctx: AgentContext, id: string): Promise<ToolNotFoundError> {
     const name = id.includes('.') ? id.slice(id.indexOf('.') + 1) : id;
-    const { index, providers } = await this.#sync(ctx, {});
+    const { index, servers: providers } = await this.#sync(ctx, {});
     const suggestions =
-      name.trim() === '' ? [] : index.search(name, { limit: 3, providers }).map((hit) => hit.id);
+      name.trim() === ''
+        ? []
+        : index.search(name, { limit: 3, servers: providers }).map((hit) => hit.id);
     const shown = clip(id, 80);
     return new ToolNotFoundError(
       `Unknown tool "${shown}".${suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_tools to find tool ids.`,
@@ -345,12 +347,12 @@ export class Knowledge {
   }
 
   // The index of the tenant's catalog (shared with every tenant that has the same one) and the
-  // providers this request may search in it. The catalog is read from the registry only when
+  // servers this request may search in it. The catalog is read from the registry only when
   // a catalog version of the tenant's servers changed since its last request.
   async #sync(
     ctx: AgentContext,
     options: KnowledgeSearchOptions,
-  ): Promise<CatalogIndex & { providers: string[] }> {
+  ): Promise<CatalogIndex & { servers: string[] }> {
     const availability = await this.#registry.availability(ctx);
     const servers = availability.servers.filter((server) => server.toolCount !== null);
     const versions = createHash('sha256')
@@ -365,7 +367,7 @@ export class Knowledge {
       );
       catalog = this.#catalogs.acquire(
         ctx.userId,
-        servers.map((server) => ({ id: server.id, key: providerKey(tools.get(server.id) ?? []) })),
+        servers.map((server) => ({ id: server.id, key: serverKey(tools.get(server.id) ?? []) })),
         (id) => (tools.get(id) ?? []).map((tool) => toDocument(toToolSpec(id, tool.raw))),
         known?.signature,
       );
@@ -378,7 +380,7 @@ export class Knowledge {
     });
     if (this.#tenants.size > this.#maxTenants)
       this.#tenants.delete(this.#tenants.keys().next().value!);
-    const wanted = options.providers === undefined ? undefined : new Set(options.providers);
+    const wanted = options.servers === undefined ? undefined : new Set(options.servers);
     const providers = availability.active
       .filter(
         (server) =>
@@ -386,7 +388,7 @@ export class Knowledge {
       )
       .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
-    return { ...catalog, providers };
+    return { ...catalog, servers: providers };
   }
 }
 

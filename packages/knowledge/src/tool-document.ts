@@ -10,7 +10,7 @@ export function toDocument(spec: ToolSpec): SearchDocument {
       : [];
   return {
     id: spec.id,
-    provider: spec.providerId,
+    server: spec.serverId,
     name: spec.name,
     description: spec.description || spec.title || '',
     parameters: entries.map(([name, schema]) => {

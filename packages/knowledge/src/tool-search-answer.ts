@@ -72,10 +72,10 @@ export function toolSearchAnswer(
 ): ToolSearchAnswer {
   const servers = new Map<string, Map<string, FoundTool>>();
   const list = (hit: SearchHit): QueryMatch => {
-    let tools = servers.get(hit.provider);
+    let tools = servers.get(hit.server);
     if (tools === undefined) {
       tools = new Map();
-      servers.set(hit.provider, tools);
+      servers.set(hit.server, tools);
     }
     if (!tools.has(hit.id)) tools.set(hit.id, { tool_id: hit.id, description: describe(hit) });
     return { tool_id: hit.id, relevance: hit.relevance };

@@ -16,10 +16,10 @@ export interface ManifestTool {
   readonly reason?: string;
 }
 
-/** One provider of the manifest with its tools. */
-export interface ManifestProvider {
+/** One server of the manifest with its tools. */
+export interface ManifestServer {
   /** The server and where it stands for this tenant. */
-  readonly provider: ServerAvailability;
+  readonly server: ServerAvailability;
   /** Whether its tools can be called now. */
   readonly available: boolean;
   /** Why not, in words a user can act on; absent when available. */
@@ -28,10 +28,10 @@ export interface ManifestProvider {
   readonly tools: readonly ManifestTool[];
 }
 
-/** A tenant's tools right now, by provider (sorted by id), tools sorted by name. */
+/** A tenant's tools right now, by server (sorted by id), tools sorted by name. */
 export interface ToolManifest {
   /** The tenant's servers, sorted by id. */
-  readonly providers: readonly ManifestProvider[];
+  readonly servers: readonly ManifestServer[];
 }
 
 /**
@@ -50,7 +50,7 @@ export class ToolboxBuilder {
       active.filter((server) => server.toolCount !== null).map((server) => server.id),
     );
     return {
-      providers: active.map((provider): ManifestProvider => {
+      servers: active.map((provider): ManifestServer => {
         const verdict = provider.verdict;
         const reason = verdict.available ? undefined : verdict.reason;
         const tools = (catalogs.get(provider.id) ?? [])
@@ -64,7 +64,7 @@ export class ToolboxBuilder {
           }))
           .sort((a, b) => compareText(a.spec.name, b.spec.name));
         return {
-          provider,
+          server: provider,
           available: verdict.available,
           ...(reason === undefined ? {} : { reason }),
           tools,

@@ -30,7 +30,7 @@ describe('Registry: enable, disable, partial imports', () => {
   it('a disabled server stays stored, leaves every request, and comes back when enabled', async () => {
     await registry.addServer(alice, { id: 'memory', transport: 'stdio', command: 'npx' });
     const updated: string[] = [];
-    registry.events.on('server-updated', (change) => updated.push(change.providerId));
+    registry.events.on('server-updated', (change) => updated.push(change.serverId));
     await registry.setServerEnabled(alice, 'memory', false);
     expect((await registry.availability(alice)).check('memory')).toMatchObject({
       code: 'disabled',
@@ -50,7 +50,7 @@ describe('Registry: enable, disable, partial imports', () => {
     });
     await registry.addServer(alice, { id: 'mine', transport: 'stdio', command: 'npx' });
     await expect(registry.setServerEnabled(bob, 'mine', false)).rejects.toMatchObject({
-      code: 'PROVIDER_NOT_FOUND',
+      code: 'SERVER_NOT_FOUND',
     });
   });
 
@@ -69,9 +69,9 @@ describe('Registry: enable, disable, partial imports', () => {
       expect(result.imported).toEqual(['ok']);
       expect(result.rejected?.map((r) => r.id)).toEqual(['bad', 'local']);
       expect(result.rejected?.[1]?.issues[0]?.message).toMatch(/stdio/);
-      expect(
-        (await repositoriesOf(strict).connections.list(alice)).map((r) => r.providerId),
-      ).toEqual(['ok']);
+      expect((await repositoriesOf(strict).connections.list(alice)).map((r) => r.serverId)).toEqual(
+        ['ok'],
+      );
     } finally {
       await strict.close();
     }

@@ -187,23 +187,23 @@ export class Registry extends TenantStore {
     const record = await this.connections.upsertUserServer(ctx, input);
     await this.audit.record(ctx, {
       action: existed ? 'server.updated' : 'server.added',
-      serverId: record.providerId,
+      serverId: record.serverId,
       detail: { transport: record.transport },
     });
     await this.#announce({
       kind: existed ? 'server-updated' : 'server-registered',
-      change: { userId: ctx.userId, providerId: record.providerId, scope: 'user' },
+      change: { userId: ctx.userId, serverId: record.serverId, scope: 'user' },
     });
     return record;
   }
 
-  /** Removes a user server; `ProviderNotFoundError` when the tenant has none by that id. */
-  async removeServer(ctx: AgentContext, providerId: string): Promise<void> {
-    if (!(await this.connections.remove(ctx, providerId))) throw notFound(providerId);
-    await this.audit.record(ctx, { action: 'server.removed', serverId: providerId });
+  /** Removes a user server; `ServerNotFoundError` when the tenant has none by that id. */
+  async removeServer(ctx: AgentContext, serverId: string): Promise<void> {
+    if (!(await this.connections.remove(ctx, serverId))) throw notFound(serverId);
+    await this.audit.record(ctx, { action: 'server.removed', serverId });
     await this.#announce({
       kind: 'server-removed',
-      change: { userId: ctx.userId, providerId, scope: 'user' },
+      change: { userId: ctx.userId, serverId, scope: 'user' },
     });
   }
 
@@ -236,45 +236,45 @@ export class Registry extends TenantStore {
    * Enables or disables one of the tenant's own servers; a disabled server stays stored, out of
    * every request, and its session closes. App servers are the operator's: `POLICY_DENIED`.
    */
-  async setServerEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
-    const row = await this.connections.find(ctx, providerId);
-    if (row === undefined && !this.#appServers.has(providerId)) throw notFound(providerId);
+  async setServerEnabled(ctx: AgentContext, serverId: string, enabled: boolean): Promise<void> {
+    const row = await this.connections.find(ctx, serverId);
+    if (row === undefined && !this.#appServers.has(serverId)) throw notFound(serverId);
     // An app server, with a state row or without: the operator's.
     if (row?.scope !== 'user')
       throw new PolicyDeniedError(
-        `Server "${providerId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
-        { details: { providerId } },
+        `Server "${serverId}" is set up by the operator for every user; it cannot be ${enabled ? 'enabled' : 'disabled'} per user.`,
+        { details: { serverId } },
       );
-    await this.connections.setEnabled(ctx, providerId, enabled);
+    await this.connections.setEnabled(ctx, serverId, enabled);
     await this.audit.record(ctx, {
       action: enabled ? 'server.enabled' : 'server.disabled',
-      serverId: providerId,
+      serverId,
     });
     await this.#announce({
       kind: 'server-updated',
-      change: { userId: ctx.userId, providerId, scope: 'user' },
+      change: { userId: ctx.userId, serverId, scope: 'user' },
     });
   }
 
   /** The full definition of a server in effect for the tenant, secrets included: pool only. */
-  async resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig> {
-    const row = await this.connections.find(ctx, providerId);
+  async resolveServer(ctx: AgentContext, serverId: string): Promise<ServerConfig> {
+    const row = await this.connections.find(ctx, serverId);
     if (row?.scope === 'user') {
-      const server = await this.connections.resolveUserServer(ctx, providerId);
+      const server = await this.connections.resolveUserServer(ctx, serverId);
       // Checked again at launch: the server may predate the policy or come from the CLI.
       return launchUserServer(this.#userServers, server, this.tenantFolder(ctx));
     }
-    const app = this.#appServers.get(providerId);
-    if (app === undefined) throw notFound(providerId);
+    const app = this.#appServers.get(serverId);
+    if (app === undefined) throw notFound(serverId);
     return app;
   }
 
-  /** How the pool opens `providerId` for the tenant (see `PoolStore`). */
-  async launchPlan(ctx: AgentContext, providerId: string): Promise<LaunchPlan> {
+  /** How the pool opens `serverId` for the tenant (see `PoolStore`). */
+  async launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan> {
     const [config, scope, auth] = await Promise.all([
-      this.resolveServer(ctx, providerId),
-      this.connections.find(ctx, providerId).then((row) => row?.scope ?? 'app'),
-      this.authConfigs.find(ctx, providerId),
+      this.resolveServer(ctx, serverId),
+      this.connections.find(ctx, serverId).then((row) => row?.scope ?? 'app'),
+      this.authConfigs.find(ctx, serverId),
     ]);
     const remote = config.transport !== 'stdio';
     return {
@@ -290,26 +290,26 @@ export class Registry extends TenantStore {
    */
   async replaceCatalog(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     tools: readonly unknown[],
   ): Promise<CatalogUpdate> {
-    const stored = await this.catalog.replace(ctx, providerId, tools);
+    const stored = await this.catalog.replace(ctx, serverId, tools);
     const rejected = new Set(stored.rejected.map((r) => r.index));
     const update: CatalogUpdate = {
       ...stored,
       flagged: scanToolDefinitions(
         tools.filter((_, index) => !rejected.has(index)),
-        await this.#otherServersTools(ctx, providerId),
+        await this.#otherServersTools(ctx, serverId),
       ),
     };
     if (
       update.added.length + update.removed.length + update.changed.length > 0 ||
       update.version === 1
     ) {
-      const scope = (await this.connections.find(ctx, providerId))?.scope ?? 'app';
+      const scope = (await this.connections.find(ctx, serverId))?.scope ?? 'app';
       await this.#announce({
         kind: 'catalog-changed',
-        change: { userId: ctx.userId, providerId, scope, update },
+        change: { userId: ctx.userId, serverId, scope, update },
       });
     }
     return update;
@@ -319,39 +319,39 @@ export class Registry extends TenantStore {
    * The poisoning findings of a server's stored tools, scanned as `replaceCatalog` scans them
    * (against the tenant's other servers, for shadowing): what a status view shows beside them.
    */
-  async toolFindings(ctx: AgentContext, providerId: string): Promise<ToolFinding[]> {
-    const tools = await this.catalog.list(ctx, providerId);
+  async toolFindings(ctx: AgentContext, serverId: string): Promise<ToolFinding[]> {
+    const tools = await this.catalog.list(ctx, serverId);
     return scanToolDefinitions(
       tools.map((tool) => tool.raw),
-      await this.#otherServersTools(ctx, providerId),
+      await this.#otherServersTools(ctx, serverId),
     );
   }
 
   // The tenant's other servers' tool names, each with its server: what shadowing would mention.
-  async #otherServersTools(ctx: AgentContext, providerId: string): Promise<Map<string, string>> {
+  async #otherServersTools(ctx: AgentContext, serverId: string): Promise<Map<string, string>> {
     const names = new Map<string, string>();
     for (const tool of await this.catalog.toolNames(ctx))
-      if (tool.providerId !== providerId) names.set(tool.name, tool.providerId);
+      if (tool.serverId !== serverId) names.set(tool.name, tool.serverId);
     return names;
   }
 
   /** Records a readiness change (from the pool) and emits `state-changed`. */
   async recordState(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     update: ConnectionStateUpdate,
   ): Promise<ConnectionRecord> {
     const record = await this.connections.recordState(
       ctx,
-      providerId,
+      serverId,
       update,
-      this.#appServers.get(providerId),
+      this.#appServers.get(serverId),
     );
     await this.#announce({
       kind: 'state-changed',
       change: {
         userId: ctx.userId,
-        providerId,
+        serverId,
         scope: record.scope,
         status: record.status,
         lastError: record.lastError,

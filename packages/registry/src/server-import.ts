@@ -54,7 +54,7 @@ export async function importServerFile(
     }
   }
   const existing = new Set(
-    (await target.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.providerId),
+    (await target.connections.list(ctx)).filter((r) => r.scope === 'user').map((r) => r.serverId),
   );
   await target.db.transaction().execute(async (trx) => {
     for (const server of servers) await target.connections.upsertUserServer(ctx, server, trx);
@@ -67,7 +67,7 @@ export async function importServerFile(
     });
     await target.announce({
       kind: existing.has(server.id) ? 'server-updated' : 'server-registered',
-      change: { userId: ctx.userId, providerId: server.id, scope: 'user' },
+      change: { userId: ctx.userId, serverId: server.id, scope: 'user' },
     });
   }
   return {

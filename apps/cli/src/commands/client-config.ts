@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
-import { ConfigError, InvalidArgumentsError, PROVIDER_ID_PATTERN } from '@mcp-agent/core';
+import { ConfigError, InvalidArgumentsError, SERVER_ID_PATTERN } from '@mcp-agent/core';
 import { fileProblem } from '../cli-errors.js';
 import { closest, usage, type Invocation } from '../invocation.js';
 
@@ -82,7 +82,7 @@ export async function clientConfig(cli: Invocation, rest: string[]): Promise<voi
     );
   }
   const key = typeof cli.values.name === 'string' ? cli.values.name : 'mcp-agent';
-  if (!PROVIDER_ID_PATTERN.test(key))
+  if (!SERVER_ID_PATTERN.test(key))
     usage(
       `--name "${key.slice(0, 40)}" must be 1-64 lowercase letters, digits, "_" or "-"`,
       'client-config',

@@ -27,23 +27,23 @@ export async function exec(
   // A server never connected has no stored catalog: one the script names is connected first;
   // the others are named on standard error.
   const manifest = await stack.knowledge.manifest(ctx);
-  const unknown = manifest.providers.filter((p) => p.provider.toolCount === null);
-  const named = unknown.filter((p) => namesServer(code, p.provider.id));
+  const unknown = manifest.servers.filter((p) => p.server.toolCount === null);
+  const named = unknown.filter((p) => namesServer(code, p.server.id));
   await Promise.all(
     named.map((p) =>
-      stack.pool.ready(ctx, p.provider.id).catch((error: unknown) => {
+      stack.pool.ready(ctx, p.server.id).catch((error: unknown) => {
         process.stderr.write(
-          `note: ${p.provider.id} could not be connected, so the script cannot call its tools: ${toMcpAgentError(error).message}\n`,
+          `note: ${p.server.id} could not be connected, so the script cannot call its tools: ${toMcpAgentError(error).message}\n`,
         );
       }),
     ),
   );
   const catalogs = named.length === 0 ? manifest : await stack.knowledge.manifest(ctx);
-  noteUnconnected(unknown.filter((p) => !named.includes(p)).map((p) => p.provider.id));
-  const available = catalogs.providers.flatMap((p) =>
-    p.provider.excludedBy !== undefined || !p.provider.authorized
+  noteUnconnected(unknown.filter((p) => !named.includes(p)).map((p) => p.server.id));
+  const available = catalogs.servers.flatMap((p) =>
+    p.server.excludedBy !== undefined || !p.server.authorized
       ? []
-      : p.tools.map((t) => ({ provider: p.provider.id, name: t.spec.name })),
+      : p.tools.map((t) => ({ server: p.server.id, name: t.spec.name })),
   );
   const result = await stack.sandbox?.run(code, {
     tools: available,

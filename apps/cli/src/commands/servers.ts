@@ -5,7 +5,7 @@ import {
   configInputs,
   InvalidArgumentsError,
   parseServerConfig,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   type AgentContext,
   type ServerConfig,
 } from '@mcp-agent/core';
@@ -129,8 +129,8 @@ async function add(
       `A server "${parsed.id}" exists already (${existing?.transport ?? stack.registry.appServers.get(parsed.id)?.transport}); add --replace to replace it, or see it with "mcp-agent servers show ${parsed.id}".`,
     );
   const record = await stack.registry.addServer(ctx, parsed);
-  out(`added ${record.providerId} (${record.transport}) for ${ctx.userId}${source}`, {
-    added: record.providerId,
+  out(`added ${record.serverId} (${record.transport}) for ${ctx.userId}${source}`, {
+    added: record.serverId,
     ...(existing?.scope === 'user' ? { replaced: true } : {}),
   });
 }
@@ -243,15 +243,15 @@ async function exportServers(
 ): Promise<void> {
   const withSecrets = cli.values['with-secrets'] === true;
   const rows = (await stack.registry.storedServers(ctx)).filter(
-    (row) => row.scope === 'user' && (ids.length === 0 || ids.includes(row.providerId)),
+    (row) => row.scope === 'user' && (ids.length === 0 || ids.includes(row.serverId)),
   );
-  const missing = ids.filter((id) => !rows.some((row) => row.providerId === id));
+  const missing = ids.filter((id) => !rows.some((row) => row.serverId === id));
   if (missing.length > 0) throw notFound(missing[0] as string);
   const placeholders: string[] = [];
   const mcpServers: Record<string, unknown> = {};
   for (const row of rows) {
     const full = withSecrets
-      ? await stack.registry.resolveServer(ctx, row.providerId).catch(() => undefined)
+      ? await stack.registry.resolveServer(ctx, row.serverId).catch(() => undefined)
       : undefined;
     const secret = (kind: 'env' | 'header', name: string): string => {
       const value =
@@ -262,14 +262,12 @@ async function exportServers(
             : (full as { headers?: Record<string, string> }).headers?.[name];
       if (value !== undefined) return value;
       const variable =
-        kind === 'env'
-          ? name
-          : `${row.providerId}_${name}`.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+        kind === 'env' ? name : `${row.serverId}_${name}`.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
       placeholders.push(variable);
       return `\${${variable}}`;
     };
     const config = row.config as Definition & { transport: string };
-    mcpServers[row.providerId] =
+    mcpServers[row.serverId] =
       config.transport === 'stdio'
         ? {
             command: config.command,
@@ -353,8 +351,8 @@ function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-function notFound(id: string): ProviderNotFoundError {
-  return new ProviderNotFoundError(
+function notFound(id: string): ServerNotFoundError {
+  return new ServerNotFoundError(
     `No server "${id.slice(0, 64)}" for this user; "mcp-agent servers list" lists them.`,
   );
 }

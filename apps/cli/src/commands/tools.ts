@@ -52,7 +52,7 @@ export const tools: StackCommand = async (cli, stack, ctx, sub, rest) => {
       const id = rest[0] ?? usage('tools call needs a tool id', 'tools call');
       const args = readArgs(values.args);
       // Only the server this tool is on is started (or reconnected, if it failed before).
-      await stack.pool.ready(ctx, parseToolId(id).providerId);
+      await stack.pool.ready(ctx, parseToolId(id).serverId);
       // A person at a terminal reads the whole result, as code does: nothing is cut. Progress
       // shows on standard error, and resets the timeout (--timeout, else the server's).
       const progress = progressLine(id);

@@ -134,7 +134,7 @@ describe('the HTTP API', () => {
     expect(status).toMatchObject({ serverId: 'github', status: 'ready', toolCount: 1 });
     const hidden = await call(BOB, 'GET', '/v1/servers/github/status');
     expect(hidden.status).toBe(404);
-    expect((await read(hidden)).error.code).toBe('PROVIDER_NOT_FOUND');
+    expect((await read(hidden)).error.code).toBe('SERVER_NOT_FOUND');
     expect((await call(BOB, 'DELETE', '/v1/servers/github')).status).toBe(404);
   });
 
@@ -213,7 +213,7 @@ describe('the HTTP API', () => {
     });
     const other = await call(BOB, 'GET', `/v1/tasks/${id}`);
     expect(other.status).toBe(404);
-    // A task is not a server: its own code, not PROVIDER_NOT_FOUND.
+    // A task is not a server: its own code, not SERVER_NOT_FOUND.
     expect((await read(other)).error).toEqual({ code: 'NOT_FOUND', message: 'No such task.' });
     expect((await call(BOB, 'GET', `/v1/tasks/${id}/events`)).status).toBe(404);
   });

@@ -9,7 +9,7 @@ import {
   NotReadyError,
   parseServerEntry,
   PayloadTooLargeError,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   silentLogger,
   toMcpAgentError,
   type Logger,
@@ -72,7 +72,7 @@ const STATUS: Record<ErrorCode, number> = {
   CONFIG_INVALID: 400,
   UNAUTHORIZED: 401,
   POLICY_DENIED: 403,
-  PROVIDER_NOT_FOUND: 404,
+  SERVER_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
   NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
@@ -282,7 +282,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
     const server = parseServerEntry(input, { expand: false });
     const record = await stack.registry.addServer(contextOf(c), server);
     return c.json(
-      { server: { id: record.providerId, transport: record.transport, status: record.status } },
+      { server: { id: record.serverId, transport: record.transport, status: record.status } },
       201,
     );
   });
@@ -297,7 +297,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
     const ctx = contextOf(c);
     const id = c.req.param('id');
     const [report] = await stack.pool.report(ctx, { serverIds: [id], timeoutMs: 15_000 });
-    if (report === undefined) throw new ProviderNotFoundError(`No server "${id}" for this user.`);
+    if (report === undefined) throw new ServerNotFoundError(`No server "${id}" for this user.`);
     const state = stack.pool.status(ctx).find((s) => s.serverId === id);
     return c.json({ ...report, ...(state === undefined ? {} : { metrics: state.metrics }) });
   });

@@ -5,7 +5,7 @@ import {
   ConfigError,
   InvalidArgumentsError,
   normalizeUserId,
-  ProviderNotFoundError,
+  ServerNotFoundError,
 } from '@mcp-agent/core';
 import { tokenDigest } from './token-digest.js';
 
@@ -132,7 +132,7 @@ export function revokeToken(path: string, id: string): TokenEntry {
   const current = readTokenFile(path).entries;
   const revoked = current.find((entry) => entry.id === id);
   if (revoked === undefined)
-    throw new ProviderNotFoundError(
+    throw new ServerNotFoundError(
       `No token "${id}" in ${path}; "mcp-agent tokens list" shows the ids.`,
     );
   writeTokenFile(

@@ -168,11 +168,11 @@ describe('read_resource follows resource links, tenant-scoped', () => {
       return (json(result) as { error: { code: string; message: string } }).error;
     };
     expect(await refusal(alice, { server: 'theirs', uri })).toEqual({
-      code: 'PROVIDER_NOT_FOUND',
+      code: 'SERVER_NOT_FOUND',
       message: 'Server "theirs" is not connected for this user; add it first.',
     });
     expect(await refusal(bob, { server: 'everything', uri })).toMatchObject({
-      code: 'PROVIDER_NOT_FOUND',
+      code: 'SERVER_NOT_FOUND',
     });
     expect(await refusal(alice, { uri })).toMatchObject({
       code: 'INVALID_ARGUMENTS',

@@ -8,7 +8,7 @@ import {
   NotFoundError,
   NotReadyError,
   PolicyDeniedError,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   RateLimitedError,
   type Logger,
 } from '@mcp-agent/core';
@@ -162,7 +162,7 @@ export function observabilityRoutes(options: {
     const known = await stack.registry.activeServers(ctx, { includeDisabled: true });
     // Another tenant's server is the same "not found" as a missing one.
     if (!known.some((server) => server.id === id))
-      throw new ProviderNotFoundError(`No server "${id.slice(0, 64)}" for this user.`);
+      throw new ServerNotFoundError(`No server "${id.slice(0, 64)}" for this user.`);
     return c.json({ server: id, tools: await serverTools(stack, ctx, id) });
   });
 

@@ -29,7 +29,7 @@ export async function runSandboxBenchmark(): Promise<Record<string, unknown>> {
   const { registry, pool, ctx } = stack;
   const dispatcher = new Dispatcher({ registry, pool });
   const callTool = codeToolCaller(dispatcher, ctx);
-  const tools = [{ provider: 'everything', name: 'echo' }];
+  const tools = [{ server: 'everything', name: 'echo' }];
   const script =
     'for (let i = 0; i < 100; i++) await tools.everything.echo({ message: "m" + i }); return null;';
   const direct: number[] = [];
@@ -77,7 +77,7 @@ const RUNAWAY_CASES: Record<string, { code: string; options?: SandboxRunOptions 
   'SBX-03 async loop around host calls': {
     code: 'for (;;) await tools.util.echo({});',
     options: {
-      tools: [{ provider: 'util', name: 'echo' }],
+      tools: [{ server: 'util', name: 'echo' }],
       callTool: async () => ({ ok: true, value: null }),
       limits: { maxToolCalls: 1_000_000 },
     },
@@ -91,7 +91,7 @@ const RUNAWAY_CASES: Record<string, { code: string; options?: SandboxRunOptions 
   'SBX-27 host call pending at the deadline': {
     code: 'await tools.util.echo({});',
     options: {
-      tools: [{ provider: 'util', name: 'echo' }],
+      tools: [{ server: 'util', name: 'echo' }],
       callTool: () => new Promise(() => undefined),
     },
   },

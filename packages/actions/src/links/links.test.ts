@@ -89,7 +89,7 @@ describe('middleware links', () => {
 
   it('rate limit per tenant and connector, with retry-after', async () => {
     const d = dispatcher({
-      links: [rateLimitLink({ providers: { github: { ratePerSecond: 1, burst: 2 } } })],
+      links: [rateLimitLink({ servers: { github: { ratePerSecond: 1, burst: 2 } } })],
     });
     const call = () => d.dispatchTool(alice, 'github.typed', {});
     expect((await call()).ok).toBe(true);
@@ -102,7 +102,7 @@ describe('middleware links', () => {
   });
 
   it('rate limit counted in the database: two dispatchers on one registry share the limit', async () => {
-    const limits = { providers: { github: { ratePerSecond: 1, burst: 2 } } };
+    const limits = { servers: { github: { ratePerSecond: 1, burst: 2 } } };
     const first = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimitCounter)] });
     const second = dispatcher({ links: [rateLimitLink(limits, stack.registry.rateLimitCounter)] });
     expect((await first.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);

@@ -8,7 +8,7 @@ export type PolicyDecision = 'allow' | 'deny' | 'approve';
 export type AnnotationHint =
   'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
 
-/** The policy, as data. Patterns are a tool id, `provider.*`, or `*`. */
+/** The policy, as data. Patterns are a tool id, `server.*`, or `*`. */
 export interface PolicyRules {
   /** Decision per tool pattern; the most specific pattern wins. */
   readonly tools?: Readonly<Record<string, PolicyDecision>>;
@@ -66,9 +66,9 @@ export function policyLink(rules: PolicyRules, approve?: Approver): DispatchLink
   };
 }
 
-// Exact id, then "provider.*", then "*".
+// Exact id, then "server.*", then "*".
 function match<T>(table: Readonly<Record<string, T>> | undefined, toolId: string): T | undefined {
   if (table === undefined) return undefined;
-  const provider = toolId.slice(0, toolId.indexOf('.'));
-  return table[toolId] ?? table[`${provider}.*`] ?? table['*'];
+  const server = toolId.slice(0, toolId.indexOf('.'));
+  return table[toolId] ?? table[`${server}.*`] ?? table['*'];
 }

@@ -10,7 +10,7 @@ import type { DispatchLink } from '../tool-call.js';
 export function quotaLink(quotas: Pick<Registry, 'admitToolCall'>): DispatchLink {
   return async (ctx, call, next) => {
     const taskServers = ctx.find(TASK_METER)?.servers;
-    await quotas.admitToolCall(ctx, call.providerId, {
+    await quotas.admitToolCall(ctx, call.serverId, {
       threadId: ctx.threadId,
       ...(taskServers === undefined ? {} : { taskServers }),
     });

@@ -4,16 +4,16 @@ import type { DispatchLink } from '../tool-call.js';
 
 export type { RateLimit };
 
-/** Limits per provider, and a default for the others (none when absent). */
+/** Limits per server, and a default for the others (none when absent). */
 export interface RateLimits {
   /** The limit of each named server. */
-  readonly providers?: Readonly<Record<string, RateLimit>>;
+  readonly servers?: Readonly<Record<string, RateLimit>>;
   /** The limit of every other server. */
   readonly default?: RateLimit;
 }
 
 /**
- * Per (tenant, provider) token buckets; a call over the limit fails with `retryAfterMs`. The
+ * Per (tenant, server) token buckets; a call over the limit fails with `retryAfterMs`. The
  * `counter` counts in this process by default; `registry.rateLimitCounter` counts in the database, so
  * that several processes on one database allow the limit once between them.
  */
@@ -22,14 +22,14 @@ export function rateLimitLink(
   counter: RateLimitCounter = new MemoryRateLimitCounter(),
 ): DispatchLink {
   return async (ctx: AgentContext, call, next) => {
-    const limit = limits.providers?.[call.providerId] ?? limits.default;
+    const limit = limits.servers?.[call.serverId] ?? limits.default;
     if (limit === undefined) return next(call);
-    const verdict = await counter.take(ctx, call.providerId, limit);
+    const verdict = await counter.take(ctx, call.serverId, limit);
     if (!verdict.allowed) {
       const { retryAfterMs } = verdict;
       throw new RateLimitedError(
-        `Too many calls to ${call.providerId}; try again in ${retryAfterMs} ms.`,
-        { details: { providerId: call.providerId, retryAfterMs } },
+        `Too many calls to ${call.serverId}; try again in ${retryAfterMs} ms.`,
+        { details: { serverId: call.serverId, retryAfterMs } },
       );
     }
     return next(call);

@@ -14,7 +14,7 @@ export const telemetryLink: DispatchLink = (_ctx, call, next) =>
       kind: SpanKind.INTERNAL,
       attributes: {
         'mcp_agent.tool_id': call.toolId,
-        'mcp.server': call.providerId,
+        'mcp.server': call.serverId,
         'gen_ai.tool.name': call.toolName,
         'mcp_agent.caller': call.caller,
       },

@@ -17,11 +17,11 @@ export function usageLink(usage: Pick<Registry, 'recordToolCall'>): DispatchLink
       return result;
     } finally {
       const durationMs = performance.now() - started;
-      ctx.find(TASK_METER)?.addToolCall(call.providerId, ok, durationMs);
+      ctx.find(TASK_METER)?.addToolCall(call.serverId, ok, durationMs);
       await usage
         .recordToolCall(ctx, {
           taskId: ctx.requestId,
-          connector: call.providerId,
+          connector: call.serverId,
           ok,
           durationMs,
         })

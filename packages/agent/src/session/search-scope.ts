@@ -16,16 +16,16 @@ const SUMMARY_CHARS = 80;
 export function searchScope(manifest: ToolManifest, maxChars = MAX_SEARCH_SCOPE_CHARS): string {
   // Every server of the user in effect for this request, ready or not yet started (a gateway
   // connects lazily: its catalog is not known before the first call).
-  const usable = manifest.providers;
+  const usable = manifest.servers;
   if (usable.length === 0) return 'No server is connected for you yet.';
   const head = 'Searches the tools of the servers connected for you: ';
   const parts: string[] = [];
   let length = head.length;
   for (const [i, p] of usable.entries()) {
     // A server that says nothing of itself is known by its first tools' names.
-    const said = p.provider.description ?? p.provider.name ?? '';
+    const said = p.server.description ?? p.server.name ?? '';
     const summary = oneLine(
-      said.trim() === '' || said === p.provider.id
+      said.trim() === '' || said === p.server.id
         ? p.tools
             .slice(0, 3)
             .map((t) => t.spec.name)
@@ -35,7 +35,7 @@ export function searchScope(manifest: ToolManifest, maxChars = MAX_SEARCH_SCOPE_
     );
     const count = p.tools.length === 0 ? '' : `${p.tools.length} tools`;
     const about = [count, summary].filter((x) => x !== '').join(': ');
-    const part = about === '' ? p.provider.id : `${p.provider.id} (${about})`;
+    const part = about === '' ? p.server.id : `${p.server.id} (${about})`;
     const more = usable.length - i - 1;
     const tail = more === 0 ? '.' : `; and ${more} more.`;
     if (length + part.length + 2 + tail.length > maxChars && parts.length > 0) {

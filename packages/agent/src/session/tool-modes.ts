@@ -56,13 +56,13 @@ export async function modeSurface(
   if (mode === 'discovery')
     return { system: systemPrompt(await knowledge.inventoryView(ctx), options) };
   const manifest = await knowledge.manifest(ctx);
-  const specs = manifest.providers.flatMap((provider) =>
-    provider.tools.filter((tool) => tool.available).map((tool) => tool.spec),
+  const specs = manifest.servers.flatMap((server) =>
+    server.tools.filter((tool) => tool.available).map((tool) => tool.spec),
   );
   if (mode === 'all-tools') {
     const names = new Set<string>();
     const direct = specs.map((spec): DirectTool => {
-      const name = uniqueName(`${spec.providerId}__${spec.name}`, names);
+      const name = uniqueName(`${spec.serverId}__${spec.name}`, names);
       return {
         name,
         toolId: spec.id,

@@ -1,7 +1,7 @@
 import { clip } from '../clip.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ConfigError } from '../errors.js';
-import { PROVIDER_ID_PATTERN } from '../tool-id.js';
+import { SERVER_ID_PATTERN } from '../tool-id.js';
 import { interpolate, type Environment, type PlaceholderValues } from './interpolate.js';
 import { describeIssues, formatPath, type ConfigIssue } from './issues.js';
 import { configError, serverConfigSchema, type ServerConfig } from './server-config.js';
@@ -192,7 +192,7 @@ function parseEntry(
   ignored: string[],
 ): ServerConfig | undefined {
   const at = path.length === 0 ? ['id'] : path;
-  if (!PROVIDER_ID_PATTERN.test(id)) {
+  if (!SERVER_ID_PATTERN.test(id)) {
     issues.push({
       path: formatPath(at),
       message: `"${clip(id, 60)}" is not a valid server id (1-64 lowercase letters, digits, "_" or "-", no dots); rename ${path.length === 0 ? 'it' : 'the key'}, for example to "${suggestId(id)}"`,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { PROVIDER_ID_PATTERN } from '../tool-id.js';
+import { SERVER_ID_PATTERN } from '../tool-id.js';
 import { describeIssues, type ConfigIssue } from './issues.js';
 
-const providerId = z
+const serverId = z
   .string()
   .regex(
-    PROVIDER_ID_PATTERN,
+    SERVER_ID_PATTERN,
     'must be 1-64 lowercase letters, digits, "_" or "-", starting with a letter or digit, with no dots',
   );
 
@@ -22,9 +22,9 @@ const headerValue = z.string().regex(/^[^\r\n\0]*$/, 'must not contain line brea
 const common = {
   /**
    * The server's id, unique per tenant and the prefix of its tool ids (`github.create_issue`):
-   * 1-64 lowercase letters, digits, `_` or `-`, no dots (see {@link PROVIDER_ID_PATTERN}).
+   * 1-64 lowercase letters, digits, `_` or `-`, no dots (see {@link SERVER_ID_PATTERN}).
    */
-  id: providerId,
+  id: serverId,
   /** A display name for people (1-200 characters); the id is shown when there is none. */
   name: z.string().min(1).max(200).optional(),
   /** What the server is for (at most 2,000 characters), shown to the model in the inventory. */

@@ -14,10 +14,10 @@ function parses(declarations: string): boolean {
 }
 
 describe('generateDeclarations', () => {
-  it('declares tools by provider with typed arguments and doc comments', () => {
+  it('declares tools by server with typed arguments and doc comments', () => {
     const text = generateDeclarations([
       {
-        provider: 'github',
+        server: 'github',
         name: 'create_issue',
         description: 'Create an issue',
         inputSchema: {
@@ -59,12 +59,12 @@ describe('generateDeclarations', () => {
       '1st',
       '',
     ];
-    const tools = names.map((name) => ({ provider: 'my-server', name }));
+    const tools = names.map((name) => ({ server: 'my-server', name }));
     const named = nameTools(tools);
     const ids = named.map((t) => t.toolIdentifier);
     expect(new Set(ids.map((id) => id.toLowerCase())).size).toBe(names.length);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z_$][\w$]{0,70}$/);
-    expect(named[0]?.providerIdentifier).toBe('my_server');
+    expect(named[0]?.serverIdentifier).toBe('my_server');
     expect(ids.slice(0, 4)).toEqual(['a_b', '___proto__', '_constructor', '_then']);
     expect(parses(generateDeclarations(tools))).toBe(true);
   });
@@ -74,7 +74,7 @@ describe('generateDeclarations', () => {
       '*/ declare const pwned: 1; /* `${process.exit()}` </script>\u0000\u200b\u202e end';
     const text = generateDeclarations([
       {
-        provider: 'evil',
+        server: 'evil',
         name: 'tool',
         description: hostile,
         inputSchema: {
@@ -95,14 +95,14 @@ describe('generateDeclarations', () => {
 
   it('BRG-01 a name that is its own identifier keeps it, and other spellings stay reachable by their exact names', () => {
     const named = nameTools([
-      { provider: 'my-server', name: 'get-item' },
-      { provider: 'my-server', name: 'get_item' },
-      { provider: 'my-server', name: 'then' },
-      { provider: 'my-server', name: 'delete' },
-      { provider: 'my_server', name: 'x' },
+      { server: 'my-server', name: 'get-item' },
+      { server: 'my-server', name: 'get_item' },
+      { server: 'my-server', name: 'then' },
+      { server: 'my-server', name: 'delete' },
+      { server: 'my_server', name: 'x' },
     ]);
     expect(
-      named.map((t) => [t.providerIdentifier, t.toolIdentifier, t.providerByName, t.toolByName]),
+      named.map((t) => [t.serverIdentifier, t.toolIdentifier, t.serverByName, t.toolByName]),
     ).toEqual([
       // get_item is another tool's own name: the hyphenated one takes get_item_2.
       ['my_server_2', 'get_item_2', true, true],
@@ -116,8 +116,8 @@ describe('generateDeclarations', () => {
 
   it('BRG-01 the declarations say how to reach a hyphenated server and tool by their exact names', () => {
     const text = generateDeclarations([
-      { provider: 'my-server', name: 'get-item', description: 'Get an item' },
-      { provider: 'memory', name: 'read_graph', description: 'Read the graph' },
+      { server: 'my-server', name: 'get-item', description: 'Get an item' },
+      { server: 'memory', name: 'read_graph', description: 'Read the graph' },
     ]);
     expect(text).toBe(
       [

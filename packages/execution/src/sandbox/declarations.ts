@@ -5,7 +5,7 @@ import { nameTools, type NamedTool } from './tool-identifiers.js';
 /** A tool as the declaration generator needs it. */
 export interface DeclaredTool {
   /** The server's id. */
-  readonly provider: string;
+  readonly server: string;
   /** The tool's name on that server. */
   readonly name: string;
   /** Becomes the declaration's doc comment, cut short. */
@@ -29,20 +29,20 @@ const MAX_DEPTH = 4;
  */
 export function generateDeclarations(tools: readonly DeclaredTool[]): string {
   const named = nameTools(tools);
-  const byProvider = new Map<string, { tool: DeclaredTool; named: NamedTool }[]>();
+  const byServer = new Map<string, { tool: DeclaredTool; named: NamedTool }[]>();
   named.forEach((entry, index) => {
-    const list = byProvider.get(entry.providerIdentifier) ?? [];
+    const list = byServer.get(entry.serverIdentifier) ?? [];
     list.push({ tool: tools[index] as DeclaredTool, named: entry });
-    byProvider.set(entry.providerIdentifier, list);
+    byServer.set(entry.serverIdentifier, list);
   });
   const lines = ['declare const tools: {'];
-  for (const [provider, entries] of byProvider) {
-    lines.push(`  ${provider}: {`);
+  for (const [server, entries] of byServer) {
+    lines.push(`  ${server}: {`);
     for (const { tool, named: entry } of entries) {
       const id = entry.toolIdentifier;
-      const also = entry.providerByName || entry.toolByName ? ` (also ${exactAccess(entry)})` : '';
+      const also = entry.serverByName || entry.toolByName ? ` (also ${exactAccess(entry)})` : '';
       lines.push(
-        docComment(`${tool.provider}.${tool.name}${also}: ${tool.description ?? ''}`, '    '),
+        docComment(`${tool.server}.${tool.name}${also}: ${tool.description ?? ''}`, '    '),
       );
       const output = tool.outputSchema === undefined ? 'unknown' : typeOf(tool.outputSchema, 0);
       lines.push(
@@ -60,7 +60,7 @@ export function generateDeclarations(tools: readonly DeclaredTool[]): string {
 function exactAccess(tool: NamedTool): string {
   const key = (name: string) =>
     /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
-  return `tools${key(tool.providerByName ? tool.provider : tool.providerIdentifier)}${key(tool.toolByName ? tool.name : tool.toolIdentifier)}`;
+  return `tools${key(tool.serverByName ? tool.server : tool.serverIdentifier)}${key(tool.toolByName ? tool.name : tool.toolIdentifier)}`;
 }
 
 // Control, zero-width and bidirectional-override characters: invisible to a reader, so they go.

@@ -182,10 +182,7 @@ export class IsolatedVmSandbox implements Sandbox {
       const run: ActiveRun = {
         worker,
         tools: new Map(
-          named.map((t) => [
-            `${t.provider}\u0000${t.name}`,
-            { provider: t.provider, name: t.name },
-          ]),
+          named.map((t) => [`${t.server}\u0000${t.name}`, { server: t.server, name: t.name }]),
         ),
         options,
         limits,
@@ -231,11 +228,11 @@ export class IsolatedVmSandbox implements Sandbox {
         tools: named.map(
           (t) =>
             [
-              t.provider,
+              t.server,
               t.name,
-              t.providerIdentifier,
+              t.serverIdentifier,
               t.toolIdentifier,
-              t.providerByName,
+              t.serverByName,
               t.toolByName,
             ] as const,
         ),
@@ -287,7 +284,7 @@ export class IsolatedVmSandbox implements Sandbox {
     };
     const refuse = (code: ErrorCode, text: string) =>
       reply(JSON.stringify({ ok: false, error: { code, message: text } }));
-    const tool = run.tools.get(`${message.provider}\u0000${message.tool}`);
+    const tool = run.tools.get(`${message.server}\u0000${message.tool}`);
     // The isolate enforces the same caps; the host checks again in case it was subverted.
     if (run.over) return;
     if (tool === undefined) return refuse(ErrorCode.ToolNotFound, 'no such tool in this run');

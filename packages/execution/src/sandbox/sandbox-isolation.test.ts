@@ -354,11 +354,11 @@ describe('B. tool bridge', () => {
       return { values: [a, b, c, thenTool], same, awaited, inert, keys: Object.keys(tools), serverKeys: Object.keys(tools.my_server), frozen: Object.isFrozen(tools) && Object.isFrozen(tools.my_server) };`,
       {
         tools: [
-          { provider: 'my-server', name: 'get-item' },
-          { provider: 'my-server', name: 'then' },
+          { server: 'my-server', name: 'get-item' },
+          { server: 'my-server', name: 'then' },
         ],
         callTool: async (tool, args) => {
-          calls.push(`${tool.provider}.${tool.name}`);
+          calls.push(`${tool.server}.${tool.name}`);
           return { ok: true, value: args as never };
         },
       },

@@ -12,7 +12,7 @@ export type HostMessage =
       /** TypeScript is stripped in the worker, never in the host process. */
       readonly language: 'javascript' | 'typescript';
       /**
-       * [provider, tool, provider identifier, tool identifier, provider also by its name, tool
+       * [server, tool, server identifier, tool identifier, server also by its name, tool
        * also by its name], as `nameTools` made them.
        */
       readonly tools: readonly (readonly [string, string, string, string, boolean, boolean])[];
@@ -34,7 +34,7 @@ export type WorkerMessage =
       readonly type: 'tool';
       readonly runId: number;
       readonly callId: number;
-      readonly provider: string;
+      readonly server: string;
       readonly tool: string;
       readonly argsJson: string;
     }

@@ -30,7 +30,7 @@ export function useTestSandbox(): void {
   });
 }
 
-export const echoTools = [{ provider: 'util', name: 'echo' }];
+export const echoTools = [{ server: 'util', name: 'echo' }];
 export function withEcho(
   extra: Partial<SandboxRunOptions> = {},
   onCall?: () => void,

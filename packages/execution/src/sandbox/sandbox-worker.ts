@@ -77,16 +77,16 @@ const ProxyClass = Proxy, hasOwn = Object.hasOwn, define = Object.defineProperty
 // Names that await, JSON or a console look up without meaning a tool: they read as absent.
 const quiet = ObjectCreate(null);
 for (const name of [...Object.getOwnPropertyNames(Object.prototype), 'then', 'toJSON']) quiet[name] = true;
-const notAvailable = (provider, tool) => async function () {
-  throw new TypeErrorClass('tools.' + provider + '.' + tool + ' is not available: describe "' + provider + '.' + tool + '" with describe_tools first');
+const notAvailable = (server, tool) => async function () {
+  throw new TypeErrorClass('tools.' + server + '.' + tool + ' is not available: describe "' + server + '.' + tool + '" with describe_tools first');
 };
 // A server or tool this run was not given reads as a function that says how to get it.
 const guarded = (target, missing) => new ProxyClass(freeze(target), {
   get: (object, key) => typeof key !== 'string' || hasOwn(object, key) || quiet[key] === true ? object[key] : missing(key),
 });
 const spaces = ObjectCreate(null);
-for (const [provider, tool, safeProvider, safeTool, , toolByName] of toolList) {
-  const namespace = spaces[safeProvider] || (spaces[safeProvider] = ObjectCreate(null));
+for (const [server, tool, safeServer, safeTool, , toolByName] of toolList) {
+  const namespace = spaces[safeServer] || (spaces[safeServer] = ObjectCreate(null));
   namespace[safeTool] = async function (args) {
     calls += 1;
     if (calls > limits.maxToolCalls) throw limitError('tool call limit reached: at most ' + limits.maxToolCalls + ' calls per run');
@@ -99,7 +99,7 @@ for (const [provider, tool, safeProvider, safeTool, , toolByName] of toolList) {
     try {
       const id = nextCall++;
       const answer = new Promise((resolve) => pending.set(id, resolve));
-      bridge(id, provider, tool, json === undefined ? '{}' : json);
+      bridge(id, server, tool, json === undefined ? '{}' : json);
       reply = parse(await answer);
     } finally { release(); }
     if (!reply.ok) throw reply.limit === true ? limitError(reply.error.message) : new ErrorClass(reply.error.code + ': ' + reply.error.message);
@@ -109,12 +109,12 @@ for (const [provider, tool, safeProvider, safeTool, , toolByName] of toolList) {
   if (toolByName && !hasOwn(namespace, tool)) define(namespace, tool, { value: namespace[safeTool] });
 }
 const root = ObjectCreate(null);
-for (const [provider, , safeProvider, , providerByName] of toolList) {
-  if (!hasOwn(root, safeProvider)) root[safeProvider] = guarded(spaces[safeProvider], (tool) => notAvailable(provider, tool));
-  if (providerByName && !hasOwn(root, provider)) define(root, provider, { value: root[safeProvider] });
+for (const [server, , safeServer, , serverByName] of toolList) {
+  if (!hasOwn(root, safeServer)) root[safeServer] = guarded(spaces[safeServer], (tool) => notAvailable(server, tool));
+  if (serverByName && !hasOwn(root, server)) define(root, server, { value: root[safeServer] });
 }
 Object.defineProperty(globalThis, 'tools', {
-  value: guarded(root, (provider) => guarded(ObjectCreate(null), (tool) => notAvailable(provider, tool))),
+  value: guarded(root, (server) => guarded(ObjectCreate(null), (tool) => notAvailable(server, tool))),
 });
 globalThis.__finish = (value) => {
   try {
@@ -180,7 +180,7 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
   try {
     const context = await isolate.createContext();
     const bridge = new ivm.Callback(
-      (callId: number, provider: string, tool: string, argsJson: string) => {
+      (callId: number, server: string, tool: string, argsJson: string) => {
         if (run.aborted) return;
         const json = String(argsJson);
         // The exact size, checked here so an oversized argument never crosses to the host (SBX-32).
@@ -202,7 +202,7 @@ async function execute(message: Extract<HostMessage, { type: 'run' }>): Promise<
           type: 'tool',
           runId,
           callId: Number(callId),
-          provider: String(provider),
+          server: String(server),
           tool: String(tool),
           argsJson: json,
         });

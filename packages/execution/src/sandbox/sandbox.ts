@@ -1,9 +1,9 @@
 import type { JsonValue } from '@mcp-agent/core';
 
-/** One tool the code may call, as `tools.<provider>.<tool>(args)`. */
+/** One tool the code may call, as `tools.<server>.<tool>(args)`. */
 export interface SandboxTool {
   /** The server's id. */
-  readonly provider: string;
+  readonly server: string;
   /** The tool's name on that server. */
   readonly name: string;
 }
@@ -138,7 +138,7 @@ export type SandboxResult =
 
 /**
  * Runs model-written code (an async function body: `return` gives the result) that calls tools
- * as `await tools.<provider>.<tool>(args)`.
+ * as `await tools.<server>.<tool>(args)`.
  */
 export interface Sandbox {
   /**

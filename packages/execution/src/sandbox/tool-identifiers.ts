@@ -13,18 +13,18 @@ const RESERVED = new Set(
 
 /** A tool with the keys code reaches it by. */
 export interface NamedTool extends SandboxTool {
-  /** Always a safe identifier: `tools.<providerIdentifier>.<toolIdentifier>`. */
-  readonly providerIdentifier: string;
+  /** Always a safe identifier: `tools.<serverIdentifier>.<toolIdentifier>`. */
+  readonly serverIdentifier: string;
   /** The tool's key in code, a safe identifier. */
   readonly toolIdentifier: string;
-  /** The provider is also reachable by its exact name, `tools["my-server"]`. */
-  readonly providerByName: boolean;
+  /** The server is also reachable by its exact name, `tools["my-server"]`. */
+  readonly serverByName: boolean;
   /** The tool is also reachable by its exact name, `tools.my_server["get-item"]`. */
   readonly toolByName: boolean;
 }
 
 /**
- * Safe JavaScript identifiers for every provider and tool: characters outside [A-Za-z0-9_$]
+ * Safe JavaScript identifiers for every server and tool: characters outside [A-Za-z0-9_$]
  * become `_`, a leading digit or a reserved name gets a `_` prefix, names are capped at 64
  * characters, and collisions (including names that differ only by case after cleaning) get
  * `_2`, `_3`…, so two tools never share an identifier. A name that is already a safe identifier
@@ -34,22 +34,22 @@ export interface NamedTool extends SandboxTool {
  *
  * @example
  * ```ts
- * nameTools([{ provider: 'my-server', name: 'get-item' }, { provider: 'my_server', name: 'x' }]);
+ * nameTools([{ server: 'my-server', name: 'get-item' }, { server: 'my_server', name: 'x' }]);
  * // my_server keeps its own name: tools.my_server.x; the cleaned one takes the next,
  * // tools.my_server_2.get_item, and stays reachable as tools["my-server"]["get-item"]
  * ```
  */
 export function nameTools(tools: readonly SandboxTool[]): NamedTool[] {
   const groups = new Map<string, number[]>();
-  tools.forEach((tool, i) => groups.set(tool.provider, [...(groups.get(tool.provider) ?? []), i]));
-  const providers = [...groups.keys()];
-  const providerIds = assign(providers);
-  const providerIdSet = new Set(providerIds);
+  tools.forEach((tool, i) => groups.set(tool.server, [...(groups.get(tool.server) ?? []), i]));
+  const servers = [...groups.keys()];
+  const serverIds = assign(servers);
+  const serverIdSet = new Set(serverIds);
   const named: NamedTool[] = [];
-  providers.forEach((provider, p) => {
-    const providerIdentifier = providerIds[p] as string;
-    const providerByName = usableAlias(provider, providerIdentifier, providerIdSet);
-    const indexes = groups.get(provider) as number[];
+  servers.forEach((server, p) => {
+    const serverIdentifier = serverIds[p] as string;
+    const serverByName = usableAlias(server, serverIdentifier, serverIdSet);
+    const indexes = groups.get(server) as number[];
     const names = indexes.map((i) => (tools[i] as SandboxTool).name);
     const ids = assign(names);
     const idSet = new Set(ids);
@@ -61,7 +61,7 @@ export function nameTools(tools: readonly SandboxTool[]): NamedTool[] {
       const toolByName = usableAlias(name, toolIdentifier, idSet) && !aliased.has(name);
       if (toolByName) aliased.add(name);
       const tool = tools[i] as SandboxTool;
-      named[i] = { ...tool, providerIdentifier, toolIdentifier, providerByName, toolByName };
+      named[i] = { ...tool, serverIdentifier, toolIdentifier, serverByName, toolByName };
     });
   });
   return named;

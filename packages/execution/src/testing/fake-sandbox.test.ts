@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxToolReply } from '../sandbox/sandbox.js';
 import { FakeSandbox } from './fake-sandbox.js';
 
-const echo = { provider: 'util', name: 'echo' };
+const echo = { server: 'util', name: 'echo' };
 const echoing = {
   tools: [echo],
   callTool: async (_tool: unknown, args: unknown): Promise<SandboxToolReply> => ({
@@ -54,7 +54,7 @@ describe('FakeSandbox', () => {
     });
     expect(upstream).toBe(50);
     const undescribed = new FakeSandbox((_code, options) =>
-      options.callTool({ provider: 'memory', name: 'read_graph' }, {}),
+      options.callTool({ server: 'memory', name: 'read_graph' }, {}),
     );
     expect(await undescribed.run('', options)).toMatchObject({
       ok: false,

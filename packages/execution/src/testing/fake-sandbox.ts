@@ -15,7 +15,7 @@ export interface FakeSandboxScriptOptions extends Omit<SandboxRunOptions, 'callT
   /** The run's limits, defaults filled in. */
   readonly limits: SandboxLimits;
   /**
-   * `await tools.<provider>.<tool>(args)`: the tool's value, or the error code would see
+   * `await tools.<server>.<tool>(args)`: the tool's value, or the error code would see
    * (`TypeError` for a tool the run was not given, `SandboxLimitError` past a limit,
    * `Error('CODE: message')` when the tool failed).
    */
@@ -79,14 +79,14 @@ export class FakeSandbox implements Sandbox {
       );
 
     const controller = new AbortController();
-    const given = new Set((options.tools ?? []).map((t) => `${t.provider}\u0000${t.name}`));
+    const given = new Set((options.tools ?? []).map((t) => `${t.server}\u0000${t.name}`));
     let calls = 0;
     let inFlight = 0;
     const waiting: (() => void)[] = [];
     const callTool = async (tool: SandboxTool, args: unknown = {}): Promise<JsonValue> => {
-      if (!given.has(`${tool.provider}\u0000${tool.name}`))
+      if (!given.has(`${tool.server}\u0000${tool.name}`))
         throw new TypeError(
-          `tools.${tool.provider}.${tool.name} is not available: describe "${tool.provider}.${tool.name}" with describe_tools first`,
+          `tools.${tool.server}.${tool.name} is not available: describe "${tool.server}.${tool.name}" with describe_tools first`,
         );
       calls += 1;
       if (calls > limits.maxToolCalls)

@@ -5,7 +5,7 @@ import { IsolatedVmSandbox } from '../sandbox/isolated-vm-sandbox.js';
 import type { SandboxResult, SandboxRunOptions, SandboxToolReply } from '../sandbox/sandbox.js';
 import { FakeSandbox, type FakeSandboxScript } from './fake-sandbox.js';
 
-const echo = { provider: 'util', name: 'echo' };
+const echo = { server: 'util', name: 'echo' };
 const reply =
   (answer: (args: unknown) => SandboxToolReply) =>
   async (_tool: unknown, args: unknown): Promise<SandboxToolReply> =>
@@ -42,7 +42,7 @@ const scenarios: {
   {
     name: 'a tool the run was not given',
     code: 'return await tools.memory.read_graph({});',
-    script: (_code, o) => o.callTool({ provider: 'memory', name: 'read_graph' }, {}),
+    script: (_code, o) => o.callTool({ server: 'memory', name: 'read_graph' }, {}),
     options: { tools: [echo], callTool: reply(() => ({ ok: true, value: null })) },
   },
   {

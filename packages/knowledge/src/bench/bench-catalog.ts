@@ -5,15 +5,15 @@ import { summarizeParameters } from '../views/schema-summary.js';
 import type { BenchTool } from './bench-data.js';
 
 /**
- * Benchmark catalogs as the product would hold them: server names made into provider ids
+ * Benchmark catalogs as the product would hold them: server names made into server ids
  * (`@toolsdk.ai/aws-ses-mcp` → `toolsdk-ai-aws-ses-mcp`), tool names with whitespace joined
  * with `_`, as a gateway importing them would have to.
  */
 export function toToolSpecs(tools: readonly BenchTool[]): ToolSpec[] {
-  const providerIds = new Map<string, string>();
+  const serverIds = new Map<string, string>();
   const used = new Set<string>();
-  const providerOf = (server: string) => {
-    let id = providerIds.get(server);
+  const serverOf = (server: string) => {
+    let id = serverIds.get(server);
     if (id === undefined) {
       const base =
         server
@@ -24,16 +24,16 @@ export function toToolSpecs(tools: readonly BenchTool[]): ToolSpec[] {
       id = base;
       for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
       used.add(id);
-      providerIds.set(server, id);
+      serverIds.set(server, id);
     }
     return id;
   };
   return tools.map((tool) => {
-    const providerId = providerOf(tool.server ?? tool.id);
+    const serverId = serverOf(tool.server ?? tool.id);
     const name = tool.name.trim().replace(/\s+/g, '_').slice(0, 128) || 'tool';
     return {
-      id: `${providerId}.${name}`,
-      providerId,
+      id: `${serverId}.${name}`,
+      serverId,
       name,
       description: tool.description ?? '',
       inputSchema: (tool.inputSchema as JsonObject | undefined) ?? { type: 'object' },
@@ -42,12 +42,12 @@ export function toToolSpecs(tools: readonly BenchTool[]): ToolSpec[] {
   });
 }
 
-/** A manifest of specs, every provider ready and available, as the inventory view takes it. */
+/** A manifest of specs, every server ready and available, as the inventory view takes it. */
 export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
-  const byProvider = new Map<string, ToolSpec[]>();
+  const byServer = new Map<string, ToolSpec[]>();
   for (const spec of specs)
-    byProvider.set(spec.providerId, [...(byProvider.get(spec.providerId) ?? []), spec]);
-  const providers = [...byProvider.entries()]
+    byServer.set(spec.serverId, [...(byServer.get(spec.serverId) ?? []), spec]);
+  const servers = [...byServer.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, tools]) => {
       const provider: ServerAvailability = {
@@ -65,7 +65,7 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
         verdict: { available: true },
       };
       return {
-        provider,
+        server: provider,
         available: true,
         tools: tools
           .sort((a, b) => (a.name < b.name ? -1 : 1))
@@ -77,5 +77,5 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
           })),
       };
     });
-  return { providers };
+  return { servers };
 }

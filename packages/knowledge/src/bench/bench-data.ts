@@ -43,7 +43,7 @@ export function toSearchDocument(tool: BenchTool): SearchDocument {
   const properties = tool.inputSchema?.properties ?? {};
   return {
     id: tool.id,
-    provider: tool.server ?? '',
+    server: tool.server ?? '',
     name: tool.name,
     description: tool.description ?? '',
     parameters: Object.entries(properties).map(([name, schema]) => ({
@@ -53,13 +53,13 @@ export function toSearchDocument(tool: BenchTool): SearchDocument {
   };
 }
 
-/** Groups documents by provider, as the index takes them. */
-export function byProvider(documents: readonly SearchDocument[]): Map<string, SearchDocument[]> {
+/** Groups documents by server, as the index takes them. */
+export function byServer(documents: readonly SearchDocument[]): Map<string, SearchDocument[]> {
   const groups = new Map<string, SearchDocument[]>();
   for (const doc of documents) {
-    const list = groups.get(doc.provider) ?? [];
+    const list = groups.get(doc.server) ?? [];
     list.push(doc);
-    groups.set(doc.provider, list);
+    groups.set(doc.server, list);
   }
   return groups;
 }

@@ -28,10 +28,10 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
   const inventoryTokens = countTokens(inventory);
 
   const index = new ToolSearchIndex();
-  const byProvider = new Map<string, ReturnType<typeof toDocument>[]>();
+  const byServer = new Map<string, ReturnType<typeof toDocument>[]>();
   for (const spec of specs)
-    byProvider.set(spec.providerId, [...(byProvider.get(spec.providerId) ?? []), toDocument(spec)]);
-  for (const [provider, docs] of byProvider) index.setProvider(provider, docs);
+    byServer.set(spec.serverId, [...(byServer.get(spec.serverId) ?? []), toDocument(spec)]);
+  for (const [server, docs] of byServer) index.setServer(server, docs);
   const byId = new Map<string, (typeof specs)[number]>(specs.map((s) => [s.id, s]));
 
   // Deterministic walks: the queries are the first words of tools' own descriptions, spread
@@ -68,7 +68,7 @@ export function runContextBenchmark(...folders: string[]): Record<string, unknow
     folders: folders.map((f) => basename(resolve(f))),
     tokenizer: 'o200k_base (gpt-tokenizer)',
     tools: specs.length,
-    providers: byProvider.size,
+    servers: byServer.size,
     up_front_tokens: upFront,
     inventory_tokens: inventoryTokens,
     inventory_budget: 1500,

@@ -8,13 +8,13 @@ import type { SearchDocument } from '../search/search-document.js';
  */
 export function minisearchIndex(documents: Iterable<SearchDocument>): MiniSearch<SearchDocument> {
   const search = new MiniSearch<SearchDocument>({
-    fields: ['name', 'provider', 'description', 'parameters'],
+    fields: ['name', 'server', 'description', 'parameters'],
     extractField: (doc, field) =>
       field === 'parameters'
         ? doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')
-        : (doc[field as 'id' | 'name' | 'provider' | 'description'] ?? ''),
+        : (doc[field as 'id' | 'name' | 'server' | 'description'] ?? ''),
     searchOptions: {
-      boost: { name: 2, provider: 1.5, description: 1, parameters: 0.5 },
+      boost: { name: 2, server: 1.5, description: 1, parameters: 0.5 },
       combineWith: 'OR',
     },
   });

@@ -41,7 +41,7 @@ export function naiveBaseline(
     documents.map((doc) => ({
       id: doc.id,
       name: doc.name,
-      server: doc.provider,
+      server: doc.server,
       description: doc.description,
       params: doc.parameters.map((p) => p.name).join(' '),
     })),

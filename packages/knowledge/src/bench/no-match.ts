@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { round3 } from '@mcp-agent/core/testing';
 import type { SearchDocument } from '../search/search-document.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
-import { byProvider, readCorpus, readQueries, toSearchDocument } from './bench-data.js';
+import { byServer, readCorpus, readQueries, toSearchDocument } from './bench-data.js';
 import { rankingFromEnv } from './ranking-from-env.js';
 
 // Where one query stood: its best hit's relevance with its tools in the catalog, without them,
@@ -45,33 +45,33 @@ export function runNoMatchBenchmark(...folders: string[]): Record<string, unknow
   for (const folder of folders) {
     const name = basename(resolve(folder));
     const documents = readCorpus(folder).map(toSearchDocument);
-    const groups = byProvider(documents);
-    const providerOf = new Map(documents.map((doc) => [doc.id, doc.provider]));
+    const groups = byServer(documents);
+    const serverOf = new Map(documents.map((doc) => [doc.id, doc.server]));
     const index = new ToolSearchIndex(ranking);
     shipped = index.ranking.relevance.goodMatch;
-    for (const [provider, docs] of groups) index.setProvider(provider, docs);
+    for (const [server, docs] of groups) index.setServer(server, docs);
     const best = (query: string) =>
       Math.max(0, ...index.search(query, { limit: 5 }).map((hit) => hit.relevance));
     for (const query of readQueries(folder)) {
       const relevant = new Set(query.relevant);
-      const providers = new Set(
-        query.relevant.map((id) => providerOf.get(id)).filter((p) => p !== undefined),
+      const servers = new Set(
+        query.relevant.map((id) => serverOf.get(id)).filter((p) => p !== undefined),
       );
       const restore = () => {
-        for (const provider of providers) index.setProvider(provider, groups.get(provider)!);
+        for (const server of servers) index.setServer(server, groups.get(server)!);
       };
       const top5 = index.search(query.query, { limit: 5 });
       const present = Math.max(0, ...top5.map((hit) => hit.relevance));
-      for (const provider of providers) {
-        const kept = groups.get(provider)!.filter((doc: SearchDocument) => !relevant.has(doc.id));
-        if (kept.length === 0) index.removeProvider(provider);
-        else index.setProvider(provider, kept);
+      for (const server of servers) {
+        const kept = groups.get(server)!.filter((doc: SearchDocument) => !relevant.has(doc.id));
+        if (kept.length === 0) index.removeServer(server);
+        else index.setServer(server, kept);
       }
       const toolsRemoved = best(query.query);
-      // A catalog without servers (provider "") has each tool as its own server.
+      // A catalog without servers (server "") has each tool as its own server.
       let serversRemoved = toolsRemoved;
-      if (!providers.has('')) {
-        for (const provider of providers) index.removeProvider(provider);
+      if (!servers.has('')) {
+        for (const server of servers) index.removeServer(server);
         serversRemoved = best(query.query);
       }
       restore();

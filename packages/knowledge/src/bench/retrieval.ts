@@ -8,7 +8,7 @@ import { OpenAiCompatibleEmbedder } from '../semantic/openai-compatible-embedder
 import { ToolVectors } from '../semantic/tool-vectors.js';
 import type { SearchDocument } from '../search/search-document.js';
 import { SEMANTIC_DEPTH } from '../semantic/semantic-ranker.js';
-import { byProvider, readCorpus, readQueries, toSearchDocument } from './bench-data.js';
+import { byServer, readCorpus, readQueries, toSearchDocument } from './bench-data.js';
 import { naiveBaseline } from './naive-baseline.js';
 import { rankingFromEnv } from './ranking-from-env.js';
 import { scoreQuery, summarize } from './retrieval-metrics.js';
@@ -38,12 +38,12 @@ export async function runRetrievalBenchmark(
   const tools = readCorpus(folder);
   const queries = readQueries(folder);
   const documents = tools.map(toSearchDocument);
-  const serverOf = new Map(documents.map((d) => [d.id, d.provider || d.id]));
+  const serverOf = new Map(documents.map((d) => [d.id, d.server || d.id]));
   const server = (id: string) => serverOf.get(id) ?? id;
 
   const index = new ToolSearchIndex(rankingFromEnv());
   const buildStart = performance.now();
-  for (const [provider, docs] of byProvider(documents)) index.setProvider(provider, docs);
+  for (const [provider, docs] of byServer(documents)) index.setServer(provider, docs);
   const buildMs = performance.now() - buildStart;
   const baseline = naiveBaseline(documents);
 

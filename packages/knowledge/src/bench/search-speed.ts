@@ -45,8 +45,8 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
   );
   const groups = new Map<string, ReturnType<typeof toDocument>[]>();
   for (const spec of specs) {
-    let group = groups.get(spec.providerId);
-    if (group === undefined) groups.set(spec.providerId, (group = []));
+    let group = groups.get(spec.serverId);
+    if (group === undefined) groups.set(spec.serverId, (group = []));
     group.push(toDocument(spec));
   }
 
@@ -86,7 +86,7 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
     held = measure(
       () => {
         index = new ToolSearchIndex(rankingFromEnv());
-        for (const [provider, docs] of groups) index.setProvider(provider, docs);
+        for (const [provider, docs] of groups) index.setServer(provider, docs);
       },
       () => index.search('read a file'),
       buildTimes,
@@ -163,7 +163,7 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
   const server = Array.from({ length: 50 }, (_, i) =>
     toDocument({
       id: `bench-new.tool_${i}`,
-      providerId: 'bench-new',
+      serverId: 'bench-new',
       name: `tool_${i}`,
       description: `Benchmark tool number ${i} that manages widgets and gadgets`,
       inputSchema: {
@@ -178,11 +178,11 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
   const firstQueries: number[] = [];
   for (let run = 0; run < 20; run++) {
     let start = performance.now();
-    index.setProvider('bench-new', server);
+    index.setServer('bench-new', server);
     adds.push(performance.now() - start);
     firstQueries.push(time(longQueries[run]!));
     start = performance.now();
-    index.removeProvider('bench-new');
+    index.removeServer('bench-new');
     removes.push(performance.now() - start);
   }
   return {
@@ -191,7 +191,7 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
     tools: specs.length,
     // Tools indexed: a server's tools with one name count once.
     indexed: index.size,
-    providers: groups.size,
+    servers: groups.size,
     index_build_ms: { best: round3(Math.min(...buildTimes)), runs: buildTimes.map(round3) },
     index_build_cpu_ms: { best: round3(Math.min(...buildCpu)), runs: buildCpu.map(round3) },
     index_held_mb: round3(held / 2 ** 20),
@@ -267,7 +267,7 @@ function repeated(tools: readonly BenchTool[], target: number | undefined): Benc
   return out;
 }
 
-// Each tool once (the index keeps the last of a provider's tools with one id; minisearch refuses
+// Each tool once (the index keeps the last of a server's tools with one id; minisearch refuses
 // a repeated id).
 function uniqueDocuments(
   groups: ReadonlyMap<string, readonly ReturnType<typeof toDocument>[]>,

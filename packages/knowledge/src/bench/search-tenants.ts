@@ -36,16 +36,16 @@ export async function runSearchTenantsBenchmark(
   counts: readonly number[] = [1, 100, 1000],
 ): Promise<Record<string, unknown>> {
   const specs = toToolSpecs(readCorpus(folder));
-  const byProvider = new Map<string, unknown[]>();
+  const byServer = new Map<string, unknown[]>();
   for (const spec of specs) {
     const raw = { name: spec.name, description: spec.description, inputSchema: spec.inputSchema };
-    byProvider.set(spec.providerId, [...(byProvider.get(spec.providerId) ?? []), raw]);
+    byServer.set(spec.serverId, [...(byServer.get(spec.serverId) ?? []), raw]);
   }
-  const catalogJsonBytes = [...byProvider.values()].reduce(
+  const catalogJsonBytes = [...byServer.values()].reduce(
     (sum, tools) => sum + Buffer.byteLength(JSON.stringify(tools)),
     0,
   );
-  const appServers: ServerConfig[] = [...byProvider.keys()].map((id) => ({
+  const appServers: ServerConfig[] = [...byServer.keys()].map((id) => ({
     id,
     transport: 'streamable-http',
     url: `https://${id}.example/mcp`,
@@ -62,7 +62,7 @@ export async function runSearchTenantsBenchmark(
       appServers,
     });
     try {
-      await seedTenants(registry, byProvider, tenants);
+      await seedTenants(registry, byServer, tenants);
       const knowledge = new Knowledge({ registry });
       // A context per request, as a server makes them: nothing a request memoises stays held.
       const contexts = Array.from({ length: tenants }, (_, i) => ({
@@ -103,7 +103,7 @@ export async function runSearchTenantsBenchmark(
     benchmark: 'search-tenants',
     folder: basename(resolve(folder)),
     tools: specs.length,
-    providers: byProvider.size,
+    servers: byServer.size,
     catalog_json_mb: round3(catalogJsonBytes / 2 ** 20),
     runs,
     node: process.version,
@@ -128,13 +128,13 @@ function sum(values: readonly number[]): number {
 // which is what a thousand tenants' discoveries of the same app servers would have written.
 async function seedTenants(
   registry: Registry,
-  byProvider: ReadonlyMap<string, unknown[]>,
+  byServer: ReadonlyMap<string, unknown[]>,
   tenants: number,
 ): Promise<void> {
   const first = createContext({ userId: tenantId(0) });
-  for (const [provider, tools] of byProvider) {
-    await registry.recordState(first, provider, { status: 'ready' });
-    await registry.replaceCatalog(first, provider, tools);
+  for (const [server, tools] of byServer) {
+    await registry.recordState(first, server, { status: 'ready' });
+    await registry.replaceCatalog(first, server, tools);
   }
   const db = registry.db;
   const source = tenantId(0);
@@ -153,25 +153,23 @@ async function seedTenants(
     .selectAll()
     .where('user_id', '=', source)
     .execute();
-  const providerOf = new Map(connections.map((c) => [c.id, c.provider_id]));
+  const serverOf = new Map(connections.map((c) => [c.id, c.server_id]));
   await db.transaction().execute(async (trx) => {
     for (let i = 1; i < tenants; i++) {
       const userId = tenantId(i);
-      const connectionId = (provider: string) => `${userId}:${provider}`;
+      const connectionId = (server: string) => `${userId}:${server}`;
       await trx
         .insertInto('users')
         .values({ ...user, id: userId })
         .execute();
       await trx
         .insertInto('mcp_connections')
-        .values(
-          connections.map((c) => ({ ...c, id: connectionId(c.provider_id), user_id: userId })),
-        )
+        .values(connections.map((c) => ({ ...c, id: connectionId(c.server_id), user_id: userId })))
         .execute();
       const rows = tools.map((t) => ({
         ...t,
         user_id: userId,
-        connection_id: connectionId(providerOf.get(t.connection_id)!),
+        connection_id: connectionId(serverOf.get(t.connection_id)!),
       }));
       // Chunked: SQLite caps the parameters of one statement.
       for (let at = 0; at < rows.length; at += 200)

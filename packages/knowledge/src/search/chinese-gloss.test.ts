@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byProvider, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
+import { byServer, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
 import { CedictGloss, cedictGloss, type GlossSource } from './chinese-gloss.js';
 import { explainMatch } from './match-explanation.js';
 import { ToolSearchIndex } from './tool-search-index.js';
@@ -16,8 +16,8 @@ function realCatalog(gloss?: GlossSource): ToolSearchIndex {
     .split('\n')
     .map((line) => JSON.parse(line) as BenchTool);
   const index = new ToolSearchIndex({}, gloss);
-  for (const [provider, docs] of byProvider(corpus.map(toSearchDocument)))
-    index.setProvider(provider, docs);
+  for (const [server, docs] of byServer(corpus.map(toSearchDocument)))
+    index.setServer(server, docs);
   return index;
 }
 
@@ -69,10 +69,10 @@ describe('English glosses of Chinese descriptions (CC-CEDICT)', () => {
       asked++;
       return cedictGloss();
     });
-    index.setProvider('github', [
+    index.setServer('github', [
       {
         id: 'github.create_issue',
-        provider: 'github',
+        server: 'github',
         name: 'create_issue',
         description: 'Create an issue',
         parameters: [],

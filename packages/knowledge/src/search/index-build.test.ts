@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byProvider, readQueries, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
+import { byServer, readQueries, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
 import { InvertedIndex } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument } from './search-document.js';
@@ -70,7 +70,7 @@ describe('index build', () => {
     for (const text of texts) expect(splitWords(text), text).toEqual(splitByExpressions(text));
   });
 
-  it("gives text joined with spaces its parts' terms one after the other (the provider document)", () => {
+  it("gives text joined with spaces its parts' terms one after the other (the server document)", () => {
     const texts = textsOf(docs);
     expect(texts.some((text) => /\p{Script=Han}/u.test(text))).toBe(true);
     for (let at = 0; at < texts.length; at += 50) {
@@ -117,20 +117,20 @@ describe('index build', () => {
 
   it('ranks the retrieval sets the same whether built at once or through changes', () => {
     for (const folder of ['retrieval/stabletoolbench-dev', 'retrieval/metatool']) {
-      const groups = [...byProvider(corpus(folder))];
+      const groups = [...byServer(corpus(folder))];
       const atOnce = new ToolSearchIndex();
-      for (const [provider, tools] of groups) atOnce.setProvider(provider, tools);
-      // Reverse order, a search (packing) halfway, a third of the providers removed and added
+      for (const [server, tools] of groups) atOnce.setServer(server, tools);
+      // Reverse order, a search (packing) halfway, a third of the servers removed and added
       // back: slots, term numbers and blocks all reused or moved.
       const changed = new ToolSearchIndex();
-      groups.reverse().forEach(([provider, tools], i) => {
-        changed.setProvider(provider, tools);
+      groups.reverse().forEach(([server, tools], i) => {
+        changed.setServer(server, tools);
         if (i === Math.floor(groups.length / 2)) changed.search('list files');
       });
-      for (const [provider, tools] of groups.filter((_, i) => i % 3 === 0)) {
-        changed.removeProvider(provider);
+      for (const [server, tools] of groups.filter((_, i) => i % 3 === 0)) {
+        changed.removeServer(server);
         changed.search('send an email');
-        changed.setProvider(provider, tools);
+        changed.setServer(server, tools);
       }
       const queries = readQueries(new URL(folder, BENCH).pathname).slice(0, 600);
       for (const { query } of queries)

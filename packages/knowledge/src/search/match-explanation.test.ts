@@ -3,7 +3,7 @@ import { explainMatch } from './match-explanation.js';
 
 const doc = {
   id: 'github.create_issue',
-  provider: 'github',
+  server: 'github',
   name: 'create_issue',
   description: 'Open a new issue in a GitHub repository',
   parameters: [{ name: 'repository', description: 'owner/name' }, { name: 'title' }],
@@ -16,7 +16,7 @@ describe('explainMatch', () => {
     expect(why.exact).toBe(false);
     expect(why.fields).toEqual([
       { field: 'name', terms: ['creat', 'issu'], related: [], prefixes: [] },
-      { field: 'provider', terms: ['github'], related: [], prefixes: [] },
+      { field: 'server', terms: ['github'], related: [], prefixes: [] },
       {
         field: 'description',
         // "GitHub" is split as an identifier ("git hub"), so only "issu" is there.

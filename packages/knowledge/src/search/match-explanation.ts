@@ -6,7 +6,7 @@ import { tokenize } from './tokenizer.js';
 /** A field of a tool that a query matched, and the index terms that matched it. */
 export interface MatchedField {
   /** Which field of the tool (`gloss`: the English gloss of a Chinese description). */
-  readonly field: 'name' | 'provider' | 'description' | 'parameters' | 'gloss';
+  readonly field: 'name' | 'server' | 'description' | 'parameters' | 'gloss';
   /** Query terms found in the field (stemmed, as the index holds them). */
   readonly terms: readonly string[];
   /** Terms the thesaurus added to the query (`list` for `show`) found in the field. */
@@ -38,7 +38,7 @@ export function explainMatch(query: string, doc: SearchDocument): MatchExplanati
   const related = expandQuery(queryTerms);
   const fields: [MatchedField['field'], string][] = [
     ['name', doc.name],
-    ['provider', doc.provider],
+    ['server', doc.server],
     ['description', doc.description],
     ['parameters', doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')],
   ];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byProvider, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
+import { byServer, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
 import type { SearchDocument } from './search-document.js';
 import { ToolSearchIndex } from './tool-search-index.js';
 
@@ -16,8 +16,8 @@ function realCatalog(): ToolSearchIndex {
     .map((line) => JSON.parse(line) as BenchTool);
   expect(corpus).toHaveLength(818);
   const index = new ToolSearchIndex();
-  for (const [provider, docs] of byProvider(corpus.map(toSearchDocument)))
-    index.setProvider(provider, docs);
+  for (const [server, docs] of byServer(corpus.map(toSearchDocument)))
+    index.setServer(server, docs);
   return index;
 }
 
@@ -56,12 +56,12 @@ describe('search in other languages', () => {
     const own = new ToolSearchIndex();
     const doc = (name: string, description: string): SearchDocument => ({
       id: `files.${name}`,
-      provider: 'files',
+      server: 'files',
       name,
       description,
       parameters: [],
     });
-    own.setProvider('files', [
+    own.setServer('files', [
       doc('read_file', 'ファイルの内容を読み込みます'),
       doc('list_directory', 'ディレクトリの一覧を表示します'),
       doc('create_repository', '새 저장소를 만듭니다'),

@@ -7,12 +7,12 @@ export interface RankingOptions {
    * often not the sense meant.
    */
   readonly fieldBoost: Readonly<
-    Record<'name' | 'provider' | 'description' | 'parameters' | 'phrases' | 'gloss', number>
+    Record<'name' | 'server' | 'description' | 'parameters' | 'phrases' | 'gloss', number>
   >;
   /** Weight of the thesaurus expansion relative to the query itself. */
   readonly expansionWeight: number;
-  /** Weight of the provider-level score (second stage) relative to the best tool score. */
-  readonly providerWeight: number;
+  /** Weight of the server-level score (second stage) relative to the best tool score. */
+  readonly serverWeight: number;
   /** Most thesaurus terms added for one query term. */
   readonly maxExpansions: number;
   /** Most thesaurus terms added for one word of a clause of a multi-part request. */
@@ -55,14 +55,14 @@ export interface RelevanceOptions {
 export const DEFAULT_RANKING: RankingOptions = Object.freeze({
   fieldBoost: Object.freeze({
     name: 4,
-    provider: 1.8,
+    server: 1.8,
     description: 0.7,
     parameters: 0.7,
     phrases: 1.2,
     gloss: 0.4,
   }),
   expansionWeight: 0.28,
-  providerWeight: 0.6,
+  serverWeight: 0.6,
   maxExpansions: 12,
   clauseExpansions: 2,
   prefixMinLength: 5,

@@ -13,8 +13,8 @@ export interface SearchParameter {
 export interface SearchDocument {
   /** Unique in the index; the product uses the `ToolId`. */
   readonly id: string;
-  /** The provider (server) id; empty when a catalog has none. */
-  readonly provider: string;
+  /** The server id; empty when a catalog has none. */
+  readonly server: string;
   /** The tool's name. */
   readonly name: string;
   /** The tool's description. */
@@ -27,8 +27,8 @@ export interface SearchDocument {
 export interface SearchHit {
   /** The document's id. */
   readonly id: string;
-  /** Its provider (server) id. */
-  readonly provider: string;
+  /** Its server id. */
+  readonly server: string;
   /** The tool's name. */
   readonly name: string;
   /** The ranking score: comparable within one result list only. */

@@ -4,9 +4,9 @@ import type { SearchDocument } from './search-document.js';
 import type { SearchIndex } from './search-index.js';
 import { ToolSearchIndex } from './tool-search-index.js';
 
-const doc = (provider: string, name: string, description: string): SearchDocument => ({
-  id: `${provider}.${name}`,
-  provider,
+const doc = (server: string, name: string, description: string): SearchDocument => ({
+  id: `${server}.${name}`,
+  server,
   name,
   description,
   parameters: [],
@@ -21,18 +21,18 @@ const implementations: { name: string; create: () => SearchIndex }[] = [
 describe.each(implementations)('SearchIndex contract: $name', ({ create }) => {
   function sample(): SearchIndex {
     const index = create();
-    index.setProvider('github', [
+    index.setServer('github', [
       doc('github', 'create_issue', 'Create an issue in a repository'),
       doc('github', 'list_issues', 'List the issues of a repository'),
     ]);
-    index.setProvider('mail', [doc('mail', 'send_email', 'Send an email message')]);
+    index.setServer('mail', [doc('mail', 'send_email', 'Send an email message')]);
     return index;
   }
 
-  it('holds what was set, per provider, and says when it changed', () => {
+  it('holds what was set, per server, and says when it changed', () => {
     const index = sample();
     expect(index.size).toBe(3);
-    expect(index.providers().sort()).toEqual(['github', 'mail']);
+    expect(index.servers().sort()).toEqual(['github', 'mail']);
     expect(index.get('mail.send_email')?.description).toBe('Send an email message');
     expect([...index.documents()].map((d) => d.id).sort()).toEqual([
       'github.create_issue',
@@ -40,25 +40,25 @@ describe.each(implementations)('SearchIndex contract: $name', ({ create }) => {
       'mail.send_email',
     ]);
     const version = index.version;
-    index.setProvider('mail', [doc('mail', 'read_email', 'Read an email message')]);
+    index.setServer('mail', [doc('mail', 'read_email', 'Read an email message')]);
     expect(index.version).not.toBe(version);
     expect(index.get('mail.send_email')).toBeUndefined();
     const changed = index.version;
-    index.removeProvider('github');
-    index.removeProvider('never-there');
+    index.removeServer('github');
+    index.removeServer('never-there');
     expect(index.version).not.toBe(changed);
     expect(index.size).toBe(1);
     expect(index.search('issue')).toEqual([]);
   });
 
-  it('ranks matches with a relevance in 0–1, within the providers and limit asked', () => {
+  it('ranks matches with a relevance in 0–1, within the servers and limit asked', () => {
     const index = sample();
     const hits = index.search('send an email message', { limit: 5 });
-    expect(hits[0]).toMatchObject({ id: 'mail.send_email', provider: 'mail', name: 'send_email' });
+    expect(hits[0]).toMatchObject({ id: 'mail.send_email', server: 'mail', name: 'send_email' });
     expect(hits[0]!.relevance).toBeGreaterThanOrEqual(index.goodMatch);
     for (const hit of hits) expect(hit.relevance).toBeGreaterThanOrEqual(0);
     for (const hit of hits) expect(hit.relevance).toBeLessThanOrEqual(1);
-    expect(index.search('issue', { providers: ['mail'] })).toEqual([]);
+    expect(index.search('issue', { servers: ['mail'] })).toEqual([]);
     expect(index.search('issue repository', { limit: 1 })).toHaveLength(1);
     expect(index.goodMatch).toBeGreaterThan(0);
     expect(index.goodMatch).toBeLessThanOrEqual(1);

@@ -3,13 +3,13 @@ import type { SearchDocument } from './search-document.js';
 import { ToolSearchIndex } from './tool-search-index.js';
 
 const doc = (
-  provider: string,
+  server: string,
   name: string,
   description: string,
   params: string[] = [],
 ): SearchDocument => ({
-  id: `${provider}.${name}`,
-  provider,
+  id: `${server}.${name}`,
+  server,
   name,
   description,
   parameters: params.map((p) => ({ name: p })),
@@ -17,7 +17,7 @@ const doc = (
 
 function sample(): ToolSearchIndex {
   const index = new ToolSearchIndex();
-  index.setProvider('github', [
+  index.setServer('github', [
     doc('github', 'create_issue', 'Create a new issue in a GitHub repository', [
       'owner',
       'repo',
@@ -26,11 +26,11 @@ function sample(): ToolSearchIndex {
     doc('github', 'list_pull_requests', 'List pull requests of a repository', ['owner', 'repo']),
     doc('github', 'search_code', 'Search code across repositories', ['query']),
   ]);
-  index.setProvider('gmail', [
+  index.setServer('gmail', [
     doc('gmail', 'send_email', 'Send an email message to recipients', ['to', 'subject', 'body']),
     doc('gmail', 'search_messages', 'Search mailbox messages', ['query']),
   ]);
-  index.setProvider('weather', [
+  index.setServer('weather', [
     doc('weather', 'get_forecast', 'Weather forecast for a city', ['city']),
   ]);
   return index;
@@ -51,32 +51,32 @@ describe('ToolSearchIndex', () => {
     expect(index.search('GitHub.Search_Code')[0]?.id).toBe('github.search_code');
   });
 
-  it('the provider filter never returns other providers', () => {
+  it('the server filter never returns other servers', () => {
     const index = sample();
-    const hits = index.search('search', { providers: ['gmail'], limit: 10 });
+    const hits = index.search('search', { servers: ['gmail'], limit: 10 });
     expect(hits.length).toBeGreaterThan(0);
-    expect(hits.every((hit) => hit.provider === 'gmail')).toBe(true);
-    expect(index.search('search_code', { providers: ['gmail'] }).map((h) => h.id)).not.toContain(
+    expect(hits.every((hit) => hit.server === 'gmail')).toBe(true);
+    expect(index.search('search_code', { servers: ['gmail'] }).map((h) => h.id)).not.toContain(
       'github.search_code',
     );
-    expect(index.search('anything', { providers: [] })).toEqual([]);
+    expect(index.search('anything', { servers: [] })).toEqual([]);
   });
 
-  it('adds and removes providers incrementally', () => {
+  it('adds and removes servers incrementally', () => {
     const index = sample();
     expect(index.size).toBe(6);
-    index.setProvider('slack', [
+    index.setServer('slack', [
       doc('slack', 'post_message', 'Post a message to a Slack channel', ['channel']),
     ]);
     expect(index.size).toBe(7);
     expect(index.search('post to a slack channel')[0]?.id).toBe('slack.post_message');
-    index.removeProvider('github');
+    index.removeServer('github');
     expect(index.size).toBe(4);
-    expect(index.search('create_issue').map((h) => h.provider)).not.toContain('github');
-    index.setProvider('gmail', [doc('gmail', 'send_email', 'Send mail')]);
+    expect(index.search('create_issue').map((h) => h.server)).not.toContain('github');
+    index.setServer('gmail', [doc('gmail', 'send_email', 'Send mail')]);
     expect(index.size).toBe(3);
     expect(index.get('gmail.search_messages')).toBeUndefined();
-    expect(index.providers().sort()).toEqual(['gmail', 'slack', 'weather']);
+    expect(index.servers().sort()).toEqual(['gmail', 'slack', 'weather']);
   });
 
   it('survives empty, stop-word-only, unicode and huge queries', () => {
@@ -92,7 +92,7 @@ describe('ToolSearchIndex', () => {
     // What MCP_AGENT_RANKING='{"fieldBoost":{"name":5}}' hands over: not type-checked JSON.
     const partial = JSON.parse('{"fieldBoost":{"name":5},"bm25":{"k":1.5}}') as object;
     const index = new ToolSearchIndex(partial);
-    index.setProvider('weather', [doc('weather', 'get_forecast', 'Weather forecast for a city')]);
+    index.setServer('weather', [doc('weather', 'get_forecast', 'Weather forecast for a city')]);
     const [hit] = index.search('rain forecast');
     expect(hit?.id).toBe('weather.get_forecast');
     expect(Number.isFinite(hit?.score)).toBe(true);
@@ -101,29 +101,29 @@ describe('ToolSearchIndex', () => {
   it('prefers the tool that has the query words side by side', () => {
     // Without word pairs the second tool wins: both words, one of them in its name.
     const index = new ToolSearchIndex();
-    index.setProvider('finance', [
+    index.setServer('finance', [
       doc('finance', 'statement', 'Cash flow statement of a company'),
       doc('finance', 'flow_of_funds', 'Funds flow between accounts; cash held'),
     ]);
     expect(index.search('show the cash flow for ACME')[0]?.id).toBe('finance.statement');
   });
 
-  it('an index changed provider by provider ranks exactly like one built from scratch', () => {
+  it('an index changed server by server ranks exactly like one built from scratch', () => {
     const churned = sample();
-    churned.setProvider('slack', [doc('slack', 'post_message', 'Post a message to a channel')]);
-    churned.removeProvider('github');
-    churned.setProvider('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
-    churned.removeProvider('slack');
-    churned.setProvider('github', [
+    churned.setServer('slack', [doc('slack', 'post_message', 'Post a message to a channel')]);
+    churned.removeServer('github');
+    churned.setServer('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
+    churned.removeServer('slack');
+    churned.setServer('github', [
       doc('github', 'create_issue', 'Create a new issue in a GitHub repository', ['owner']),
       doc('github', 'search_code', 'Search code across repositories', ['query']),
     ]);
     const fresh = new ToolSearchIndex();
-    fresh.setProvider('weather', [
+    fresh.setServer('weather', [
       doc('weather', 'get_forecast', 'Weather forecast for a city', ['city']),
     ]);
-    fresh.setProvider('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
-    fresh.setProvider('github', [
+    fresh.setServer('gmail', [doc('gmail', 'send_email', 'Send an email message')]);
+    fresh.setServer('github', [
       doc('github', 'create_issue', 'Create a new issue in a GitHub repository', ['owner']),
       doc('github', 'search_code', 'Search code across repositories', ['query']),
     ]);
@@ -158,7 +158,7 @@ describe('ToolSearchIndex', () => {
 
   it('a request in other words than the tool name is a good match when its description answers it (#29)', () => {
     const index = new ToolSearchIndex();
-    index.setProvider('dc', [
+    index.setServer('dc', [
       doc('dc', 'get_config', 'Get the complete server configuration as JSON'),
       doc(
         'dc',

@@ -21,10 +21,10 @@ interface IndexedTool {
   readonly slot: number;
 }
 
-interface IndexedProvider {
+interface IndexedServer {
   readonly slot: number;
   readonly ids: readonly string[];
-  // The tools' slots again, as a plain array: the provider stage walks them on every query.
+  // The tools' slots again, as a plain array: the server stage walks them on every query.
   readonly toolSlots: readonly number[];
 }
 
@@ -32,31 +32,31 @@ interface IndexedProvider {
 const CALIBRATION_DEPTH = 10;
 // How deep the rankings that get fused are kept.
 const RANK_DEPTH = 50;
-// Characters of each tool's description that its provider's document holds.
-const PROVIDER_OPENING = 300;
-// Share of the best provider score below which the provider stage leaves a provider out.
-const MIN_PROVIDER_SHARE = 0.2;
+// Characters of each tool's description that its server's document holds.
+const SERVER_OPENING = 300;
+// Share of the best server score below which the server stage leaves a server out.
+const MIN_SERVER_SHARE = 0.2;
 
 /**
  * BM25F search over tool documents, with identifier-aware tokenizing, stemming, stop words,
  * prefix matching, word-pair (phrase) matching, a general thesaurus of how tools name actions and
- * objects, a provider-level second stage, clause fusion for multi-part requests, and an exact
- * tool-name or id hit always first. Incremental: documents are added and removed per provider.
+ * objects, a server-level second stage, clause fusion for multi-part requests, and an exact
+ * tool-name or id hit always first. Incremental: documents are added and removed per server.
  */
 export class ToolSearchIndex implements SearchIndex {
   readonly #ranking: RankingOptions;
   readonly #tools: InvertedIndex;
-  // The second stage: each provider as one document of all its tools, so a query about what a
+  // The second stage: each server as one document of all its tools, so a query about what a
   // server does lifts that server's tools even when a tool's own text is terse.
-  readonly #providerIndex = new InvertedIndex([2, 1.5, 1], { k: 1.2, b: 0.75 });
-  readonly #byProvider = new Map<string, IndexedProvider>();
+  readonly #serverIndex = new InvertedIndex([2, 1.5, 1], { k: 1.2, b: 0.75 });
+  readonly #byServer = new Map<string, IndexedServer>();
   readonly #byId = new Map<string, IndexedTool>();
   readonly #bySlot: (SearchDocument | undefined)[] = [];
-  readonly #providerBySlot: (string | undefined)[] = [];
+  readonly #serverBySlot: (string | undefined)[] = [];
   // Lowercased tool names and ids → the tool ids they name (one in all but rare cases).
   readonly #byExactName = new Map<string, string | string[]>();
   readonly #toolScores = new ScoreBoard();
-  readonly #providerScores = new ScoreBoard();
+  readonly #serverScores = new ScoreBoard();
   #version = 0;
   readonly #glossSource: GlossSource;
   #gloss: TextGloss | undefined;
@@ -78,14 +78,14 @@ export class ToolSearchIndex implements SearchIndex {
     };
     const {
       name,
-      provider,
+      server,
       description,
       parameters,
       phrases,
       gloss: glossed,
     } = this.#ranking.fieldBoost;
     this.#tools = new InvertedIndex(
-      [name, provider, description, parameters, phrases, glossed],
+      [name, server, description, parameters, phrases, glossed],
       this.#ranking.bm25,
       [false, false, false, false, false, true],
     );
@@ -101,7 +101,7 @@ export class ToolSearchIndex implements SearchIndex {
     return this.#tools.count;
   }
 
-  /** Changes whenever a provider is set or removed. */
+  /** Changes whenever a server is set or removed. */
   get version(): number {
     return this.#version;
   }
@@ -121,14 +121,14 @@ export class ToolSearchIndex implements SearchIndex {
     return [...this.#byId.values()].map((tool) => tool.doc)[Symbol.iterator]();
   }
 
-  /** Adds (or replaces) every tool of `provider`; other providers are untouched. */
-  setProvider(provider: string, documents: readonly SearchDocument[]): void {
-    this.removeProvider(provider);
+  /** Adds (or replaces) every tool of `server`; other servers are untouched. */
+  setServer(server: string, documents: readonly SearchDocument[]): void {
+    this.removeServer(server);
     this.#version++;
     const unique = [...new Map(documents.map((doc) => [doc.id, doc])).values()];
-    const providerTerms = tokenize(provider);
+    const serverTerms = tokenize(server);
     const toolSlots: number[] = [];
-    // The provider document's names and description openings, from the tools' own terms:
+    // The server document's names and description openings, from the tools' own terms:
     // tokenizing text joined with spaces gives its parts' terms one after the other.
     const names: string[][] = [];
     const openings: string[][] = [];
@@ -137,13 +137,13 @@ export class ToolSearchIndex implements SearchIndex {
       const description = tokenize(doc.description);
       names.push(name);
       openings.push(
-        doc.description.length <= PROVIDER_OPENING
+        doc.description.length <= SERVER_OPENING
           ? description
-          : tokenize(doc.description.slice(0, PROVIDER_OPENING)),
+          : tokenize(doc.description.slice(0, SERVER_OPENING)),
       );
       const slot = this.#tools.add([
         name,
-        providerTerms,
+        serverTerms,
         description,
         tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
         [...bigrams(name), ...bigrams(description)],
@@ -160,9 +160,9 @@ export class ToolSearchIndex implements SearchIndex {
         );
       }
     }
-    const slot = this.#providerIndex.add([providerTerms, names.flat(), openings.flat()]);
-    this.#providerBySlot[slot] = provider;
-    this.#byProvider.set(provider, { slot, ids: unique.map((doc) => doc.id), toolSlots });
+    const slot = this.#serverIndex.add([serverTerms, names.flat(), openings.flat()]);
+    this.#serverBySlot[slot] = server;
+    this.#byServer.set(server, { slot, ids: unique.map((doc) => doc.id), toolSlots });
   }
 
   // The English gloss of a description with Chinese text, as index terms; the dictionary is
@@ -178,9 +178,9 @@ export class ToolSearchIndex implements SearchIndex {
     return this.#gloss === undefined ? [] : tokenize(this.#gloss.gloss(description));
   }
 
-  /** Removes every tool of `provider`. */
-  removeProvider(provider: string): void {
-    const indexed = this.#byProvider.get(provider);
+  /** Removes every tool of `server`. */
+  removeServer(server: string): void {
+    const indexed = this.#byServer.get(server);
     if (indexed === undefined) return;
     this.#version++;
     for (const id of indexed.ids) {
@@ -195,14 +195,14 @@ export class ToolSearchIndex implements SearchIndex {
         else this.#byExactName.set(key, left.length === 1 ? left[0]! : left);
       }
     }
-    this.#providerIndex.remove(indexed.slot);
-    this.#providerBySlot[indexed.slot] = undefined;
-    this.#byProvider.delete(provider);
+    this.#serverIndex.remove(indexed.slot);
+    this.#serverBySlot[indexed.slot] = undefined;
+    this.#byServer.delete(server);
   }
 
-  /** The providers indexed. */
-  providers(): string[] {
-    return [...this.#byProvider.keys()];
+  /** The servers indexed. */
+  servers(): string[] {
+    return [...this.#byServer.keys()];
   }
 
   /** One indexed document, by id. */
@@ -213,7 +213,7 @@ export class ToolSearchIndex implements SearchIndex {
   /** Ranked hits for a natural-language query, a tool name or a tool id. */
   search(query: string, options: IndexSearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 10;
-    const allowed = options.providers === undefined ? undefined : new Set(options.providers);
+    const allowed = options.servers === undefined ? undefined : new Set(options.servers);
     if (limit <= 0 || allowed?.size === 0) return [];
     const whole = prepareQuery(this.#tools, this.#ranking, tokenize(query));
     let ranked = this.#rank(whole, allowed);
@@ -245,7 +245,7 @@ export class ToolSearchIndex implements SearchIndex {
       const top = Math.max(ranked[0]?.score ?? 0, 1);
       for (const id of typeof named === 'string' ? [named] : named) {
         const doc = this.get(id);
-        if (doc === undefined || (allowed !== undefined && !allowed.has(doc.provider))) continue;
+        if (doc === undefined || (allowed !== undefined && !allowed.has(doc.server))) continue;
         ranked = ranked.filter((entry) => entry.hit.id !== id);
         ranked.unshift({ hit: toHit(doc, top + 1), score: top + 1 });
         exactIds.add(id);
@@ -293,17 +293,15 @@ export class ToolSearchIndex implements SearchIndex {
     return (score) => (answerable * Math.max(0, score)) / best;
   }
 
-  // BM25F over the tool fields with the query expanded, plus the provider stage.
+  // BM25F over the tool fields with the query expanded, plus the server stage.
   #rank({ query }: PreparedQuery, allowed: ReadonlySet<string> | undefined): Scored[] {
     if (query.length === 0) return [];
     const board = this.#toolScores;
     board.clear();
     this.#tools.score(query, board);
-    this.#addProviderStage(query);
+    this.#addServerStage(query);
     const keep =
-      allowed === undefined
-        ? undefined
-        : (slot: number) => allowed.has(this.#bySlot[slot]!.provider);
+      allowed === undefined ? undefined : (slot: number) => allowed.has(this.#bySlot[slot]!.server);
     const tieBreak = (a: number, b: number) =>
       compareText(this.#bySlot[a]!.id, this.#bySlot[b]!.id);
     return board.top(RANK_DEPTH, tieBreak, keep).map((slot) => {
@@ -312,24 +310,24 @@ export class ToolSearchIndex implements SearchIndex {
     });
   }
 
-  // Adds to every tool of a matching provider its provider's share of the best provider score,
+  // Adds to every tool of a matching server its server's share of the best server score,
   // scaled to the best tool score, so the two stages are on one scale whatever the corpus.
-  #addProviderStage(query: readonly QueryTerm[]): void {
-    const weight = this.#ranking.providerWeight;
-    if (weight === 0 || this.#byProvider.size < 2) return;
-    const providers = this.#providerScores;
-    providers.clear();
-    this.#providerIndex.score(query, providers);
-    const bestProvider = providers.best();
+  #addServerStage(query: readonly QueryTerm[]): void {
+    const weight = this.#ranking.serverWeight;
+    if (weight === 0 || this.#byServer.size < 2) return;
+    const servers = this.#serverScores;
+    servers.clear();
+    this.#serverIndex.score(query, servers);
+    const bestServer = servers.best();
     const bestTool = this.#toolScores.best();
-    if (bestProvider === 0 || bestTool === 0) return;
-    const scale = (weight * bestTool) / bestProvider;
-    for (const slot of providers.touched) {
-      // Providers far below the best one could only reorder the tail; skipping them keeps a
-      // query's cost from growing with every provider that shares one common word.
-      if (providers.get(slot) < bestProvider * MIN_PROVIDER_SHARE) continue;
-      const indexed = this.#byProvider.get(this.#providerBySlot[slot]!)!;
-      const bonus = scale * providers.get(slot);
+    if (bestServer === 0 || bestTool === 0) return;
+    const scale = (weight * bestTool) / bestServer;
+    for (const slot of servers.touched) {
+      // Servers far below the best one could only reorder the tail; skipping them keeps a
+      // query's cost from growing with every server that shares one common word.
+      if (servers.get(slot) < bestServer * MIN_SERVER_SHARE) continue;
+      const indexed = this.#byServer.get(this.#serverBySlot[slot]!)!;
+      const bonus = scale * servers.get(slot);
       for (const toolSlot of indexed.toolSlots) this.#toolScores.add(toolSlot, bonus);
     }
   }
@@ -364,7 +362,7 @@ function exactKeys(doc: SearchDocument): string[] {
 }
 
 function toHit(doc: SearchDocument, score: number): Omit<SearchHit, 'relevance'> {
-  return { id: doc.id, provider: doc.provider, name: doc.name, score };
+  return { id: doc.id, server: doc.server, name: doc.name, score };
 }
 
 function round(score: number): number {

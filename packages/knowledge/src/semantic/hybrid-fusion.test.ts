@@ -4,7 +4,7 @@ import { fuseHybrid } from './hybrid-fusion.js';
 
 const hit = (id: string, score: number, relevance = 1): SearchHit => ({
   id,
-  provider: id.split('.')[0]!,
+  server: id.split('.')[0]!,
   name: id.split('.')[1]!,
   score,
   relevance,
@@ -12,7 +12,7 @@ const hit = (id: string, score: number, relevance = 1): SearchHit => ({
 const docs = new Map<string, SearchDocument>(
   ['a.one', 'a.two', 'b.three', 'b.four'].map((id) => [
     id,
-    { id, provider: id.split('.')[0]!, name: id.split('.')[1]!, description: '', parameters: [] },
+    { id, server: id.split('.')[0]!, name: id.split('.')[1]!, description: '', parameters: [] },
   ]),
 );
 
@@ -21,9 +21,9 @@ describe('fuseHybrid', () => {
     const fused = fuseHybrid(
       [hit('a.one', 10), hit('a.two', 5)],
       [
-        { id: 'a.two', provider: 'a', similarity: 0.8 },
-        { id: 'b.three', provider: 'b', similarity: 0.4 },
-        { id: 'b.four', provider: 'b', similarity: -0.2 },
+        { id: 'a.two', server: 'a', similarity: 0.8 },
+        { id: 'b.three', server: 'b', similarity: 0.4 },
+        { id: 'b.four', server: 'b', similarity: -0.2 },
       ],
       0.25,
       (id) => docs.get(id),
@@ -41,8 +41,8 @@ describe('fuseHybrid', () => {
   it('weight 0 is the lexical order, weight 1 the semantic order; ties go to the lower id', () => {
     const lexical = [hit('a.one', 4), hit('a.two', 2)];
     const semantic = [
-      { id: 'b.three', provider: 'b', similarity: 0.9 },
-      { id: 'a.two', provider: 'a', similarity: 0.9 },
+      { id: 'b.three', server: 'b', similarity: 0.9 },
+      { id: 'a.two', server: 'a', similarity: 0.9 },
     ];
     const lookup = (id: string) => docs.get(id);
     expect(
@@ -56,6 +56,6 @@ describe('fuseHybrid', () => {
         .slice(0, 2),
     ).toEqual(['a.two', 'b.three']);
     // Out-of-range weights are clamped; tools no index knows are dropped.
-    expect(fuseHybrid([], [{ id: 'x.gone', provider: 'x', similarity: 1 }], 7, lookup)).toEqual([]);
+    expect(fuseHybrid([], [{ id: 'x.gone', server: 'x', similarity: 1 }], 7, lookup)).toEqual([]);
   });
 });

@@ -34,7 +34,7 @@ export function fuseHybrid(
     if (doc === undefined) continue;
     fused.set(id, {
       id,
-      provider: doc.provider,
+      server: doc.server,
       name: doc.name,
       score: w * share,
       relevance: 0,

@@ -64,13 +64,13 @@ export class SemanticRanker {
     });
   }
 
-  /** The nearest tools of each query among `providers`, or a warning saying why there are none. */
+  /** The nearest tools of each query among `servers`, or a warning saying why there are none. */
   async rank(
     ctx: AgentContext,
     index: SearchIndex,
     vectors: ToolVectors,
     queries: readonly string[],
-    providers: ReadonlySet<string>,
+    servers: ReadonlySet<string>,
   ): Promise<SemanticRanking> {
     const now = ctx.clock.now();
     const retryAfter = this.#options.retryAfterMs ?? 30_000;
@@ -95,7 +95,7 @@ export class SemanticRanker {
       this.#failure = undefined;
       return {
         nearest: new Map(
-          queries.map((q) => [q, vectors.nearest(vectorsOf.get(q)!, SEMANTIC_DEPTH, providers)]),
+          queries.map((q) => [q, vectors.nearest(vectorsOf.get(q)!, SEMANTIC_DEPTH, servers)]),
         ),
       };
     } catch (thrown) {

@@ -23,7 +23,7 @@ export interface EmbeddingCache {
 /** One tool's similarity to a query. */
 export interface Similarity {
   readonly id: string;
-  readonly provider: string;
+  readonly server: string;
   readonly similarity: number;
 }
 
@@ -38,7 +38,7 @@ export interface ToolVectorsOptions {
 
 interface Entry {
   readonly hash: string;
-  readonly provider: string;
+  readonly server: string;
   readonly vector: Float32Array;
 }
 
@@ -51,7 +51,7 @@ export function embeddingText(doc: SearchDocument): string {
   const parameters = doc.parameters
     .map((p) => (p.description ? `${p.name}: ${p.description}` : p.name))
     .join('; ');
-  return [`${name} (${doc.provider})`, doc.description, parameters && `Parameters: ${parameters}`]
+  return [`${name} (${doc.server})`, doc.description, parameters && `Parameters: ${parameters}`]
     .filter((part) => part !== '')
     .join('\n');
 }
@@ -113,7 +113,7 @@ export class ToolVectors {
     }
     for (const [id, entry] of this.#entries) {
       const want = wanted.get(id);
-      if (want === undefined || want.hash !== entry.hash || want.doc.provider !== entry.provider)
+      if (want === undefined || want.hash !== entry.hash || want.doc.server !== entry.server)
         this.#entries.delete(id);
     }
     const todo = [...wanted].filter(([id]) => !this.#entries.has(id));
@@ -131,7 +131,7 @@ export class ToolVectors {
     for (const item of todo) {
       const vector = cached.get(item[1].hash);
       if (vector === undefined) toEmbed.push(item);
-      else this.#store(item[0], item[1].hash, item[1].doc.provider, vector);
+      else this.#store(item[0], item[1].hash, item[1].doc.server, vector);
     }
     this.#missing = toEmbed.length;
     const size = Math.max(1, this.#options.batchSize ?? 64);
@@ -151,7 +151,7 @@ export class ToolVectors {
         embedder.model,
         batch.map(([, w], i) => ({ contentHash: w.hash, vector: vectors[i]! })),
       );
-      batch.forEach(([id, w], i) => this.#store(id, w.hash, w.doc.provider, vectors[i]!));
+      batch.forEach(([id, w], i) => this.#store(id, w.hash, w.doc.server, vectors[i]!));
       this.#missing -= batch.length;
     }
   }
@@ -162,22 +162,22 @@ export class ToolVectors {
     this.#entries.clear();
   }
 
-  #store(id: string, hash: string, provider: string, vector: Float32Array): void {
-    this.#entries.set(id, { hash, provider, vector: unit(vector) });
+  #store(id: string, hash: string, server: string, vector: Float32Array): void {
+    this.#entries.set(id, { hash, server, vector: unit(vector) });
   }
 
   /**
    * The `limit` tools most similar to `query` (any vector of the model; normalised here), best
-   * first, among `providers` when given.
+   * first, among `servers` when given.
    */
-  nearest(query: Float32Array, limit: number, providers?: ReadonlySet<string>): Similarity[] {
+  nearest(query: Float32Array, limit: number, servers?: ReadonlySet<string>): Similarity[] {
     const q = unit(query);
     const scored: Similarity[] = [];
     for (const [id, entry] of this.#entries) {
-      if (providers !== undefined && !providers.has(entry.provider)) continue;
+      if (servers !== undefined && !servers.has(entry.server)) continue;
       // Vectors of another size come from another model: they never compare.
       if (entry.vector.length !== q.length) continue;
-      scored.push({ id, provider: entry.provider, similarity: dot(q, entry.vector) });
+      scored.push({ id, server: entry.server, similarity: dot(q, entry.vector) });
     }
     scored.sort((a, b) => b.similarity - a.similarity || compareText(a.id, b.id));
     return scored.slice(0, limit);

@@ -15,7 +15,7 @@ const words = (text: string) =>
  */
 export class InMemorySearchIndex implements SearchIndex {
   readonly goodMatch: number;
-  readonly #providers = new Map<string, Map<string, SearchDocument>>();
+  readonly #servers = new Map<string, Map<string, SearchDocument>>();
   #version = 0;
 
   constructor(options: { goodMatch?: number } = {}) {
@@ -24,7 +24,7 @@ export class InMemorySearchIndex implements SearchIndex {
 
   get size(): number {
     let size = 0;
-    for (const tools of this.#providers.values()) size += tools.size;
+    for (const tools of this.#servers.values()) size += tools.size;
     return size;
   }
 
@@ -32,21 +32,21 @@ export class InMemorySearchIndex implements SearchIndex {
     return this.#version;
   }
 
-  setProvider(provider: string, documents: readonly SearchDocument[]): void {
-    this.#providers.set(provider, new Map(documents.map((doc) => [doc.id, doc])));
+  setServer(server: string, documents: readonly SearchDocument[]): void {
+    this.#servers.set(server, new Map(documents.map((doc) => [doc.id, doc])));
     this.#version++;
   }
 
-  removeProvider(provider: string): void {
-    if (this.#providers.delete(provider)) this.#version++;
+  removeServer(server: string): void {
+    if (this.#servers.delete(server)) this.#version++;
   }
 
-  providers(): string[] {
-    return [...this.#providers.keys()];
+  servers(): string[] {
+    return [...this.#servers.keys()];
   }
 
   get(id: string): SearchDocument | undefined {
-    for (const tools of this.#providers.values()) {
+    for (const tools of this.#servers.values()) {
       const doc = tools.get(id);
       if (doc !== undefined) return doc;
     }
@@ -54,7 +54,7 @@ export class InMemorySearchIndex implements SearchIndex {
   }
 
   *documents(): IterableIterator<SearchDocument> {
-    for (const tools of this.#providers.values()) yield* tools.values();
+    for (const tools of this.#servers.values()) yield* tools.values();
   }
 
   search(query: string, options: IndexSearchOptions = {}): SearchHit[] {
@@ -72,11 +72,11 @@ export class InMemorySearchIndex implements SearchIndex {
     match: (doc: SearchDocument) => { score: number; relevance: number } | undefined,
   ): SearchHit[] {
     const hits: SearchHit[] = [];
-    for (const [provider, tools] of this.#providers) {
-      if (options.providers !== undefined && !options.providers.includes(provider)) continue;
+    for (const [server, tools] of this.#servers) {
+      if (options.servers !== undefined && !options.servers.includes(server)) continue;
       for (const doc of tools.values()) {
         const found = match(doc);
-        if (found !== undefined) hits.push({ id: doc.id, provider, name: doc.name, ...found });
+        if (found !== undefined) hits.push({ id: doc.id, server, name: doc.name, ...found });
       }
     }
     hits.sort((a, b) => b.score - a.score || compareText(a.id, b.id));

@@ -18,7 +18,7 @@ const MAX_DEPTH = 24;
 /** A tool `p.t` with this input schema. */
 export const tool = (inputSchema: JsonObject, extra: Partial<ToolSpec> = {}): ToolSpec => ({
   id: 'p.t',
-  providerId: 'p',
+  serverId: 'p',
   name: 't',
   description: '',
   inputSchema,

@@ -33,7 +33,7 @@ describe('deep view: nested objects', () => {
     const described = describeTool({
       ...tool(CREATE_ENTITIES),
       id: 'memory.create_entities',
-      providerId: 'memory',
+      serverId: 'memory',
       name: 'create_entities',
       description: 'Create multiple new entities in the knowledge graph',
     });

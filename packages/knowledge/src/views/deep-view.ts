@@ -101,7 +101,7 @@ export function describeTool(tool: ToolSpec, options: DeepViewOptions = {}): Dee
     );
 
   return {
-    tool_id: formatToolId(tool.providerId, tool.name),
+    tool_id: formatToolId(tool.serverId, tool.name),
     description: verbatimText(
       tool.description || tool.title || '',
       budget(DEEP_VIEW_BUDGETS.description),

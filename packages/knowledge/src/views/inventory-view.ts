@@ -9,27 +9,27 @@ export interface InventoryViewOptions {
 }
 
 /**
- * What the model sees first: each provider with its tool names, under a token budget. When the
- * names do not fit, each provider keeps a one-line summary, its tool count and the names that
+ * What the model sees first: each server with its tool names, under a token budget. When the
+ * names do not fit, each server keeps a one-line summary, its tool count and the names that
  * fit in its share, and the view says that search finds the rest. Deterministic: the same
  * manifest gives the same text.
  */
 export function inventoryView(manifest: ToolManifest, options: InventoryViewOptions = {}): string {
   const budget = options.tokenBudget ?? 1_500;
-  const providers = manifest.providers;
-  const toolCount = providers.reduce((sum, p) => sum + p.tools.length, 0);
+  const servers = manifest.servers;
+  const toolCount = servers.reduce((sum, p) => sum + p.tools.length, 0);
   const intro =
-    providers.length === 0
+    servers.length === 0
       ? 'No MCP servers are connected for this user, so there are no tools to use.'
-      : `${toolCount} tools on ${providers.length} servers. Find tools with search_tools, read them with describe_tools, then call them.`;
-  const headers = providers.map((p) => {
-    const summary = firstLine(p.provider.description ?? p.provider.name ?? '', 100);
+      : `${toolCount} tools on ${servers.length} servers. Find tools with search_tools, read them with describe_tools, then call them.`;
+  const headers = servers.map((p) => {
+    const summary = firstLine(p.server.description ?? p.server.name ?? '', 100);
     const state = p.available ? '' : ` [unavailable: ${firstLine(p.reason ?? '', 80)}]`;
-    return `## ${p.provider.id} (${p.tools.length} tools)${summary === '' ? '' : ` — ${summary}`}${state}`;
+    return `## ${p.server.id} (${p.tools.length} tools)${summary === '' ? '' : ` — ${summary}`}${state}`;
   });
   const full = [
     intro,
-    ...providers.flatMap((p, i) => [
+    ...servers.flatMap((p, i) => [
       headers[i] as string,
       p.tools.map((t) => t.spec.name).join(', '),
     ]),
@@ -38,7 +38,7 @@ export function inventoryView(manifest: ToolManifest, options: InventoryViewOpti
     .join('\n');
   if (countTokens(full) <= budget) return full;
 
-  // Over budget: providers keep their headers while they fit in 70% of the budget; the names
+  // Over budget: servers keep their headers while they fit in 70% of the budget; the names
   // share what is left equally. Token counts are per line, so this stays linear.
   const note = 'Not every tool name fits here: search_tools finds the rest.';
   const lines = [intro, note];
@@ -47,13 +47,13 @@ export function inventoryView(manifest: ToolManifest, options: InventoryViewOpti
   let shown = 0;
   let headerTotal = 0;
   while (
-    shown < providers.length &&
+    shown < servers.length &&
     used + headerTotal + (headerCosts[shown] as number) <= budget * 0.7
   ) {
     headerTotal += headerCosts[shown] as number;
     shown += 1;
   }
-  const hidden = providers.length - shown;
+  const hidden = servers.length - shown;
   const tail = hidden > 0 ? `… and ${hidden} more servers: search_tools covers them too.` : '';
   used += headerTotal + (tail === '' ? 0 : countTokens(tail) + 1);
   // Per-line counts slightly undercount the joined text; shrink the shares until it fits.
@@ -61,7 +61,7 @@ export function inventoryView(manifest: ToolManifest, options: InventoryViewOpti
     const share = Math.max(0, Math.floor(((budget - used) * factor) / Math.max(1, shown)));
     const text = [
       ...lines,
-      ...nameLines(providers.slice(0, shown), headers, share),
+      ...nameLines(servers.slice(0, shown), headers, share),
       ...(tail === '' ? [] : [tail]),
     ].join('\n');
     if (countTokens(text) <= budget) return text;
@@ -70,23 +70,23 @@ export function inventoryView(manifest: ToolManifest, options: InventoryViewOpti
 }
 
 function nameLines(
-  providers: ToolManifest['providers'],
+  servers: ToolManifest['servers'],
   headers: readonly string[],
   share: number,
 ): string[] {
   const lines: string[] = [];
-  for (let i = 0; i < providers.length; i++) {
-    const provider = providers[i]!;
+  for (let i = 0; i < servers.length; i++) {
+    const server = servers[i]!;
     lines.push(headers[i] as string);
     const names: string[] = [];
     let spent = 8; // room for the "… N more" suffix
-    for (const tool of provider.tools) {
+    for (const tool of server.tools) {
       const cost = countTokens(`${tool.spec.name}, `);
       if (spent + cost > share) break;
       names.push(tool.spec.name);
       spent += cost;
     }
-    const more = provider.tools.length - names.length;
+    const more = server.tools.length - names.length;
     const suffix = more > 0 ? `${names.length > 0 ? ', ' : ''}… ${more} more` : '';
     if (names.length + more > 0) lines.push(`${names.join(', ')}${suffix}`);
   }

@@ -6,9 +6,9 @@ import { firstLine, trimText } from './description-text.js';
 import { outputFields } from './schema-summary.js';
 import { countTokens } from './token-count.js';
 
-const spec = (providerId: string, name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({
-  id: `${providerId}.${name}`,
-  providerId,
+const spec = (serverId: string, name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({
+  id: `${serverId}.${name}`,
+  serverId,
   name,
   description: '',
   inputSchema: { type: 'object' },
@@ -49,7 +49,7 @@ describe('snippets', () => {
 });
 
 describe('inventory view', () => {
-  it('lists providers and tool names, deterministically', () => {
+  it('lists servers and tool names, deterministically', () => {
     const manifest = manifestOf([
       spec('memory', 'read_graph'),
       spec('github', 'create_issue'),
@@ -69,7 +69,7 @@ describe('inventory view', () => {
   });
 
   it('says so when there are no servers', () => {
-    expect(inventoryView({ providers: [] })).toMatch(/No MCP servers are connected/);
+    expect(inventoryView({ servers: [] })).toMatch(/No MCP servers are connected/);
   });
 
   it('degrades a huge catalog to fit the budget and says search finds the rest', () => {
@@ -86,10 +86,10 @@ describe('inventory view', () => {
     );
   });
 
-  it('marks unavailable providers with their reason', () => {
+  it('marks unavailable servers with their reason', () => {
     const manifest = manifestOf([spec('github', 'create_issue')]);
     const broken = {
-      providers: manifest.providers.map((p) => ({
+      servers: manifest.servers.map((p) => ({
         ...p,
         available: false,
         reason: 'Server "github" failed: HTTP 502.',

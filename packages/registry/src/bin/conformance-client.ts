@@ -48,7 +48,7 @@ try {
   if (scenario.startsWith('auth/')) {
     // An OAuth server: the first connect goes out without a token and fails with the challenge
     // that says where the metadata is and which scope to ask for; authorise, then connect again.
-    await repositoriesOf(registry).authConfigs.upsert(ctx, { providerId: SERVER, kind: 'oauth' });
+    await repositoriesOf(registry).authConfigs.upsert(ctx, { serverId: SERVER, kind: 'oauth' });
     await pool.waitForReady(ctx, [SERVER], { timeoutMs: 25_000 }).catch(async (error: unknown) => {
       const challenge = oauth.lastChallenge(ctx, SERVER);
       if (challenge?.status !== 401) throw error;

@@ -1,4 +1,4 @@
-import { type McpAgentError, NotReadyError, ProviderNotFoundError } from '@mcp-agent/core';
+import { type McpAgentError, NotReadyError, ServerNotFoundError } from '@mcp-agent/core';
 
 /** The official MCP Registry; `MCP_AGENT_MCP_REGISTRY_URL` names another (a subregistry). */
 export const DEFAULT_MCP_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
@@ -169,7 +169,7 @@ export class McpRegistryClient {
 
   /**
    * The latest version of the server named exactly `name` (`io.github.owner/server`).
-   * @throws ProviderNotFoundError (`PROVIDER_NOT_FOUND`) when the registry has no such server;
+   * @throws ServerNotFoundError (`SERVER_NOT_FOUND`) when the registry has no such server;
    *   NotReadyError as for {@link search}.
    */
   async get(name: string): Promise<McpRegistryEntry> {
@@ -199,7 +199,7 @@ export class McpRegistryClient {
     }
     if (response.status === 404 && name !== undefined) {
       await response.body?.cancel();
-      throw new ProviderNotFoundError(
+      throw new ServerNotFoundError(
         `The MCP Registry at ${this.baseUrl} has no server named "${name.slice(0, 200)}"; search it for the exact name.`,
         { details: { registry: this.baseUrl, name: name.slice(0, 200) } },
       );

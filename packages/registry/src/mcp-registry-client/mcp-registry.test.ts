@@ -50,7 +50,7 @@ describe('McpRegistryClient', () => {
       '@acme/weather-mcp',
     );
     await expect(client.get('io.github.acme/nope')).rejects.toMatchObject({
-      code: 'PROVIDER_NOT_FOUND',
+      code: 'SERVER_NOT_FOUND',
       message: expect.stringMatching(/has no server named "io.github.acme\/nope"/),
     });
   });

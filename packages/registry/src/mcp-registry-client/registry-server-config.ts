@@ -160,7 +160,7 @@ export function serverConfigFromRegistry(
   };
 }
 
-/** `io.github.acme/weather-server` → `weather-server`: a valid provider id. */
+/** `io.github.acme/weather-server` → `weather-server`: a valid server id. */
 export function suggestedId(name: string): string {
   const last = name.slice(name.lastIndexOf('/') + 1);
   const slug = last

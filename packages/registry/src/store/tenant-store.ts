@@ -175,15 +175,15 @@ export class TenantStore {
   }
 
   /**
-   * True when the tenant can use `providerId` as far as credentials go: no auth or static
+   * True when the tenant can use `serverId` as far as credentials go: no auth or static
    * secrets configured, or OAuth with an active account and stored tokens.
    */
-  async isAuthorized(ctx: AgentContext, providerId: string): Promise<boolean> {
-    const config = await this.authConfigs.find(ctx, providerId);
+  async isAuthorized(ctx: AgentContext, serverId: string): Promise<boolean> {
+    const config = await this.authConfigs.find(ctx, serverId);
     if (config === undefined || config.kind !== 'oauth') return true;
-    const account = await this.accounts.find(ctx, providerId);
+    const account = await this.accounts.find(ctx, serverId);
     if (account?.status !== 'active') return false;
-    return (await this.accounts.getSecret(ctx, providerId, 'oauth_tokens')) !== undefined;
+    return (await this.accounts.getSecret(ctx, serverId, 'oauth_tokens')) !== undefined;
   }
 
   /**
@@ -198,9 +198,9 @@ export class TenantStore {
     };
   }
 
-  /** The tenant's stored row of `providerId` (a user server, or an app server's state), if any. */
-  storedServer(ctx: AgentContext, providerId: string): Promise<ConnectionRecord | undefined> {
-    return this.connections.find(ctx, providerId);
+  /** The tenant's stored row of `serverId` (a user server, or an app server's state), if any. */
+  storedServer(ctx: AgentContext, serverId: string): Promise<ConnectionRecord | undefined> {
+    return this.connections.find(ctx, serverId);
   }
 
   /** The tenant's stored server rows: its own servers, and the app servers it has state for. */
@@ -208,17 +208,17 @@ export class TenantStore {
     return this.connections.list(ctx);
   }
 
-  /** The stored tools of `providerId`, by name; empty when never discovered or not found. */
-  storedTools(ctx: AgentContext, providerId: string): Promise<CatalogTool[]> {
-    return this.catalog.list(ctx, providerId);
+  /** The stored tools of `serverId`, by name; empty when never discovered or not found. */
+  storedTools(ctx: AgentContext, serverId: string): Promise<CatalogTool[]> {
+    return this.catalog.list(ctx, serverId);
   }
 
   /** The stored tools of several servers in one query, each list sorted by name. */
   storedToolsOf(
     ctx: AgentContext,
-    providerIds: readonly string[],
+    serverIds: readonly string[],
   ): Promise<Map<string, CatalogTool[]>> {
-    return this.catalog.listMany(ctx, providerIds);
+    return this.catalog.listMany(ctx, serverIds);
   }
 
   /**

@@ -35,14 +35,13 @@ export class MemoryPoolStore implements PoolStore {
     const existed = servers.has(config.id);
     servers.set(config.id, { config, state: { status: 'pending' }, tools: [], version: 0 });
     this.#servers.set(userId, servers);
-    if (existed)
-      this.events.emit('server-updated', { userId, providerId: config.id, scope: 'user' });
+    if (existed) this.events.emit('server-updated', { userId, serverId: config.id, scope: 'user' });
   }
 
   /** Removes a tenant's server and emits `server-removed`. */
   remove(userId: string, serverId: string): void {
     if (this.#servers.get(userId)?.delete(serverId) === true)
-      this.events.emit('server-removed', { userId, providerId: serverId, scope: 'user' });
+      this.events.emit('server-removed', { userId, serverId, scope: 'user' });
   }
 
   /** The last state the pool recorded for a server. */

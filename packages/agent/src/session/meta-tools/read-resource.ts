@@ -18,7 +18,7 @@ const MAX_LINKS = 1_000;
  * refuses to read them from another server.
  */
 export function noteResourceLinks(state: SessionState, toolId: string, value: JsonValue): void {
-  const server = parseToolId(toolId).providerId;
+  const server = parseToolId(toolId).serverId;
   const stack: unknown[] = [value];
   let seen = 0;
   while (stack.length > 0 && seen++ < 10_000) {

@@ -33,7 +33,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         return failed(new SandboxError('run_code is not available: no sandbox is configured.'));
       const tools = [...state.described].map((id) => {
         const parsed = parseToolId(id);
-        return { provider: parsed.providerId, name: parsed.toolName };
+        return { server: parsed.serverId, name: parsed.toolName };
       });
       let quota: ActionError | undefined;
       const callTool = codeToolCaller(
@@ -58,7 +58,7 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
         },
         callTool: async (tool, args, signal) => {
           const reply = await callTool(tool, args, signal);
-          if (reply.ok) used.push(`${tool.provider}.${tool.name}` as ToolId);
+          if (reply.ok) used.push(`${tool.server}.${tool.name}` as ToolId);
           return reply;
         },
       });

@@ -96,8 +96,8 @@ describe('search_tools', () => {
     });
   });
 
-  it('answers one query in the same shape, within the providers asked', async () => {
-    const one = (await search({ query: 'create', providers: ['calendar'] }))
+  it('answers one query in the same shape, within the servers asked', async () => {
+    const one = (await search({ query: 'create', servers: ['calendar'] }))
       .value as unknown as ToolSearchAnswer;
     expect(one.queries).toHaveLength(1);
     expect(one.queries[0]!.matches.map((m) => m.tool_id)).toEqual(['calendar.create_event']);
@@ -132,7 +132,7 @@ describe('search_tools', () => {
   it('lists both forms in its schema and teaches splitting a task into searches', () => {
     const listing = session().tools.find((t) => t.name === 'search_tools')!;
     const properties = listing.inputSchema.properties as Record<string, { maxItems?: number }>;
-    expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'providers']);
+    expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'servers']);
     expect(properties.queries?.maxItems).toBe(8);
     expect(listing.description).toMatch(
       /Split a task of several steps into short searches in one call/,
@@ -162,8 +162,8 @@ describe('search_tools', () => {
     expect(listed.setSearchScope(after)).toBe(true);
     // Fifty servers stay within the bound, saying how many more there are.
     const many = {
-      providers: Array.from({ length: 50 }, (_, i) => ({
-        provider: { id: `server${i}`, description: `Server number ${i} does things`.repeat(3) },
+      servers: Array.from({ length: 50 }, (_, i) => ({
+        server: { id: `server${i}`, description: `Server number ${i} does things`.repeat(3) },
         available: true,
         tools: [{ spec: { name: 'a_tool' } }],
       })),

@@ -28,7 +28,7 @@ const input = z
       .max(20)
       .optional()
       .describe(`Results per query (default ${DEFAULT_LIMIT}).`),
-    providers: z.array(z.string().max(64)).max(50).optional().describe('Only these servers.'),
+    servers: z.array(z.string().max(64)).max(50).optional().describe('Only these servers.'),
   })
   .superRefine((value, issues) => {
     if ((value.query === undefined) === (value.queries === undefined)) {
@@ -64,10 +64,10 @@ export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>
     description:
       'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Search before describing or calling.',
     input,
-    async run({ query, queries, limit, providers }, { ctx }) {
+    async run({ query, queries, limit, servers }, { ctx }) {
       const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
         limit: limit ?? DEFAULT_LIMIT,
-        ...(providers === undefined ? {} : { providers }),
+        ...(servers === undefined ? {} : { servers }),
       });
       return observed(answer as unknown as JsonValue);
     },

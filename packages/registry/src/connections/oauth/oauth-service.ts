@@ -70,12 +70,8 @@ export interface OAuthServiceOptions {
  * disconnect are recorded as the user's acts) and the server definitions in effect.
  */
 export interface OAuthStore extends TenantStore {
-  resolveServer(ctx: AgentContext, providerId: string): Promise<ServerConfig>;
-  recordState(
-    ctx: AgentContext,
-    providerId: string,
-    update: ConnectionStateUpdate,
-  ): Promise<unknown>;
+  resolveServer(ctx: AgentContext, serverId: string): Promise<ServerConfig>;
+  recordState(ctx: AgentContext, serverId: string, update: ConnectionStateUpdate): Promise<unknown>;
 }
 
 /**
@@ -111,25 +107,25 @@ export class OAuthService {
    * from the server's challenge (see `lastChallenge`): where its resource metadata is, and which
    * scope to ask for (only what it asked for: minimal scopes, step-up on demand).
    * @throws ConfigError (`CONFIG_INVALID`) for a stdio server or a redirect URI that is not https
-   *   (or http on loopback); ProviderNotFoundError; PolicyDeniedError for a private discovery URL.
+   *   (or http on loopback); ServerNotFoundError; PolicyDeniedError for a private discovery URL.
    */
   async startOAuth(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     redirectUri: string,
     hints: AuthorizationHints = {},
   ): Promise<{
     /** Where to send the user; empty when the stored tokens were still valid. */
     authorizationUrl: string;
   }> {
-    const serverUrl = await this.#serverUrl(ctx, providerId);
+    const serverUrl = await this.#serverUrl(ctx, serverId);
     const redirect = checkRedirect(redirectUri);
     await this.#authConfigs.upsert(ctx, {
-      providerId,
+      serverId,
       kind: 'oauth',
       settings: { redirectUri: redirect, ...definedHints(hints) },
     });
-    const provider = this.#provider(ctx, providerId, redirect);
+    const provider = this.#provider(ctx, serverId, redirect);
     await provider.invalidateCredentials('tokens');
     const result = await auth(provider, { serverUrl, fetchFn: this.#fetch, ...sdkHints(hints) });
     if (result !== 'REDIRECT' || provider.authorizationUrl === undefined) {
@@ -146,13 +142,13 @@ export class OAuthService {
    */
   async finalizeOAuth(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     code: string,
     state: string,
     iss?: string,
   ): Promise<void> {
-    const serverUrl = await this.#serverUrl(ctx, providerId);
-    const stored = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.state);
+    const serverUrl = await this.#serverUrl(ctx, serverId);
+    const stored = await this.#tokens.get(ctx, serverId, OAUTH_FIELDS.state);
     const expected =
       stored === undefined
         ? undefined
@@ -164,14 +160,14 @@ export class OAuthService {
         'The authorisation callback does not match a pending authorisation (missing, wrong or reused state). Start it again.',
       );
     }
-    await this.#tokens.remove(ctx, providerId, [OAUTH_FIELDS.state]);
+    await this.#tokens.remove(ctx, serverId, [OAUTH_FIELDS.state]);
     if (ctx.clock.now() - expected.createdAt > this.#stateTtlMs) {
       throw new UnauthorizedError('The authorisation took too long and expired. Start it again.');
     }
-    await this.#checkIssuer(ctx, providerId, iss);
-    const settings = (await this.#authConfigs.find(ctx, providerId))?.settings;
+    await this.#checkIssuer(ctx, serverId, iss);
+    const settings = (await this.#authConfigs.find(ctx, serverId))?.settings;
     const redirect = typeof settings?.redirectUri === 'string' ? settings.redirectUri : '';
-    const result = await auth(this.#provider(ctx, providerId, redirect), {
+    const result = await auth(this.#provider(ctx, serverId, redirect), {
       serverUrl,
       fetchFn: this.#fetch,
       authorizationCode: code,
@@ -179,11 +175,11 @@ export class OAuthService {
     });
     if (result !== 'AUTHORIZED')
       throw new UnauthorizedError('The authorisation server did not issue tokens. Start again.');
-    await this.registry.recordAudit(ctx, { action: 'oauth.signed_in', serverId: providerId });
+    await this.registry.recordAudit(ctx, { action: 'oauth.signed_in', serverId });
   }
 
-  async #checkIssuer(ctx: AgentContext, providerId: string, iss: string | undefined) {
-    const stored = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.issuer);
+  async #checkIssuer(ctx: AgentContext, serverId: string, iss: string | undefined) {
+    const stored = await this.#tokens.get(ctx, serverId, OAUTH_FIELDS.issuer);
     if (stored === undefined) return; // no discovery happened: nothing to compare with
     const recorded = JSON.parse(stored) as RecordedIssuer;
     if (iss === undefined || iss === '') {
@@ -203,16 +199,16 @@ export class OAuthService {
    * A valid access token, refreshed first when it is about to expire (single-flight).
    * @throws UnauthorizedError (`UNAUTHORIZED`, reason `needs_auth`): no tokens, refresh refused.
    */
-  async accessToken(ctx: AgentContext, providerId: string, force = false): Promise<string> {
-    const tokens = await this.#storedTokens(ctx, providerId);
-    if (tokens === undefined) throw this.#needsAuth(providerId, 'it was never authorised');
+  async accessToken(ctx: AgentContext, serverId: string, force = false): Promise<string> {
+    const tokens = await this.#storedTokens(ctx, serverId);
+    if (tokens === undefined) throw this.#needsAuth(serverId, 'it was never authorised');
     const fresh =
       tokens.expires_at === undefined || tokens.expires_at - ctx.clock.now() > this.#skewMs;
     if (fresh && !force) return tokens.access_token;
-    const key = `${ctx.userId}\u0000${providerId}`;
+    const key = `${ctx.userId}\u0000${serverId}`;
     let pending = this.#refreshing.get(key);
     if (pending === undefined) {
-      pending = this.#refresh(ctx, providerId, tokens).finally(() => this.#refreshing.delete(key));
+      pending = this.#refresh(ctx, serverId, tokens).finally(() => this.#refreshing.delete(key));
       this.#refreshing.set(key, pending);
     }
     return pending;
@@ -226,7 +222,7 @@ export class OAuthService {
    */
   fetchFor(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     base: typeof globalThis.fetch = fetch,
   ): AuthorizedFetch {
     return async (input, init) => {
@@ -235,28 +231,28 @@ export class OAuthService {
         if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
         const response = await base(input, { ...init, headers });
         if (response.status === 401 || response.status === 403)
-          this.#remember(ctx, providerId, response);
+          this.#remember(ctx, serverId, response);
         return response;
       };
       const token =
-        (await this.#storedTokens(ctx, providerId)) === undefined
+        (await this.#storedTokens(ctx, serverId)) === undefined
           ? undefined
-          : await this.accessToken(ctx, providerId);
+          : await this.accessToken(ctx, serverId);
       const response = await send(token);
       if (response.status !== 401 || token === undefined) return response;
       await response.body?.cancel();
       // Another caller may have refreshed meanwhile; only force a refresh if the token is the same.
-      const current = await this.accessToken(ctx, providerId);
-      return send(current !== token ? current : await this.accessToken(ctx, providerId, true));
+      const current = await this.accessToken(ctx, serverId);
+      return send(current !== token ? current : await this.accessToken(ctx, serverId, true));
     };
   }
 
   /** The last 401/403 challenge a server sent this tenant (to re-authorise or step up). */
-  lastChallenge(ctx: AgentContext, providerId: string): AuthChallenge | undefined {
-    return this.#challenges.get(`${ctx.userId}\u0000${providerId}`);
+  lastChallenge(ctx: AgentContext, serverId: string): AuthChallenge | undefined {
+    return this.#challenges.get(`${ctx.userId}\u0000${serverId}`);
   }
 
-  #remember(ctx: AgentContext, providerId: string, response: Response): AuthChallenge {
+  #remember(ctx: AgentContext, serverId: string, response: Response): AuthChallenge {
     const params = extractWWWAuthenticateParams(response);
     const challenge: AuthChallenge = {
       status: response.status,
@@ -266,24 +262,24 @@ export class OAuthService {
       ...(params.scope === undefined ? {} : { scope: params.scope }),
       ...(params.error === undefined ? {} : { error: params.error }),
     };
-    this.#challenges.set(`${ctx.userId}\u0000${providerId}`, challenge);
+    this.#challenges.set(`${ctx.userId}\u0000${serverId}`, challenge);
     return challenge;
   }
 
   /** Deletes the tenant's tokens and client registration for the server. */
-  async disconnect(ctx: AgentContext, providerId: string): Promise<void> {
-    await this.#tokens.disconnect(ctx, providerId);
-    await this.registry.recordAudit(ctx, { action: 'oauth.disconnected', serverId: providerId });
+  async disconnect(ctx: AgentContext, serverId: string): Promise<void> {
+    await this.#tokens.disconnect(ctx, serverId);
+    await this.registry.recordAudit(ctx, { action: 'oauth.disconnected', serverId });
   }
 
-  async #refresh(ctx: AgentContext, providerId: string, tokens: StoredTokens): Promise<string> {
+  async #refresh(ctx: AgentContext, serverId: string, tokens: StoredTokens): Promise<string> {
     if (tokens.refresh_token === undefined)
-      throw this.#needsAuth(providerId, 'the access token expired and there is no refresh token');
-    const serverUrl = await this.#serverUrl(ctx, providerId);
-    const settings = (await this.#authConfigs.find(ctx, providerId))?.settings;
+      throw this.#needsAuth(serverId, 'the access token expired and there is no refresh token');
+    const serverUrl = await this.#serverUrl(ctx, serverId);
+    const settings = (await this.#authConfigs.find(ctx, serverId))?.settings;
     const provider = this.#provider(
       ctx,
-      providerId,
+      serverId,
       typeof settings?.redirectUri === 'string' ? settings.redirectUri : '',
     );
     let result: AuthResult;
@@ -294,58 +290,58 @@ export class OAuthService {
         ...sdkHints(hintsFrom(settings)),
       });
     } catch (error) {
-      await this.#markNeedsAuth(ctx, providerId);
-      throw this.#needsAuth(providerId, `the refresh was refused (${(error as Error).message})`);
+      await this.#markNeedsAuth(ctx, serverId);
+      throw this.#needsAuth(serverId, `the refresh was refused (${(error as Error).message})`);
     }
-    const next = await this.#storedTokens(ctx, providerId);
+    const next = await this.#storedTokens(ctx, serverId);
     if (
       result !== 'AUTHORIZED' ||
       next === undefined ||
       next.access_token === tokens.access_token
     ) {
-      await this.#markNeedsAuth(ctx, providerId);
-      throw this.#needsAuth(providerId, 'the refresh token was refused (invalid_grant)');
+      await this.#markNeedsAuth(ctx, serverId);
+      throw this.#needsAuth(serverId, 'the refresh token was refused (invalid_grant)');
     }
     return next.access_token;
   }
 
-  async #markNeedsAuth(ctx: AgentContext, providerId: string): Promise<void> {
-    await this.#tokens.setStatus(ctx, providerId, 'needs_auth');
+  async #markNeedsAuth(ctx: AgentContext, serverId: string): Promise<void> {
+    await this.#tokens.setStatus(ctx, serverId, 'needs_auth');
     await this.registry
-      .recordState(ctx, providerId, {
+      .recordState(ctx, serverId, {
         status: 'needs_auth',
         lastError: 'authorisation expired; re-authorise',
       })
       .catch(() => undefined);
   }
 
-  #needsAuth(providerId: string, why: string): UnauthorizedError {
+  #needsAuth(serverId: string, why: string): UnauthorizedError {
     return new UnauthorizedError(
-      `Server "${providerId}" needs authorisation: ${why}. Sign in to it again.`,
+      `Server "${serverId}" needs authorisation: ${why}. Sign in to it again.`,
       {
-        details: { providerId, reason: 'needs_auth' },
+        details: { serverId, reason: 'needs_auth' },
       },
     );
   }
 
-  async #storedTokens(ctx: AgentContext, providerId: string): Promise<StoredTokens | undefined> {
-    const text = await this.#tokens.get(ctx, providerId, OAUTH_FIELDS.tokens);
+  async #storedTokens(ctx: AgentContext, serverId: string): Promise<StoredTokens | undefined> {
+    const text = await this.#tokens.get(ctx, serverId, OAUTH_FIELDS.tokens);
     return text === undefined ? undefined : (JSON.parse(text) as StoredTokens);
   }
 
-  async #serverUrl(ctx: AgentContext, providerId: string): Promise<string> {
-    const config = await this.registry.resolveServer(ctx, providerId).catch(() => undefined);
-    if (config === undefined) throw notFound(providerId);
+  async #serverUrl(ctx: AgentContext, serverId: string): Promise<string> {
+    const config = await this.registry.resolveServer(ctx, serverId).catch(() => undefined);
+    if (config === undefined) throw notFound(serverId);
     if (config.transport === 'stdio')
-      throw new ConfigError(`Server "${providerId}" runs over stdio; OAuth is for remote servers.`);
+      throw new ConfigError(`Server "${serverId}" runs over stdio; OAuth is for remote servers.`);
     return config.url;
   }
 
-  #provider(ctx: AgentContext, providerId: string, redirectUri: string): VaultOAuthProvider {
+  #provider(ctx: AgentContext, serverId: string, redirectUri: string): VaultOAuthProvider {
     return new VaultOAuthProvider(
       this.#tokens,
       ctx,
-      providerId,
+      serverId,
       redirectUri,
       this.options.clientName,
       this.options.clientMetadataUrl,

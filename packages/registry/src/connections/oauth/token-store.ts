@@ -60,7 +60,7 @@ export class VaultTokenStore implements TokenStore {
   }
 
   async setStatus(ctx: AgentContext, serverId: string, status: AccountStatus): Promise<void> {
-    await this.repositories.accounts.upsert(ctx, { providerId: serverId, status });
+    await this.repositories.accounts.upsert(ctx, { serverId, status });
   }
 
   async disconnect(ctx: AgentContext, serverId: string): Promise<void> {

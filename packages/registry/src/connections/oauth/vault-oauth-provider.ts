@@ -38,7 +38,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   constructor(
     private readonly store: TokenStore,
     private readonly ctx: AgentContext,
-    private readonly providerId: string,
+    private readonly serverId: string,
     private readonly redirectUri: string,
     private readonly clientName = 'mcp-agent',
     /** A client ID metadata document URL, used where the server supports them (CIMD). */
@@ -93,7 +93,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
         : { expires_at: this.ctx.clock.now() + tokens.expires_in * 1000 }),
     };
     await this.#put(OAUTH_FIELDS.tokens, JSON.stringify(stored));
-    await this.store.setStatus(this.ctx, this.providerId, 'active');
+    await this.store.setStatus(this.ctx, this.serverId, 'active');
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
@@ -115,7 +115,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   }
 
   async codeVerifier(): Promise<string> {
-    const verifier = await this.store.get(this.ctx, this.providerId, OAUTH_FIELDS.verifier);
+    const verifier = await this.store.get(this.ctx, this.serverId, OAUTH_FIELDS.verifier);
     if (verifier === undefined)
       throw new Error('No PKCE verifier is stored: start the authorisation again.');
     return verifier;
@@ -134,15 +134,15 @@ export class VaultOAuthProvider implements OAuthClientProvider {
             : scope === 'verifier'
               ? [OAUTH_FIELDS.verifier]
               : [OAUTH_FIELDS.issuer];
-    await this.store.remove(this.ctx, this.providerId, fields);
+    await this.store.remove(this.ctx, this.serverId, fields);
   }
 
   async #put(field: OAuthField, value: string): Promise<void> {
-    await this.store.put(this.ctx, this.providerId, field, value);
+    await this.store.put(this.ctx, this.serverId, field, value);
   }
 
   async #getJson<T>(field: OAuthField): Promise<T | undefined> {
-    const text = await this.store.get(this.ctx, this.providerId, field);
+    const text = await this.store.get(this.ctx, this.serverId, field);
     return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 }

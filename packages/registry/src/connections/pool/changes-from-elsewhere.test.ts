@@ -118,7 +118,7 @@ describe.each(dialects.filter((dialect) => dialect.name === 'sqlite'))(
       );
       const alice = createContext({ userId: 'alice' });
       const heard: string[] = [];
-      server.events.on('server-registered', (change) => heard.push(change.providerId));
+      server.events.on('server-registered', (change) => heard.push(change.serverId));
 
       // Nothing held: a poll asks nothing of the database.
       await cli.addServer(alice, misbehaving('early', 'normal', ['tag-early']));

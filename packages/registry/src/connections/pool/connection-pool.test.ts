@@ -74,7 +74,7 @@ describe('ConnectionPool with real servers from npm', () => {
       expect(state.toolCount).toBeGreaterThan(0);
     }
     const rows = await repositoriesOf(registry).connections.list(alice);
-    expect(rows.map((r) => [r.providerId, r.status])).toEqual([
+    expect(rows.map((r) => [r.serverId, r.status])).toEqual([
       ['everything', 'ready'],
       ['files', 'ready'],
       ['memory', 'ready'],

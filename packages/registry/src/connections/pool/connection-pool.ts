@@ -98,8 +98,8 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
         await this.evictIdle();
       });
     // A changed or removed definition closes the old session; the next use opens the new one.
-    const drop = ({ userId, providerId }: { userId: string; providerId: string }) => {
-      void this.#close(key(userId, providerId));
+    const drop = ({ userId, serverId }: { userId: string; serverId: string }) => {
+      void this.#close(key(userId, serverId));
     };
     store.events.on('server-updated', drop);
     store.events.on('server-removed', drop);
@@ -224,7 +224,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   /**
    * Calls a tool through the tenant's pooled session; a tool's own failure is an `isError` result.
    * @throws NotReadyError (`NOT_READY`) if the server failed to connect or the pool is closed,
-   *   ProviderNotFoundError, PolicyDeniedError (launch refused) or TimeoutError (no answer).
+   *   ServerNotFoundError, PolicyDeniedError (launch refused) or TimeoutError (no answer).
    */
   async callTool(
     ctx: AgentContext,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
+import { createContext, ServerNotFoundError } from '@mcp-agent/core';
 import { MemoryPoolStore } from '../../testing/index.js';
 import { ConnectionPool } from './connection-pool.js';
 import { misbehaving } from './pool-test-helpers.js';
@@ -36,6 +36,6 @@ describe('ConnectionPool over a MemoryPoolStore', () => {
     await expect.poll(() => pool?.size).toBe(0);
     await expect(
       pool.connection(createContext({ userId: 'bob' }), 'fixture'),
-    ).rejects.toBeInstanceOf(ProviderNotFoundError);
+    ).rejects.toBeInstanceOf(ServerNotFoundError);
   });
 });

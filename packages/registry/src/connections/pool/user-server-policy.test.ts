@@ -98,9 +98,9 @@ describe('user server policy', () => {
       transport: 'streamable-http',
       url: 'https://mcp.linear.app/mcp',
     });
-    expect(
-      (await repositoriesOf(registry).connections.list(alice)).map((r) => r.providerId),
-    ).toEqual(['linear']);
+    expect((await repositoriesOf(registry).connections.list(alice)).map((r) => r.serverId)).toEqual(
+      ['linear'],
+    );
   });
 
   it('a stdio server registered before the policy is refused at launch, with the reason', async () => {

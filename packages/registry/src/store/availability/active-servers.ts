@@ -57,7 +57,7 @@ export function resolveTiers(
   allow: readonly string[] | undefined,
 ): TierEntry[] {
   const byId = new Map<string, { server: ActiveServer; enabled: boolean }>();
-  const rowsById = new Map(rows.map((row) => [row.providerId, row]));
+  const rowsById = new Map(rows.map((row) => [row.serverId, row]));
   for (const config of appServers.values()) {
     const row = rowsById.get(config.id);
     if (row?.scope === 'user') continue;
@@ -68,9 +68,9 @@ export function resolveTiers(
   }
   for (const row of rows) {
     if (row.scope !== 'user') continue;
-    byId.set(row.providerId, {
+    byId.set(row.serverId, {
       server: describe(
-        row.providerId,
+        row.serverId,
         'user',
         row.transport,
         row.config.name,

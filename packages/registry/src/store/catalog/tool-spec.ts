@@ -6,7 +6,7 @@ import {
 } from '@mcp-agent/core';
 
 /** Reads a raw MCP tool object into a `ToolSpec`, tolerating missing or odd fields. */
-export function toToolSpec(providerId: string, raw: JsonObject): ToolSpec {
+export function toToolSpec(serverId: string, raw: JsonObject): ToolSpec {
   const name = String(raw.name);
   const object = (value: unknown): JsonObject | undefined =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -17,8 +17,8 @@ export function toToolSpec(providerId: string, raw: JsonObject): ToolSpec {
   const annotations = object(raw.annotations) as ToolAnnotations | undefined;
   const taskSupport = object(raw.execution)?.taskSupport;
   return {
-    id: formatToolId(providerId, name),
-    providerId,
+    id: formatToolId(serverId, name),
+    serverId,
     name,
     description: typeof raw.description === 'string' ? raw.description : '',
     inputSchema: object(raw.inputSchema) ?? { type: 'object' },

@@ -176,7 +176,7 @@ export class ChangeLog {
         change: {
           ...(JSON.parse(row.detail) as object),
           userId: row.user_id,
-          providerId: row.provider_id,
+          serverId: row.server_id,
           scope: row.scope,
         },
       } as RegistryChange,
@@ -185,10 +185,10 @@ export class ChangeLog {
 
   /** The row of `change` made by `origin`, for an insert (the database numbers it). */
   static row(change: RegistryChange, origin: string, createdAt: string) {
-    const { userId, providerId, scope, ...detail } = change.change;
+    const { userId, serverId, scope, ...detail } = change.change;
     return {
       user_id: userId,
-      provider_id: providerId,
+      server_id: serverId,
       kind: change.kind,
       scope,
       detail: JSON.stringify(detail),

@@ -59,8 +59,8 @@ export class PostgresChangeFeed extends LoggedChangeFeed {
     // One statement: the notice goes out when the row commits, never before and never alone.
     await sql`
       with inserted as (
-        insert into registry_changes (user_id, provider_id, kind, scope, detail, origin, created_at)
-        values (${row.user_id}, ${row.provider_id}, ${row.kind}, ${row.scope}, ${row.detail}, ${row.origin}, ${row.created_at})
+        insert into registry_changes (user_id, server_id, kind, scope, detail, origin, created_at)
+        values (${row.user_id}, ${row.server_id}, ${row.kind}, ${row.scope}, ${row.detail}, ${row.origin}, ${row.created_at})
         returning seq
       )
       select pg_notify(${this.#channel}, cast(seq as text)) from inserted`.execute(

@@ -5,7 +5,7 @@ export interface ServerChange {
   /** The tenant whose servers changed; listeners must not act for another tenant. */
   readonly userId: string;
   /** The server that changed. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** `user` for the tenant's own server, `app` for the operator's. */
   readonly scope: 'app' | 'user';
 }
@@ -16,8 +16,8 @@ export interface ServerChange {
  *
  * @example
  * ```ts
- * registry.events.on('catalog-changed', ({ userId, providerId, update }) => {
- *   if (update.flagged.length > 0) logger.warn({ userId, providerId }, 'tools flagged');
+ * registry.events.on('catalog-changed', ({ userId, serverId, update }) => {
+ *   if (update.flagged.length > 0) logger.warn({ userId, serverId }, 'tools flagged');
  * });
  * ```
  */

@@ -102,7 +102,7 @@ describe.each(implementations)('registry changes across processes: $name', ({ op
     await until(() => onB.length >= 3, 1_000);
     const expected = ['server-registered', 'server-updated', 'server-removed'].map((kind) => ({
       kind,
-      change: { userId: 'alice', providerId: 'github', scope: 'user' },
+      change: { userId: 'alice', serverId: 'github', scope: 'user' },
     }));
     expect(onB).toEqual(expected);
     // A heard its own changes once, from itself, and nothing came back to it.
@@ -124,7 +124,7 @@ describe.each(implementations)('registry changes across processes: $name', ({ op
       kind: 'state-changed',
       change: {
         userId: 'alice',
-        providerId: 'docs',
+        serverId: 'docs',
         scope: 'user',
         status: 'failed',
         lastError: 'refused',
@@ -132,7 +132,7 @@ describe.each(implementations)('registry changes across processes: $name', ({ op
     });
     expect(onB.find((c) => c.kind === 'catalog-changed')?.change).toMatchObject({
       userId: 'alice',
-      providerId: 'docs',
+      serverId: 'docs',
       update: { version: 1, added: ['search_docs'], removed: [], changed: [] },
     });
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   createContext,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   type ServerConfig,
 } from '@mcp-agent/core';
 import type { Registry } from '../../index.js';
@@ -41,7 +41,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
     it('upserts a user server, keeping env and header values out of the config column', async () => {
       const record = await registry.addServer(alice, memoryServer);
       expect(record).toMatchObject({
-        providerId: 'memory',
+        serverId: 'memory',
         scope: 'user',
         status: 'pending',
         toolCount: null,
@@ -119,7 +119,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       expect(await registry.db.selectFrom('secrets').selectAll().execute()).toEqual([]);
       expect(await registry.db.selectFrom('tool_catalog').selectAll().execute()).toEqual([]);
       await expect(registry.removeServer(alice, 'memory')).rejects.toBeInstanceOf(
-        ProviderNotFoundError,
+        ServerNotFoundError,
       );
     });
 
@@ -131,8 +131,8 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
         'server-removed',
         'state-changed',
       ] as const) {
-        registry.events.on(event, (change: { providerId: string }) =>
-          seen.push(`${event}:${change.providerId}`),
+        registry.events.on(event, (change: { serverId: string }) =>
+          seen.push(`${event}:${change.serverId}`),
         );
       }
       await registry.addServer(alice, memoryServer);
@@ -231,7 +231,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       );
       await expect(
         registry.recordState(alice, 'unknown', { status: 'ready' }),
-      ).rejects.toBeInstanceOf(ProviderNotFoundError);
+      ).rejects.toBeInstanceOf(ServerNotFoundError);
     });
   });
 
@@ -279,7 +279,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       await registry.addServer(alice, githubServer);
       expect(await registry.isAuthorized(alice, 'github')).toBe(true);
       await repositoriesOf(registry).authConfigs.upsert(alice, {
-        providerId: 'github',
+        serverId: 'github',
         kind: 'oauth',
         settings: { scopes: ['repo'] },
       });
@@ -289,7 +289,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       });
       expect(await registry.isAuthorized(alice, 'github')).toBe(false);
       await repositoriesOf(registry).accounts.upsert(alice, {
-        providerId: 'github',
+        serverId: 'github',
         status: 'active',
         providerUid: 'u-42',
       });
@@ -308,8 +308,8 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
 
     it('disconnect deletes the tokens and marks the account disconnected', async () => {
       const { accounts, authConfigs } = repositoriesOf(registry);
-      await authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' });
-      await accounts.upsert(alice, { providerId: 'github', status: 'active' });
+      await authConfigs.upsert(alice, { serverId: 'github', kind: 'oauth' });
+      await accounts.upsert(alice, { serverId: 'github', status: 'active' });
       await accounts.putSecret(alice, 'github', 'oauth_tokens', 'tokens');
       expect(await accounts.disconnect(alice, 'github')).toBe(true);
       expect(await accounts.getSecret(alice, 'github', 'oauth_tokens')).toBeUndefined();

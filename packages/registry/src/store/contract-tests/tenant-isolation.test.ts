@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext, ProviderNotFoundError } from '@mcp-agent/core';
+import { createContext, ServerNotFoundError } from '@mcp-agent/core';
 import type { Registry } from '../../index.js';
 import { reportSkippedPostgres, tenantDialects } from './dialects.js';
 import { repositoriesOf } from '../tenant-store.js';
@@ -25,12 +25,12 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
     await repositoriesOf(registry).catalog.replace(alice, 'github', [{ name: 'create_issue' }]);
     await registry.recordState(alice, 'github', { status: 'ready' });
     await repositoriesOf(registry).authConfigs.upsert(alice, {
-      providerId: 'github',
+      serverId: 'github',
       kind: 'oauth',
       settings: { scopes: ['repo'] },
     });
     await repositoriesOf(registry).accounts.upsert(alice, {
-      providerId: 'github',
+      serverId: 'github',
       status: 'active',
       providerUid: 'alice-uid',
     });
@@ -53,7 +53,7 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
     const foreign = await repositoriesOf(registry)
       .connections.get(mallory, 'github')
       .catch((e: Error) => e);
-    expect(ProviderNotFoundError.isInstance(foreign)).toBe(true);
+    expect(ServerNotFoundError.isInstance(foreign)).toBe(true);
     expect((foreign as Error).message).toBe(
       (missing as Error).message.replace('does-not-exist', 'github'),
     );
@@ -87,11 +87,11 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
     expect(await registry.tiers(mallory)).toEqual([]);
     expect(await registry.isAuthorized(mallory, 'github')).toBe(true); // no auth config of hers: nothing to check
     await expect(registry.resolveServer(mallory, 'github')).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
+      ServerNotFoundError,
     );
     await expect(
       repositoriesOf(registry).connections.resolveUserServer(mallory, 'github'),
-    ).rejects.toBeInstanceOf(ProviderNotFoundError);
+    ).rejects.toBeInstanceOf(ServerNotFoundError);
     expect((await registry.availability(mallory)).servers).toEqual([]);
     expect(await repositoriesOf(registry).catalog.list(mallory, 'github')).toEqual([]);
     expect(await repositoriesOf(registry).catalog.listMany(mallory, ['github'])).toEqual(
@@ -104,14 +104,14 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
 
   it("every write on another tenant's ids changes nothing of theirs", async () => {
     await expect(registry.removeServer(mallory, 'github')).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
+      ServerNotFoundError,
     );
     await expect(
       repositoriesOf(registry).catalog.replace(mallory, 'github', []),
-    ).rejects.toBeInstanceOf(ProviderNotFoundError);
+    ).rejects.toBeInstanceOf(ServerNotFoundError);
     await expect(
       registry.recordState(mallory, 'github', { status: 'failed' }),
-    ).rejects.toBeInstanceOf(ProviderNotFoundError);
+    ).rejects.toBeInstanceOf(ServerNotFoundError);
     expect(await repositoriesOf(registry).accounts.disconnect(mallory, 'github')).toBe(false);
     expect(
       await repositoriesOf(registry).secrets.remove(mallory, {
@@ -128,11 +128,11 @@ describe.each(tenantDialects)('TEN-01 cross-tenant walk on $label', (dialect) =>
       url: 'https://evil.example/sse',
     });
     await repositoriesOf(registry).authConfigs.upsert(mallory, {
-      providerId: 'github',
+      serverId: 'github',
       kind: 'none',
     });
     await repositoriesOf(registry).accounts.upsert(mallory, {
-      providerId: 'github',
+      serverId: 'github',
       status: 'disconnected',
     });
 

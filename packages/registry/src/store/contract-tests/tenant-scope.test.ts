@@ -30,7 +30,7 @@ const docs: ServerConfig = {
 
 /** The ids of one tenant's rows that the other tenant is handed. */
 interface RowIds {
-  readonly providerId: string;
+  readonly serverId: string;
   readonly threadId: string;
   readonly field: string;
   readonly connectionId: string;
@@ -43,31 +43,31 @@ type Call = (registry: Registry, ctx: AgentContext, ids: RowIds) => Promise<unkn
 // Every repository method, called with the ids it is handed; a missing one fails coverage below.
 const reads: Record<string, Call> = {
   'users.get': (r, ctx) => repositoriesOf(r).users.get(ctx),
-  'connections.find': (r, ctx, ids) => repositoriesOf(r).connections.find(ctx, ids.providerId),
-  'connections.get': (r, ctx, ids) => repositoriesOf(r).connections.get(ctx, ids.providerId),
+  'connections.find': (r, ctx, ids) => repositoriesOf(r).connections.find(ctx, ids.serverId),
+  'connections.get': (r, ctx, ids) => repositoriesOf(r).connections.get(ctx, ids.serverId),
   'connections.list': (r, ctx) => repositoriesOf(r).connections.list(ctx),
   'connections.resolveUserServer': (r, ctx, ids) =>
-    repositoriesOf(r).connections.resolveUserServer(ctx, ids.providerId),
-  'catalog.list': (r, ctx, ids) => repositoriesOf(r).catalog.list(ctx, ids.providerId),
+    repositoriesOf(r).connections.resolveUserServer(ctx, ids.serverId),
+  'catalog.list': (r, ctx, ids) => repositoriesOf(r).catalog.list(ctx, ids.serverId),
   'catalog.listMany': async (r, ctx, ids) => [
-    ...(await repositoriesOf(r).catalog.listMany(ctx, [ids.providerId, 'docs'])).values(),
+    ...(await repositoriesOf(r).catalog.listMany(ctx, [ids.serverId, 'docs'])).values(),
   ],
   'catalog.toolNames': (r, ctx) => repositoriesOf(r).catalog.toolNames(ctx),
   'threads.list': (r, ctx, ids) => repositoriesOf(r).threads.list(ctx, ids.threadId),
-  'authConfigs.find': (r, ctx, ids) => repositoriesOf(r).authConfigs.find(ctx, ids.providerId),
+  'authConfigs.find': (r, ctx, ids) => repositoriesOf(r).authConfigs.find(ctx, ids.serverId),
   'authConfigs.oauthAuthorizations': (r, ctx) =>
     repositoriesOf(r).authConfigs.oauthAuthorizations(ctx),
-  'accounts.find': (r, ctx, ids) => repositoriesOf(r).accounts.find(ctx, ids.providerId),
+  'accounts.find': (r, ctx, ids) => repositoriesOf(r).accounts.find(ctx, ids.serverId),
   'accounts.getSecret': (r, ctx, ids) =>
-    repositoriesOf(r).accounts.getSecret(ctx, ids.providerId, ids.field),
+    repositoriesOf(r).accounts.getSecret(ctx, ids.serverId, ids.field),
   'secrets.get': (r, ctx, ids) =>
     repositoriesOf(r).secrets.get(ctx, { kind: 'connection', id: ids.connectionId }, ids.field),
   'secrets.list': (r, ctx, ids) =>
     repositoriesOf(r).secrets.list(ctx, { kind: 'account', id: ids.accountId }),
   // The registry's own tenant reads, over the repositories.
-  'registry.resolveServer': (r, ctx, ids) => r.resolveServer(ctx, ids.providerId),
+  'registry.resolveServer': (r, ctx, ids) => r.resolveServer(ctx, ids.serverId),
   'registry.availability': async (r, ctx) => (await r.availability(ctx)).servers,
-  'registry.isAuthorized': (r, ctx, ids) => r.isAuthorized(ctx, ids.providerId),
+  'registry.isAuthorized': (r, ctx, ids) => r.isAuthorized(ctx, ids.serverId),
   'registry.tiers': (r, ctx, ids) => r.tiers(ctx, { threadId: ids.threadId }),
   'tasks.get': (r, ctx, ids) => r.tasks.get(ctx, ids.taskId),
   'tasks.list': (r, ctx) => r.tasks.list(ctx),
@@ -75,18 +75,17 @@ const reads: Record<string, Call> = {
   'audit.list': (r, ctx) => repositoriesOf(r).audit.list(ctx),
 };
 const writes: Record<string, Call> = {
-  'connections.remove': (r, ctx, ids) => repositoriesOf(r).connections.remove(ctx, ids.providerId),
+  'connections.remove': (r, ctx, ids) => repositoriesOf(r).connections.remove(ctx, ids.serverId),
   'connections.setEnabled': (r, ctx, ids) =>
-    repositoriesOf(r).connections.setEnabled(ctx, ids.providerId, false),
+    repositoriesOf(r).connections.setEnabled(ctx, ids.serverId, false),
   'catalog.replace': (r, ctx, ids) =>
-    repositoriesOf(r).catalog.replace(ctx, ids.providerId, [{ name: 'b_tool' }]),
+    repositoriesOf(r).catalog.replace(ctx, ids.serverId, [{ name: 'b_tool' }]),
   'connections.recordState': (r, ctx, ids) =>
-    repositoriesOf(r).connections.recordState(ctx, ids.providerId, {
+    repositoriesOf(r).connections.recordState(ctx, ids.serverId, {
       status: 'failed',
       lastError: 'b',
     }),
-  'accounts.disconnect': (r, ctx, ids) =>
-    repositoriesOf(r).accounts.disconnect(ctx, ids.providerId),
+  'accounts.disconnect': (r, ctx, ids) => repositoriesOf(r).accounts.disconnect(ctx, ids.serverId),
   'secrets.remove': (r, ctx, ids) =>
     repositoriesOf(r).secrets.remove(ctx, { kind: 'account', id: ids.accountId }),
   'threads.deactivate': (r, ctx, ids) => repositoriesOf(r).threads.deactivate(ctx, ids.threadId),
@@ -94,18 +93,18 @@ const writes: Record<string, Call> = {
   'users.upsert': (r, ctx) => repositoriesOf(r).users.upsert(ctx),
   'connections.upsertUserServer': (r, ctx, ids) =>
     repositoriesOf(r).connections.upsertUserServer(ctx, {
-      id: ids.providerId,
+      id: ids.serverId,
       transport: 'sse',
       url: 'https://b.example/sse',
     }),
   'connections.recordState(app)': (r, ctx) =>
     repositoriesOf(r).connections.recordState(ctx, 'docs', { status: 'ready' }, docs),
   'authConfigs.upsert': (r, ctx, ids) =>
-    repositoriesOf(r).authConfigs.upsert(ctx, { providerId: ids.providerId, kind: 'none' }),
+    repositoriesOf(r).authConfigs.upsert(ctx, { serverId: ids.serverId, kind: 'none' }),
   'accounts.upsert': (r, ctx, ids) =>
-    repositoriesOf(r).accounts.upsert(ctx, { providerId: ids.providerId, status: 'disconnected' }),
+    repositoriesOf(r).accounts.upsert(ctx, { serverId: ids.serverId, status: 'disconnected' }),
   'accounts.putSecret': (r, ctx, ids) =>
-    repositoriesOf(r).accounts.putSecret(ctx, ids.providerId, ids.field, 'b-value'),
+    repositoriesOf(r).accounts.putSecret(ctx, ids.serverId, ids.field, 'b-value'),
   'secrets.put': (r, ctx, ids) =>
     repositoriesOf(r).secrets.put(
       ctx,
@@ -114,7 +113,7 @@ const writes: Record<string, Call> = {
       'b-value',
     ),
   'threads.activate': (r, ctx, ids) =>
-    repositoriesOf(r).threads.activate(ctx, ids.threadId, [ids.providerId]),
+    repositoriesOf(r).threads.activate(ctx, ids.threadId, [ids.serverId]),
   'tasks.appendEvents': (r, ctx, ids) =>
     r.tasks.appendEvents(ctx, ids.taskId, [
       { seq: 1, event: { type: 'answer', requestId: 'b', answer: 'b' } },
@@ -140,7 +139,7 @@ const writes: Record<string, Call> = {
       keepFinished: 100,
     }),
   'rateLimits.take': (r, ctx, ids) =>
-    repositoriesOf(r).rateLimits.take(ctx, ids.providerId, { ratePerSecond: 1, burst: 1 }),
+    repositoriesOf(r).rateLimits.take(ctx, ids.serverId, { ratePerSecond: 1, burst: 1 }),
   'audit.record': (r, ctx) => repositoriesOf(r).audit.record(ctx, { action: 'server.removed' }),
 };
 
@@ -163,17 +162,17 @@ const MAINTENANCE = new Set([
 async function seed(
   registry: Registry,
   ctx: AgentContext,
-  ids: Pick<RowIds, 'providerId' | 'threadId' | 'field'>,
+  ids: Pick<RowIds, 'serverId' | 'threadId' | 'field'>,
   marker: string,
 ): Promise<RowIds> {
   const connection = await repositoriesOf(registry).connections.upsertUserServer(ctx, {
-    id: ids.providerId,
+    id: ids.serverId,
     transport: 'streamable-http',
     url: `https://${marker}.example/mcp`,
     headers: { Authorization: `Bearer ${marker}-token` },
   });
-  await repositoriesOf(registry).catalog.replace(ctx, ids.providerId, [{ name: `${marker}_tool` }]);
-  await repositoriesOf(registry).connections.recordState(ctx, ids.providerId, {
+  await repositoriesOf(registry).catalog.replace(ctx, ids.serverId, [{ name: `${marker}_tool` }]);
+  await repositoriesOf(registry).connections.recordState(ctx, ids.serverId, {
     status: 'ready',
     lastError: marker,
   });
@@ -184,18 +183,18 @@ async function seed(
     docs,
   );
   await repositoriesOf(registry).authConfigs.upsert(ctx, {
-    providerId: ids.providerId,
+    serverId: ids.serverId,
     kind: 'oauth',
     settings: { marker },
   });
   const account = await repositoriesOf(registry).accounts.upsert(ctx, {
-    providerId: ids.providerId,
+    serverId: ids.serverId,
     status: 'active',
     providerUid: marker,
   });
   await repositoriesOf(registry).accounts.putSecret(
     ctx,
-    ids.providerId,
+    ids.serverId,
     ids.field,
     `${marker}-oauth`,
   );
@@ -205,7 +204,7 @@ async function seed(
     ids.field,
     marker,
   );
-  await repositoriesOf(registry).threads.activate(ctx, ids.threadId, [ids.providerId, 'docs']);
+  await repositoriesOf(registry).threads.activate(ctx, ids.threadId, [ids.serverId, 'docs']);
   const admission = await registry.tasks.admit(ctx, {
     task: `${marker} task`,
     owner: 'proc_seed',
@@ -218,7 +217,7 @@ async function seed(
   await registry.tasks.appendEvents(ctx, taskId, [
     { seq: 0, event: { type: 'answer', requestId: marker, answer: marker } },
   ]);
-  await repositoriesOf(registry).rateLimits.take(ctx, ids.providerId, {
+  await repositoriesOf(registry).rateLimits.take(ctx, ids.serverId, {
     ratePerSecond: 1,
     burst: 5,
   });
@@ -246,7 +245,7 @@ async function outcome(call: () => Promise<unknown>, ids: RowIds): Promise<unkno
     // The one id a caller passed may appear in the message; nothing else may differ.
     return {
       code: (error as { code?: unknown }).code,
-      message: (error as Error).message.split(`"${ids.providerId}"`).join('"<id>"'),
+      message: (error as Error).message.split(`"${ids.serverId}"`).join('"<id>"'),
     };
   }
 }
@@ -267,7 +266,7 @@ const tenants = fc
   .filter(({ a, b }) => isUserId(b) && normalizeUserId(b) !== a)
   .map(({ a, b }) => ({ a, b: normalizeUserId(b) }));
 const rowIds = fc.record({
-  providerId: fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,15}$/).filter((id) => id !== 'docs'),
+  serverId: fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,15}$/).filter((id) => id !== 'docs'),
   threadId: fc.string({ minLength: 1, maxLength: 20 }),
   field: fc.string({ minLength: 1, maxLength: 12 }),
 });
@@ -344,7 +343,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
         const before = await rowsOf(base.db, alice.userId);
 
         const fresh = {
-          providerId: `fresh-${randomBytes(4).toString('hex')}`,
+          serverId: `fresh-${randomBytes(4).toString('hex')}`,
           threadId: `fresh-${randomBytes(4).toString('hex')}`,
           field: `fresh-${randomBytes(4).toString('hex')}`,
           connectionId: `fresh-${randomBytes(4).toString('hex')}`,
@@ -377,7 +376,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
     const problems = (query: { toOperationNode(): OperationNode }) =>
       checkTenantScope(query.toOperationNode()).flatMap((s) => s.problems);
     expect(
-      problems(db.selectFrom('mcp_connections').selectAll().where('provider_id', '=', 'x')),
+      problems(db.selectFrom('mcp_connections').selectAll().where('server_id', '=', 'x')),
     ).toEqual(['SELECT on mcp_connections without user_id = ? in its WHERE']);
     // A tenant condition under OR scopes nothing.
     expect(
@@ -413,7 +412,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
       problems(
         db.insertInto('thread_activations').values({
           thread_id: 't',
-          provider_id: 'p',
+          server_id: 'p',
           created_at: 'now',
         } as never),
       ),

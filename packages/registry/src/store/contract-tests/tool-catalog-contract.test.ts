@@ -122,14 +122,14 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
       expect(specs).toEqual([
         {
           id: 'memory.bare',
-          providerId: 'memory',
+          serverId: 'memory',
           name: 'bare',
           description: '',
           inputSchema: { type: 'object' },
         },
         {
           id: 'memory.read_graph',
-          providerId: 'memory',
+          serverId: 'memory',
           name: 'read_graph',
           title: 'Read',
           description: 'Read the graph',
@@ -144,12 +144,10 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
     it('gives a reason a user can act on for each case', async () => {
       // A new context per check, as each request has its own.
       const check = async (
-        provider: string,
+        server: string,
         options: { threadId?: string; allowServers?: string[] } = {},
       ) =>
-        (await registry.availability(createContext({ userId: 'alice', ...options }))).check(
-          provider,
-        );
+        (await registry.availability(createContext({ userId: 'alice', ...options }))).check(server);
       expect(await check('nope')).toMatchObject({ available: false, code: 'not_connected' });
       await registry.addServer(alice, memoryServer);
       expect(await check('memory')).toMatchObject({ code: 'not_ready' });
@@ -169,7 +167,7 @@ describe.each(dialects)('registry contract on $name', (dialect) => {
         reason: expect.stringContaining('spawn ENOENT'),
       });
       await repositoriesOf(registry).authConfigs.upsert(alice, {
-        providerId: 'memory',
+        serverId: 'memory',
         kind: 'oauth',
       });
       expect(await check('memory')).toMatchObject({ code: 'needs_auth' });

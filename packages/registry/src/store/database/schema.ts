@@ -14,7 +14,7 @@ export interface UsersTable {
 export interface AuthConfigsTable {
   id: string;
   user_id: string;
-  provider_id: string;
+  server_id: string;
   kind: 'none' | 'static' | 'oauth';
   /** Non-secret settings as JSON (scopes, client id, authorization server). */
   settings: string;
@@ -22,11 +22,11 @@ export interface AuthConfigsTable {
   updated_at: string;
 }
 
-/** A user's account at a provider, as far as authorisation goes. */
+/** A user's account at a server, as far as authorisation goes. */
 export interface ConnectedAccountsTable {
   id: string;
   user_id: string;
-  provider_id: string;
+  server_id: string;
   status: 'active' | 'needs_auth' | 'disconnected';
   provider_uid: string | null;
   created_at: string;
@@ -37,7 +37,7 @@ export interface ConnectedAccountsTable {
 export interface McpConnectionsTable {
   id: string;
   user_id: string;
-  provider_id: string;
+  server_id: string;
   scope: 'app' | 'user';
   transport: string;
   /** The server config as JSON with env and header values left out (they are secrets). */
@@ -70,7 +70,7 @@ export interface ToolCatalogTable {
 export interface ThreadActivationsTable {
   user_id: string;
   thread_id: string;
-  provider_id: string;
+  server_id: string;
   created_at: string;
 }
 
@@ -220,7 +220,7 @@ export interface RegistryChangesTable {
   /** Assigned by the database (bigint: a string on PostgreSQL). */
   seq: ColumnType<number | string, never, never>;
   user_id: string;
-  provider_id: string;
+  server_id: string;
   /** The registry event's name. */
   kind: string;
   scope: string;

@@ -57,7 +57,7 @@ const writes = (registry: Registry) =>
       headers: { Authorization: 'Bearer t' },
     }),
     repositoriesOf(registry).threads.activate(bob, 'thread-1', ['docs']),
-    repositoriesOf(registry).authConfigs.upsert(alice, { providerId: 'github', kind: 'oauth' }),
+    repositoriesOf(registry).authConfigs.upsert(alice, { serverId: 'github', kind: 'oauth' }),
   ]);
 
 describe('SQLite shared with another process', () => {
@@ -77,9 +77,9 @@ describe('SQLite shared with another process', () => {
     // They did wait for the other process (a lower bound cannot fail on a slow machine).
     expect(waitedMs).toBeGreaterThan(1_000);
     await held.released;
-    expect(
-      (await repositoriesOf(registry).connections.list(alice)).map((r) => r.providerId),
-    ).toEqual(['github']);
+    expect((await repositoriesOf(registry).connections.list(alice)).map((r) => r.serverId)).toEqual(
+      ['github'],
+    );
     expect(await repositoriesOf(registry).threads.list(bob, 'thread-1')).toEqual(['docs']);
     expect(await repositoriesOf(registry).authConfigs.find(alice, 'github')).toMatchObject({
       kind: 'oauth',

@@ -32,7 +32,7 @@ export interface PoolStore {
   followChangesWhile?(held: () => boolean): () => void;
   /** The servers in effect for the request (what `warmUp` connects). */
   availability(ctx: AgentContext): Promise<Availability>;
-  /** How to open `serverId` for the tenant; `ProviderNotFoundError` when it has none. */
+  /** How to open `serverId` for the tenant; `ServerNotFoundError` when it has none. */
   launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan>;
   /** Stores where the tenant's connection to `serverId` stands, for other processes and the UI. */
   recordState(ctx: AgentContext, serverId: string, update: ConnectionStateUpdate): Promise<unknown>;

@@ -6,15 +6,15 @@ import type { SecretRepository } from './secrets.js';
 import { timestamp } from '../database/timestamp.js';
 import type { UserRepository } from './users.js';
 
-/** Whether the user's account at a provider can be used. */
+/** Whether the user's account at a server can be used. */
 export type AccountStatus = ConnectedAccountsTable['status'];
 
-/** A user's account at a provider. */
+/** A user's account at a server. */
 export interface AccountRecord {
   /** The row's own id (a UUID): what the vault binds the account's tokens to. */
   readonly id: string;
   /** The server the account authorises. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** `active`: usable; `needs_auth`: the user must authorise again; `disconnected`: no tokens. */
   readonly status: AccountStatus;
   /** The user's id at the authorisation server, when it told us; `null` otherwise. */
@@ -25,7 +25,7 @@ export interface AccountRecord {
   readonly updatedAt: string;
 }
 
-/** Connected accounts (the authorisation side of a provider) and their encrypted tokens. */
+/** Connected accounts (the authorisation side of a server) and their encrypted tokens. */
 export class AccountRepository {
   constructor(
     private readonly db: Executor,
@@ -33,10 +33,10 @@ export class AccountRepository {
     private readonly secrets: SecretRepository,
   ) {}
 
-  /** Creates or updates the account for `providerId`. */
+  /** Creates or updates the account for `serverId`. */
   async upsert(
     ctx: AgentContext,
-    input: { providerId: string; status: AccountStatus; providerUid?: string | null },
+    input: { serverId: string; status: AccountStatus; providerUid?: string | null },
   ): Promise<AccountRecord> {
     return this.db.transaction().execute(async (trx) => {
       await this.users.upsert(ctx, trx);
@@ -47,7 +47,7 @@ export class AccountRepository {
         .values({
           id: randomUUID(),
           user_id: ctx.userId,
-          provider_id: input.providerId,
+          server_id: input.serverId,
           status: input.status,
           provider_uid: providerUid,
           created_at: now,
@@ -55,7 +55,7 @@ export class AccountRepository {
         })
         .onConflict((oc) =>
           oc
-            .columns(['user_id', 'provider_id'])
+            .columns(['user_id', 'server_id'])
             .doUpdateSet({ status: input.status, provider_uid: providerUid, updated_at: now }),
         )
         .returningAll()
@@ -64,17 +64,17 @@ export class AccountRepository {
     });
   }
 
-  /** The account, or `undefined` (also for another tenant's provider). */
+  /** The account, or `undefined` (also for another tenant's server). */
   async find(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     db: Executor = this.db,
   ): Promise<AccountRecord | undefined> {
     const row = await db
       .selectFrom('connected_accounts')
       .selectAll()
       .where('user_id', '=', ctx.userId)
-      .where('provider_id', '=', providerId)
+      .where('server_id', '=', serverId)
       .executeTakeFirst();
     return row && toRecord(row);
   }
@@ -82,29 +82,25 @@ export class AccountRepository {
   /** Stores one of the account's secrets (OAuth tokens, client registration, PKCE verifier). */
   async putSecret(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     field: string,
     value: string,
   ): Promise<void> {
-    const account = await this.find(ctx, providerId);
-    const record = account ?? (await this.upsert(ctx, { providerId, status: 'needs_auth' }));
+    const account = await this.find(ctx, serverId);
+    const record = account ?? (await this.upsert(ctx, { serverId, status: 'needs_auth' }));
     await this.secrets.put(ctx, { kind: 'account', id: record.id }, field, value);
   }
 
   /** One of the account's secrets, or `undefined`. */
-  async getSecret(
-    ctx: AgentContext,
-    providerId: string,
-    field: string,
-  ): Promise<string | undefined> {
-    const account = await this.find(ctx, providerId);
+  async getSecret(ctx: AgentContext, serverId: string, field: string): Promise<string | undefined> {
+    const account = await this.find(ctx, serverId);
     return account && this.secrets.get(ctx, { kind: 'account', id: account.id }, field);
   }
 
   /** Marks the account disconnected and deletes every token; false when there was none. */
-  async disconnect(ctx: AgentContext, providerId: string): Promise<boolean> {
+  async disconnect(ctx: AgentContext, serverId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const account = await this.find(ctx, providerId, trx);
+      const account = await this.find(ctx, serverId, trx);
       if (account === undefined) return false;
       await this.secrets.remove(ctx, { kind: 'account', id: account.id }, undefined, trx);
       await trx
@@ -121,7 +117,7 @@ export class AccountRepository {
 function toRecord(row: ConnectedAccountsTable): AccountRecord {
   return {
     id: row.id,
-    providerId: row.provider_id,
+    serverId: row.server_id,
     status: row.status,
     providerUid: row.provider_uid,
     createdAt: row.created_at,

@@ -8,12 +8,12 @@ import type { UserRepository } from './users.js';
 /** How a provider is authenticated: nothing, static secret headers/env, or OAuth. */
 export type AuthKind = AuthConfigsTable['kind'];
 
-/** A provider's auth configuration for one user; `settings` never holds secrets. */
+/** A server's auth configuration for one user; `settings` never holds secrets. */
 export interface AuthConfigRecord {
   /** The row's own id (a UUID): what the vault binds a static secret or OAuth client to. */
   readonly id: string;
   /** The server this configures. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** `none`, `static` (secret headers or env in the vault) or `oauth`. */
   readonly kind: AuthKind;
   /** Non-secret settings (scopes, client id, authorization server); secrets are in the vault. */
@@ -24,17 +24,17 @@ export interface AuthConfigRecord {
   readonly updatedAt: string;
 }
 
-/** Auth configurations, one per (tenant, provider). */
+/** Auth configurations, one per (tenant, server). */
 export class AuthConfigRepository {
   constructor(
     private readonly db: Executor,
     private readonly users: UserRepository,
   ) {}
 
-  /** Creates or replaces the auth configuration of `providerId`. */
+  /** Creates or replaces the auth configuration of `serverId`. */
   async upsert(
     ctx: AgentContext,
-    input: { providerId: string; kind: AuthKind; settings?: JsonObject },
+    input: { serverId: string; kind: AuthKind; settings?: JsonObject },
   ): Promise<AuthConfigRecord> {
     return this.db.transaction().execute(async (trx) => {
       await this.users.upsert(ctx, trx);
@@ -45,7 +45,7 @@ export class AuthConfigRepository {
         .values({
           id: randomUUID(),
           user_id: ctx.userId,
-          provider_id: input.providerId,
+          server_id: input.serverId,
           kind: input.kind,
           settings,
           created_at: now,
@@ -53,7 +53,7 @@ export class AuthConfigRepository {
         })
         .onConflict((oc) =>
           oc
-            .columns(['user_id', 'provider_id'])
+            .columns(['user_id', 'server_id'])
             .doUpdateSet({ kind: input.kind, settings, updated_at: now }),
         )
         .returningAll()
@@ -62,34 +62,34 @@ export class AuthConfigRepository {
     });
   }
 
-  /** The configuration, or `undefined` (also for another tenant's provider). */
-  async find(ctx: AgentContext, providerId: string): Promise<AuthConfigRecord | undefined> {
+  /** The configuration, or `undefined` (also for another tenant's server). */
+  async find(ctx: AgentContext, serverId: string): Promise<AuthConfigRecord | undefined> {
     const row = await this.db
       .selectFrom('auth_configs')
       .selectAll()
       .where('user_id', '=', ctx.userId)
-      .where('provider_id', '=', providerId)
+      .where('server_id', '=', serverId)
       .executeTakeFirst();
     return row && toRecord(row);
   }
 
   /**
    * The tenant's OAuth-configured providers, each with whether it can be used: an active account
-   * holding tokens. Two queries however many providers, so availability costs the same for 1 or 100.
+   * holding tokens. Two queries however many servers, so availability costs the same for 1 or 100.
    */
   async oauthAuthorizations(ctx: AgentContext): Promise<Map<string, boolean>> {
     const [configured, authorised] = await Promise.all([
       this.db
         .selectFrom('auth_configs')
-        .select('provider_id')
+        .select('server_id')
         .where('user_id', '=', ctx.userId)
         .where('kind', '=', 'oauth')
         .execute(),
       this.db
         .selectFrom('auth_configs as ac')
-        .innerJoin('connected_accounts as ca', 'ca.provider_id', 'ac.provider_id')
+        .innerJoin('connected_accounts as ca', 'ca.server_id', 'ac.server_id')
         .innerJoin('secrets as s', 's.owner_id', 'ca.id')
-        .select('ac.provider_id')
+        .select('ac.server_id')
         .where('ac.user_id', '=', ctx.userId)
         .where('ca.user_id', '=', ctx.userId)
         .where('s.user_id', '=', ctx.userId)
@@ -99,15 +99,15 @@ export class AuthConfigRepository {
         .where('s.field', '=', 'oauth_tokens')
         .execute(),
     ]);
-    const ready = new Set(authorised.map((row) => row.provider_id));
-    return new Map(configured.map((row) => [row.provider_id, ready.has(row.provider_id)]));
+    const ready = new Set(authorised.map((row) => row.server_id));
+    return new Map(configured.map((row) => [row.server_id, ready.has(row.server_id)]));
   }
 }
 
 function toRecord(row: AuthConfigsTable): AuthConfigRecord {
   return {
     id: row.id,
-    providerId: row.provider_id,
+    serverId: row.server_id,
     kind: row.kind,
     settings: JSON.parse(row.settings) as JsonObject,
     createdAt: row.created_at,

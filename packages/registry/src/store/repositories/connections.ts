@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   parseServerConfig,
-  ProviderNotFoundError,
+  ServerNotFoundError,
   type AgentContext,
   type ServerConfig,
   compareText,
@@ -23,7 +23,7 @@ export interface ConnectionRecord {
   /** The row's own id (a UUID): what the vault binds this server's secrets to. */
   readonly id: string;
   /** The server's id within the tenant. */
-  readonly providerId: string;
+  readonly serverId: string;
   /** `user`: the tenant's own server; `app`: a row holding only an app server's state. */
   readonly scope: ConnectionScope;
   /** How the server is reached: a child process (`stdio`) or a URL. */
@@ -113,14 +113,14 @@ export class ConnectionRepository {
         .values({
           id: randomUUID(),
           user_id: ctx.userId,
-          provider_id: config.id,
+          server_id: config.id,
           ...definition,
           last_sync_at: null,
           tool_count: null,
           catalog_version: 0,
           created_at: now,
         })
-        .onConflict((oc) => oc.columns(['user_id', 'provider_id']).doUpdateSet(definition))
+        .onConflict((oc) => oc.columns(['user_id', 'server_id']).doUpdateSet(definition))
         .returningAll()
         .executeTakeFirstOrThrow();
       const owner = { kind: 'connection', id: row.id } as const;
@@ -132,27 +132,27 @@ export class ConnectionRepository {
     return db ? run(db) : this.db.transaction().execute(run);
   }
 
-  /** The tenant's row for `providerId`, or `undefined` (also for another tenant's id). */
-  async find(ctx: AgentContext, providerId: string): Promise<ConnectionRecord | undefined> {
+  /** The tenant's row for `serverId`, or `undefined` (also for another tenant's id). */
+  async find(ctx: AgentContext, serverId: string): Promise<ConnectionRecord | undefined> {
     const row = await this.db
       .selectFrom('mcp_connections')
       .selectAll()
       .where('user_id', '=', ctx.userId)
-      .where('provider_id', '=', providerId)
+      .where('server_id', '=', serverId)
       .executeTakeFirst();
     return row && toRecord(row);
   }
 
-  /** The tenant's row for `providerId`; `ProviderNotFoundError` when there is none. */
-  async get(ctx: AgentContext, providerId: string): Promise<ConnectionRecord> {
-    const record = await this.find(ctx, providerId);
-    if (record === undefined) throw notFound(providerId);
+  /** The tenant's row for `serverId`; `ServerNotFoundError` when there is none. */
+  async get(ctx: AgentContext, serverId: string): Promise<ConnectionRecord> {
+    const record = await this.find(ctx, serverId);
+    if (record === undefined) throw notFound(serverId);
     return record;
   }
 
   /** Sets whether a user server is enabled, in its row and its stored definition. */
-  async setEnabled(ctx: AgentContext, providerId: string, enabled: boolean): Promise<void> {
-    const record = await this.get(ctx, providerId);
+  async setEnabled(ctx: AgentContext, serverId: string, enabled: boolean): Promise<void> {
+    const record = await this.get(ctx, serverId);
     await this.db
       .updateTable('mcp_connections')
       .set({
@@ -161,28 +161,28 @@ export class ConnectionRepository {
         updated_at: timestamp(ctx),
       })
       .where('user_id', '=', ctx.userId)
-      .where('provider_id', '=', providerId)
+      .where('server_id', '=', serverId)
       .execute();
   }
 
-  /** Every row of the tenant, by provider id. */
+  /** Every row of the tenant, by server id. */
   async list(ctx: AgentContext): Promise<ConnectionRecord[]> {
     const rows = await this.db
       .selectFrom('mcp_connections')
       .selectAll()
       .where('user_id', '=', ctx.userId)
       .execute();
-    return rows.map(toRecord).sort((a, b) => compareText(a.providerId, b.providerId));
+    return rows.map(toRecord).sort((a, b) => compareText(a.serverId, b.serverId));
   }
 
   /** Deletes a user server with its secrets and cached catalog; false when there was none. */
-  async remove(ctx: AgentContext, providerId: string): Promise<boolean> {
+  async remove(ctx: AgentContext, serverId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('mcp_connections')
         .select(['id'])
         .where('user_id', '=', ctx.userId)
-        .where('provider_id', '=', providerId)
+        .where('server_id', '=', serverId)
         .executeTakeFirst();
       if (row === undefined) return false;
       await this.secrets.remove(ctx, { kind: 'connection', id: row.id }, undefined, trx);
@@ -206,7 +206,7 @@ export class ConnectionRepository {
    */
   async recordState(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     update: ConnectionStateUpdate,
     appConfig?: ServerConfig,
   ): Promise<ConnectionRecord> {
@@ -221,18 +221,18 @@ export class ConnectionRepository {
         .updateTable('mcp_connections')
         .set(changes)
         .where('user_id', '=', ctx.userId)
-        .where('provider_id', '=', providerId)
+        .where('server_id', '=', serverId)
         .returningAll()
         .executeTakeFirst();
       if (updated !== undefined) return toRecord(updated);
-      if (appConfig === undefined || appConfig.id !== providerId) throw notFound(providerId);
+      if (appConfig === undefined || appConfig.id !== serverId) throw notFound(serverId);
       await this.users.upsert(ctx, trx);
       const row = await trx
         .insertInto('mcp_connections')
         .values({
           id: randomUUID(),
           user_id: ctx.userId,
-          provider_id: providerId,
+          server_id: serverId,
           scope: 'app',
           transport: appConfig.transport,
           config: JSON.stringify(toPublic(appConfig)),
@@ -246,7 +246,7 @@ export class ConnectionRepository {
           created_at: now,
           updated_at: now,
         })
-        .onConflict((oc) => oc.columns(['user_id', 'provider_id']).doUpdateSet(changes))
+        .onConflict((oc) => oc.columns(['user_id', 'server_id']).doUpdateSet(changes))
         .returningAll()
         .executeTakeFirstOrThrow();
       return toRecord(row);
@@ -254,9 +254,9 @@ export class ConnectionRepository {
   }
 
   /** The full definition of a user server, secrets decrypted, for the connection pool only. */
-  async resolveUserServer(ctx: AgentContext, providerId: string): Promise<ServerConfig> {
-    const record = await this.get(ctx, providerId);
-    if (record.scope !== 'user') throw notFound(providerId);
+  async resolveUserServer(ctx: AgentContext, serverId: string): Promise<ServerConfig> {
+    const record = await this.get(ctx, serverId);
+    if (record.scope !== 'user') throw notFound(serverId);
     const secrets = await this.secrets.list(ctx, { kind: 'connection', id: record.id });
     const { envNames, headerNames, ...rest } = record.config;
     const pick = (prefix: string, names: readonly string[] = []) =>
@@ -288,7 +288,7 @@ function secretFields(config: ServerConfig): [string, string][] {
 function toRecord(row: McpConnectionsTable): ConnectionRecord {
   return {
     id: row.id,
-    providerId: row.provider_id,
+    serverId: row.server_id,
     scope: row.scope,
     transport: row.transport as ServerConfig['transport'],
     config: JSON.parse(row.config) as PublicServerConfig,
@@ -305,9 +305,9 @@ function toRecord(row: McpConnectionsTable): ConnectionRecord {
 }
 
 /** The one not-found every tenant gets, whether the id is missing or another tenant's. */
-export function notFound(providerId: string): ProviderNotFoundError {
-  return new ProviderNotFoundError(
-    `No server "${providerId}" is connected for this user. Add it, or check the id with the list of servers.`,
-    { details: { providerId } },
+export function notFound(serverId: string): ServerNotFoundError {
+  return new ServerNotFoundError(
+    `No server "${serverId}" is connected for this user. Add it, or check the id with the list of servers.`,
+    { details: { serverId } },
   );
 }

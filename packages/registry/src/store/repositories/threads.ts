@@ -11,56 +11,52 @@ export class ThreadRepository {
     private readonly users: UserRepository,
   ) {}
 
-  /** Adds `providerIds` to the thread's active set. */
-  async activate(
-    ctx: AgentContext,
-    threadId: string,
-    providerIds: readonly string[],
-  ): Promise<void> {
-    if (providerIds.length === 0) return;
+  /** Adds `serverIds` to the thread's active set. */
+  async activate(ctx: AgentContext, threadId: string, serverIds: readonly string[]): Promise<void> {
+    if (serverIds.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       await this.users.upsert(ctx, trx);
       const now = timestamp(ctx);
       await trx
         .insertInto('thread_activations')
         .values(
-          [...new Set(providerIds)].map((providerId) => ({
+          [...new Set(serverIds)].map((serverId) => ({
             user_id: ctx.userId,
             thread_id: threadId,
-            provider_id: providerId,
+            server_id: serverId,
             created_at: now,
           })),
         )
-        .onConflict((oc) => oc.columns(['user_id', 'thread_id', 'provider_id']).doNothing())
+        .onConflict((oc) => oc.columns(['user_id', 'thread_id', 'server_id']).doNothing())
         .execute();
     });
   }
 
-  /** Removes `providerIds` (or every activation) from the thread. */
+  /** Removes `serverIds` (or every activation) from the thread. */
   async deactivate(
     ctx: AgentContext,
     threadId: string,
-    providerIds?: readonly string[],
+    serverIds?: readonly string[],
   ): Promise<void> {
     let query = this.db
       .deleteFrom('thread_activations')
       .where('user_id', '=', ctx.userId)
       .where('thread_id', '=', threadId);
-    if (providerIds !== undefined) {
-      if (providerIds.length === 0) return;
-      query = query.where('provider_id', 'in', [...providerIds]);
+    if (serverIds !== undefined) {
+      if (serverIds.length === 0) return;
+      query = query.where('server_id', 'in', [...serverIds]);
     }
     await query.execute();
   }
 
-  /** The provider ids activated in the thread, sorted; empty when none are. */
+  /** The server ids activated in the thread, sorted; empty when none are. */
   async list(ctx: AgentContext, threadId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('thread_activations')
-      .select(['provider_id'])
+      .select(['server_id'])
       .where('user_id', '=', ctx.userId)
       .where('thread_id', '=', threadId)
       .execute();
-    return rows.map((row) => row.provider_id).sort(compareText);
+    return rows.map((row) => row.server_id).sort(compareText);
   }
 }

@@ -55,15 +55,15 @@ export class ToolCatalogRepository {
   constructor(private readonly db: Executor) {}
 
   /**
-   * Replaces the catalog of `providerId` with `tools` (raw MCP tool objects) in one
+   * Replaces the catalog of `serverId` with `tools` (raw MCP tool objects) in one
    * transaction, bumping the version when anything changed. Zero tools is recorded as zero.
    *
-   * @throws ProviderNotFoundError (`PROVIDER_NOT_FOUND`) when the tenant has no connection row
-   *   for `providerId`.
+   * @throws ServerNotFoundError (`SERVER_NOT_FOUND`) when the tenant has no connection row
+   *   for `serverId`.
    */
   async replace(
     ctx: AgentContext,
-    providerId: string,
+    serverId: string,
     tools: readonly unknown[],
   ): Promise<CatalogUpdate> {
     return this.db.transaction().execute(async (trx) => {
@@ -71,9 +71,9 @@ export class ToolCatalogRepository {
         .selectFrom('mcp_connections')
         .select(['id', 'catalog_version', 'tool_count'])
         .where('user_id', '=', ctx.userId)
-        .where('provider_id', '=', providerId)
+        .where('server_id', '=', serverId)
         .executeTakeFirst();
-      if (connection === undefined) throw notFound(providerId);
+      if (connection === undefined) throw notFound(serverId);
 
       const rejected: { index: number; reason: string }[] = [];
       const incoming = new Map<string, { raw: JsonObject; hash: string }>();
@@ -150,34 +150,34 @@ export class ToolCatalogRepository {
   }
 
   /** The names of every cached tool of the tenant, with their server: one query, no raw JSON. */
-  async toolNames(ctx: AgentContext): Promise<{ providerId: string; name: string }[]> {
+  async toolNames(ctx: AgentContext): Promise<{ serverId: string; name: string }[]> {
     const rows = await this.db
       .selectFrom('tool_catalog')
       .innerJoin('mcp_connections', 'mcp_connections.id', 'tool_catalog.connection_id')
-      .select(['mcp_connections.provider_id', 'tool_catalog.tool_name'])
+      .select(['mcp_connections.server_id', 'tool_catalog.tool_name'])
       .where('tool_catalog.user_id', '=', ctx.userId)
       .where('mcp_connections.user_id', '=', ctx.userId)
       .execute();
-    return rows.map((row) => ({ providerId: row.provider_id, name: row.tool_name }));
+    return rows.map((row) => ({ serverId: row.server_id, name: row.tool_name }));
   }
 
-  /** The cached tools of `providerId`, by name; empty when never discovered or not found. */
-  async list(ctx: AgentContext, providerId: string): Promise<CatalogTool[]> {
-    return (await this.listMany(ctx, [providerId])).get(providerId) ?? [];
+  /** The cached tools of `serverId`, by name; empty when never discovered or not found. */
+  async list(ctx: AgentContext, serverId: string): Promise<CatalogTool[]> {
+    return (await this.listMany(ctx, [serverId])).get(serverId) ?? [];
   }
 
-  /** The cached tools of several providers in one query, each list sorted by name. */
+  /** The cached tools of several servers in one query, each list sorted by name. */
   async listMany(
     ctx: AgentContext,
-    providerIds: readonly string[],
+    serverIds: readonly string[],
   ): Promise<Map<string, CatalogTool[]>> {
-    const byProvider = new Map<string, CatalogTool[]>(providerIds.map((id) => [id, []]));
-    if (providerIds.length === 0) return byProvider;
+    const byServer = new Map<string, CatalogTool[]>(serverIds.map((id) => [id, []]));
+    if (serverIds.length === 0) return byServer;
     const rows = await this.db
       .selectFrom('tool_catalog')
       .innerJoin('mcp_connections', 'mcp_connections.id', 'tool_catalog.connection_id')
       .select([
-        'mcp_connections.provider_id',
+        'mcp_connections.server_id',
         'tool_catalog.tool_name',
         'tool_catalog.raw',
         'tool_catalog.content_hash',
@@ -186,12 +186,12 @@ export class ToolCatalogRepository {
       ])
       .where('tool_catalog.user_id', '=', ctx.userId)
       .where('mcp_connections.user_id', '=', ctx.userId)
-      .where('mcp_connections.provider_id', 'in', [...providerIds])
+      .where('mcp_connections.server_id', 'in', [...serverIds])
       .execute();
     // Sorted here, not in SQL: PostgreSQL's collation and SQLite's byte order disagree.
     rows.sort((a, b) => compareText(a.tool_name, b.tool_name));
     for (const row of rows) {
-      byProvider.get(row.provider_id)?.push({
+      byServer.get(row.server_id)?.push({
         name: row.tool_name,
         raw: JSON.parse(row.raw) as JsonObject,
         contentHash: row.content_hash,
@@ -199,6 +199,6 @@ export class ToolCatalogRepository {
         discoveredAt: row.discovered_at,
       });
     }
-    return byProvider;
+    return byServer;
   }
 }
