@@ -300,6 +300,24 @@ async function auditLog(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('audit_log_created').on('audit_log').column('created_at').execute();
 }
 
+// One name for a server (issue 31): the columns first named provider_id become server_id, as
+// quota_thread_servers and audit_log already say. Both dialects rename in place (SQLite 3.25+
+// rewrites the keys and unique constraints that name the column), so rows and ids are kept; the
+// constraints keep their names (`*_user_provider`): SQLite cannot rename one without copying
+// the table, and nothing refers to them by name.
+const PROVIDER_ID_TABLES = [
+  'auth_configs',
+  'connected_accounts',
+  'mcp_connections',
+  'thread_activations',
+  'registry_changes',
+] as const;
+
+async function serverIdColumns(db: Kysely<unknown>): Promise<void> {
+  for (const table of PROVIDER_ID_TABLES)
+    await db.schema.alterTable(table).renameColumn('provider_id', 'server_id').execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
@@ -307,4 +325,5 @@ export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0003_usage_and_quotas': { up: usageAndQuotas },
   '0004_scale_out': { up: scaleOut },
   '0005_audit_log': { up: auditLog },
+  '0006_server_id': { up: serverIdColumns },
 });
