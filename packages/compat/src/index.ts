@@ -9,3 +9,10 @@ export {
   OAuthManager,
   searchTools,
 } from './shims.js';
+export {
+  PROVIDER_ID_PATTERN,
+  ProviderNotFoundError,
+  type LegacyManifestServer,
+  type LegacyToolManifest,
+  type LegacyToolSpec,
+} from './provider-names.js';

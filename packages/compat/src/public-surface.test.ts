@@ -7,6 +7,8 @@ describe('the public surface of @mcp-agent/compat', () => {
     expect(Object.keys(await import('@mcp-agent/compat')).sort()).toMatchInlineSnapshot(`
       [
         "OAuthManager",
+        "PROVIDER_ID_PATTERN",
+        "ProviderNotFoundError",
         "closeDefaultStack",
         "executeMcpTask",
         "getClient",

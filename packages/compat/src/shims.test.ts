@@ -79,8 +79,13 @@ describe('compat shims: the old calls still work and each warns once', () => {
       expect(await isRegistered('bob', 'github')).toBe(false);
       const client = await getClient('alice', 'github');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_issues']);
-      expect((await getManifest('alice')).servers.map((p) => p.server.id)).toEqual(['github']);
-      expect((await getIndex('alice')).map((t) => t.id)).toEqual(['github.list_issues']);
+      const manifest = await getManifest('alice');
+      expect(manifest.servers.map((p) => p.server.id)).toEqual(['github']);
+      // The names before the rename (issue 31) still read the same values.
+      expect(manifest.providers.map((p) => p.provider.id)).toEqual(['github']);
+      const index = await getIndex('alice');
+      expect(index.map((t) => t.id)).toEqual(['github.list_issues']);
+      expect(index.map((t) => [t.serverId, t.providerId])).toEqual([['github', 'github']]);
       expect((await searchTools('alice', 'list issues'))[0]?.tool_id).toBe('github.list_issues');
     }
     for (const code of [

@@ -1,9 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { MCPTaskResult, ToolSpec } from '@mcp-agent/core';
+import type { MCPTaskResult } from '@mcp-agent/core';
 import type { AgentStack, OpenAgentStackOptions } from '@mcp-agent/agent';
-import type { ToolManifest, ToolSearchResult } from '@mcp-agent/knowledge';
+import type { ToolSearchResult } from '@mcp-agent/knowledge';
 import { contextFor, defaultStack, openDefaultStack } from './default-stack.js';
 import { deprecated } from './deprecation.js';
+import {
+  withProviderId,
+  withProviderNames,
+  type LegacyToolManifest,
+  type LegacyToolSpec,
+} from './provider-names.js';
 
 /** @deprecated Use `openAgentStack(options)` from `@mcp-agent/agent` and keep the stack. */
 export async function initRegistry(options: OpenAgentStackOptions = {}): Promise<AgentStack> {
@@ -34,21 +40,27 @@ export async function isRegistered(userId: string, serverId: string): Promise<bo
   );
 }
 
-/** @deprecated Use `stack.knowledge.manifest(ctx)`. */
-export async function getManifest(userId: string): Promise<ToolManifest> {
+/**
+ * @deprecated Use `stack.knowledge.manifest(ctx)`. The old names come along: `providers` beside
+ * `servers`, and `provider` beside `server` in each entry.
+ */
+export async function getManifest(userId: string): Promise<LegacyToolManifest> {
   deprecated('getManifest', 'MCPAGENT_DEP_004', 'use stack.knowledge.manifest(ctx)');
-  return defaultStack().knowledge.manifest(contextFor(userId));
+  return withProviderNames(await defaultStack().knowledge.manifest(contextFor(userId)));
 }
 
-/** @deprecated The tool index is per tenant and internal; use `stack.knowledge.search(ctx, query)`. */
-export async function getIndex(userId: string): Promise<ToolSpec[]> {
+/**
+ * @deprecated The tool index is per tenant and internal; use `stack.knowledge.search(ctx, query)`.
+ * Each spec has `providerId` beside `serverId`.
+ */
+export async function getIndex(userId: string): Promise<LegacyToolSpec[]> {
   deprecated(
     'getIndex',
     'MCPAGENT_DEP_005',
     'use stack.knowledge.search(ctx, query) or stack.knowledge.manifest(ctx)',
   );
   const manifest = await defaultStack().knowledge.manifest(contextFor(userId));
-  return manifest.servers.flatMap((p) => p.tools.map((t) => t.spec));
+  return manifest.servers.flatMap((p) => p.tools.map((t) => withProviderId(t.spec)));
 }
 
 /** @deprecated Use `stack.knowledge.search(ctx, query, {limit})`. */
