@@ -11,6 +11,7 @@ import {
   stack,
   useDispatchStack,
 } from './dispatch-test-helpers.js';
+import type { DispatchTarget } from './dispatcher.js';
 
 useDispatchStack();
 
@@ -33,6 +34,12 @@ describe('dispatchTool', () => {
         { repo: 'a/b', title: 't' },
       ),
     ).toMatchObject({ ok: true });
+    // `provider`, the target's name before issue 31, still names the server.
+    const old = { provider: 'github', tool: 'create_issue' } as unknown as DispatchTarget;
+    expect(await dispatcher().dispatchTool(alice, old, { repo: 'a/b', title: 't' })).toMatchObject({
+      ok: true,
+      meta: { toolId: 'github.create_issue' },
+    });
   });
 
   it.each([

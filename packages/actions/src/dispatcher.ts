@@ -1,6 +1,7 @@
 import {
   InvalidArgumentsError,
   parseToolId,
+  renamedOption,
   ToolExecutionError,
   type ActionResponse,
   type AgentContext,
@@ -134,7 +135,10 @@ export class Dispatcher {
   ): Promise<ActionResponse> {
     const started = performance.now();
     let toolId = (
-      typeof target === 'string' ? target : `${target.server}.${target.tool}`
+      typeof target === 'string'
+        ? target
+        : // `provider` was the name of `server` before issue 31: still obeyed, with a warning.
+          `${renamedOption(target, 'server', 'provider', 'dispatch target')}.${target.tool}`
     ) as ToolId;
     try {
       const parsed = parseToolId(toolId);

@@ -80,6 +80,7 @@ export {
   type Logger,
   type LoggerOptions,
 } from './logger.js';
+export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';
 export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';
 export {

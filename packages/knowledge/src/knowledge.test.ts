@@ -4,6 +4,7 @@ import { createManualClock } from '@mcp-agent/core/testing';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { Knowledge } from './knowledge.js';
+import type { KnowledgeSearchOptions } from './knowledge-options.js';
 
 const clock = createManualClock();
 const alice = createContext({ userId: 'alice', clock });
@@ -94,6 +95,11 @@ describe('Knowledge', () => {
         (r) => r.tool_id,
       ),
     ).toEqual(['mail.send_email']);
+    // `providers`, the option's name before issue 31, still filters.
+    const old = { providers: ['mail'], limit: 10 } as KnowledgeSearchOptions;
+    expect((await knowledge.search(alice, 'send create', old)).map((r) => r.tool_id)).toEqual([
+      'mail.send_email',
+    ]);
     expect(
       (
         await knowledge.search(

@@ -4,6 +4,7 @@ import {
   McpAgentError,
   PolicyDeniedError,
   parseToolId,
+  renamedOption,
   systemClock,
   ToolNotFoundError,
   type AgentContext,
@@ -380,7 +381,9 @@ export class Knowledge {
     });
     if (this.#tenants.size > this.#maxTenants)
       this.#tenants.delete(this.#tenants.keys().next().value!);
-    const wanted = options.servers === undefined ? undefined : new Set(options.servers);
+    // `providers` was the name of `servers` before issue 31: still obeyed, with a warning.
+    const only = renamedOption(options, 'servers', 'providers', 'search options');
+    const wanted = only === undefined ? undefined : new Set(only);
     const providers = availability.active
       .filter(
         (server) =>

@@ -17,7 +17,7 @@ import { changedToolLink, MemoryToolApprovals } from './changed-tool-link.js';
 import { DispatchMetrics } from './metrics-link.js';
 import { policyLink } from './policy-link.js';
 import { quotaLink } from './quota-link.js';
-import { rateLimitLink } from './rate-limit-link.js';
+import { rateLimitLink, type RateLimits } from './rate-limit-link.js';
 import { usageLink } from './usage-link.js';
 
 useDispatchStack();
@@ -99,6 +99,13 @@ describe('middleware links', () => {
     expect(!limited.ok && limited.error.details.retryAfterMs).toBe(1_000);
     clock.advance(1_000);
     expect((await call()).ok).toBe(true);
+  });
+
+  it('rate limits under their name before issue 31 (`providers`) still apply', async () => {
+    const old = { providers: { github: { ratePerSecond: 1, burst: 1 } } } as RateLimits;
+    const d = dispatcher({ links: [rateLimitLink(old)] });
+    expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
+    expectError(await d.dispatchTool(alice, 'github.typed', {}), 'RATE_LIMITED');
   });
 
   it('rate limit counted in the database: two dispatchers on one registry share the limit', async () => {

@@ -1,4 +1,4 @@
-import { RateLimitedError, type AgentContext } from '@mcp-agent/core';
+import { RateLimitedError, renamedOption, type AgentContext } from '@mcp-agent/core';
 import { MemoryRateLimitCounter, type RateLimit, type RateLimitCounter } from '@mcp-agent/registry';
 import type { DispatchLink } from '../tool-call.js';
 
@@ -21,8 +21,10 @@ export function rateLimitLink(
   limits: RateLimits,
   counter: RateLimitCounter = new MemoryRateLimitCounter(),
 ): DispatchLink {
+  // `providers` was the name of `servers` before issue 31: still obeyed, with a warning.
+  const servers = renamedOption(limits, 'servers', 'providers', 'rateLimits');
   return async (ctx: AgentContext, call, next) => {
-    const limit = limits.servers?.[call.serverId] ?? limits.default;
+    const limit = servers?.[call.serverId] ?? limits.default;
     if (limit === undefined) return next(call);
     const verdict = await counter.take(ctx, call.serverId, limit);
     if (!verdict.allowed) {
