@@ -229,7 +229,7 @@ export class Knowledge {
   ): Promise<{ index: SearchIndex; found: QueryHits[]; warnings: string[] }> {
     const limit = Math.min(Math.max(1, options.limit ?? 5), 50);
     const catalog = await this.#sync(ctx, options);
-    const { index, servers: providers } = catalog;
+    const { index, servers } = catalog;
     const distinct = [...new Set(queries)];
     const warnings: string[] = [...(index.warnings ?? [])];
     let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
@@ -239,7 +239,7 @@ export class Knowledge {
         index,
         catalog.vectors,
         distinct,
-        new Set(providers),
+        new Set(servers),
       );
       if ('warning' in ranking) warnings.push(ranking.warning);
       else nearest = ranking.nearest;
@@ -249,7 +249,7 @@ export class Knowledge {
       const similar = nearest?.get(query);
       const lexical = index.search(query, {
         limit: similar === undefined ? limit : SEMANTIC_DEPTH,
-        servers: providers,
+        servers,
       });
       const hits =
         similar === undefined
@@ -335,11 +335,9 @@ export class Knowledge {
 
   async #notFound(ctx: AgentContext, id: string): Promise<ToolNotFoundError> {
     const name = id.includes('.') ? id.slice(id.indexOf('.') + 1) : id;
-    const { index, servers: providers } = await this.#sync(ctx, {});
+    const { index, servers } = await this.#sync(ctx, {});
     const suggestions =
-      name.trim() === ''
-        ? []
-        : index.search(name, { limit: 3, servers: providers }).map((hit) => hit.id);
+      name.trim() === '' ? [] : index.search(name, { limit: 3, servers }).map((hit) => hit.id);
     const shown = clip(id, 80);
     return new ToolNotFoundError(
       `Unknown tool "${shown}".${suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_tools to find tool ids.`,
@@ -384,14 +382,14 @@ export class Knowledge {
     // `providers` was the name of `servers` before issue 31: still obeyed, with a warning.
     const only = renamedOption(options, 'servers', 'providers', 'search options');
     const wanted = only === undefined ? undefined : new Set(only);
-    const providers = availability.active
+    const searchable = availability.active
       .filter(
         (server) =>
           server.authorized && server.status !== 'failed' && server.status !== 'needs_auth',
       )
       .map((server) => server.id)
       .filter((id) => wanted === undefined || wanted.has(id));
-    return { ...catalog, servers: providers };
+    return { ...catalog, servers: searchable };
   }
 }
 

@@ -50,11 +50,11 @@ export class ToolboxBuilder {
       active.filter((server) => server.toolCount !== null).map((server) => server.id),
     );
     return {
-      servers: active.map((provider): ManifestServer => {
-        const verdict = provider.verdict;
+      servers: active.map((server): ManifestServer => {
+        const verdict = server.verdict;
         const reason = verdict.available ? undefined : verdict.reason;
-        const tools = (catalogs.get(provider.id) ?? [])
-          .map((tool) => toToolSpec(provider.id, tool.raw))
+        const tools = (catalogs.get(server.id) ?? [])
+          .map((tool) => toToolSpec(server.id, tool.raw))
           .map((spec) => ({
             spec,
             inputParameters: summarizeParameters(spec.inputSchema),
@@ -64,7 +64,7 @@ export class ToolboxBuilder {
           }))
           .sort((a, b) => compareText(a.spec.name, b.spec.name));
         return {
-          server: provider,
+          server,
           available: verdict.available,
           ...(reason === undefined ? {} : { reason }),
           tools,

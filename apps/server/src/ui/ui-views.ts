@@ -174,12 +174,12 @@ export async function explainedSearch(
   limit: number,
 ): Promise<SearchRow[]> {
   const hits = await stack.knowledge.search(ctx, query, { limit });
-  const providers = [...new Set(hits.map((hit) => hit.tool_id.slice(0, hit.tool_id.indexOf('.'))))];
-  const catalogs = await stack.registry.storedToolsOf(ctx, providers);
+  const serverIds = [...new Set(hits.map((hit) => hit.tool_id.slice(0, hit.tool_id.indexOf('.'))))];
+  const catalogs = await stack.registry.storedToolsOf(ctx, serverIds);
   return hits.map((hit, index) => {
-    const provider = hit.tool_id.slice(0, hit.tool_id.indexOf('.'));
-    const name = hit.tool_id.slice(provider.length + 1);
-    const tool = catalogs.get(provider)?.find((t) => t.name === name);
+    const serverId = hit.tool_id.slice(0, hit.tool_id.indexOf('.'));
+    const name = hit.tool_id.slice(serverId.length + 1);
+    const tool = catalogs.get(serverId)?.find((t) => t.name === name);
     return {
       rank: index + 1,
       toolId: hit.tool_id,
@@ -187,7 +187,7 @@ export async function explainedSearch(
       relevance: hit.relevance,
       description: hit.description,
       why:
-        tool === undefined ? null : explainMatch(query, toDocument(toToolSpec(provider, tool.raw))),
+        tool === undefined ? null : explainMatch(query, toDocument(toToolSpec(serverId, tool.raw))),
     };
   });
 }

@@ -50,7 +50,7 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
   const servers = [...byServer.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, tools]) => {
-      const provider: ServerAvailability = {
+      const server: ServerAvailability = {
         id,
         scope: 'app',
         transport: 'stdio',
@@ -65,7 +65,7 @@ export function manifestOf(specs: readonly ToolSpec[]): ToolManifest {
         verdict: { available: true },
       };
       return {
-        server: provider,
+        server,
         available: true,
         tools: tools
           .sort((a, b) => (a.name < b.name ? -1 : 1))

@@ -43,7 +43,7 @@ export async function runRetrievalBenchmark(
 
   const index = new ToolSearchIndex(rankingFromEnv());
   const buildStart = performance.now();
-  for (const [provider, docs] of byServer(documents)) index.setServer(provider, docs);
+  for (const [serverId, docs] of byServer(documents)) index.setServer(serverId, docs);
   const buildMs = performance.now() - buildStart;
   const baseline = naiveBaseline(documents);
 

@@ -86,7 +86,7 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
     held = measure(
       () => {
         index = new ToolSearchIndex(rankingFromEnv());
-        for (const [provider, docs] of groups) index.setServer(provider, docs);
+        for (const [serverId, docs] of groups) index.setServer(serverId, docs);
       },
       () => index.search('read a file'),
       buildTimes,

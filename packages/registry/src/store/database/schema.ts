@@ -10,7 +10,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-/** How a user authenticates to a provider: `none`, `static` (secret headers/env) or `oauth`. */
+/** How a user authenticates to a server: `none`, `static` (secret headers/env) or `oauth`. */
 export interface AuthConfigsTable {
   id: string;
   user_id: string;

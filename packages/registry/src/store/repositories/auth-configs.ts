@@ -5,7 +5,7 @@ import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import type { UserRepository } from './users.js';
 
-/** How a provider is authenticated: nothing, static secret headers/env, or OAuth. */
+/** How a server is authenticated: nothing, static secret headers/env, or OAuth. */
 export type AuthKind = AuthConfigsTable['kind'];
 
 /** A server's auth configuration for one user; `settings` never holds secrets. */
@@ -74,7 +74,7 @@ export class AuthConfigRepository {
   }
 
   /**
-   * The tenant's OAuth-configured providers, each with whether it can be used: an active account
+   * The tenant's OAuth-configured servers, each with whether it can be used: an active account
    * holding tokens. Two queries however many servers, so availability costs the same for 1 or 100.
    */
   async oauthAuthorizations(ctx: AgentContext): Promise<Map<string, boolean>> {
