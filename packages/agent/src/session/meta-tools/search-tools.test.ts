@@ -102,6 +102,12 @@ describe('search_tools', () => {
     expect(one.queries).toHaveLength(1);
     expect(one.queries[0]!.matches.map((m) => m.tool_id)).toEqual(['calendar.create_event']);
     expect(one.servers.map((s) => s.server)).toEqual(['calendar']);
+    // `providers`, the key's name before issue 31, is refused by name, never ignored.
+    const old = await search({ query: 'create', providers: ['calendar'] });
+    expect(old.ok).toBe(false);
+    expect(old.value).toEqual({
+      error: { code: 'INVALID_ARGUMENTS', message: expect.stringMatching(/providers/) },
+    });
   });
 
   it('takes exactly one of query and queries, a bounded list of bounded queries, within 40 hits', async () => {
