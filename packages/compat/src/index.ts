@@ -16,3 +16,5 @@ export {
   type LegacyToolManifest,
   type LegacyToolSpec,
 } from './provider-names.js';
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

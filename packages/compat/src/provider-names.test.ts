@@ -25,3 +25,5 @@ describe('the names a server had before it was called a server', () => {
     ]);
   });
 });
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -45,3 +45,5 @@ export function withProviderNames(manifest: ToolManifest): LegacyToolManifest {
 export function withProviderId(spec: ToolSpec): LegacyToolSpec {
   return { ...spec, providerId: spec.serverId };
 }
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -130,3 +130,5 @@ export class OAuthManager {
     return defaultStack().registry.isAuthorized(contextFor(userId), serverId);
   }
 }
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -37,3 +37,5 @@ export function rateLimitLink(
     return next(call);
   };
 }
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -143,3 +143,5 @@ describe.each(targets)('the server_id rename on $name (migration 0006)', (target
     }
   }, 60_000);
 });
+
+// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).
