@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { migrateToLatest, migrations, openDatabase, openRegistry } from '../../index.js';
 import { randomKey } from '../../testing/test-registry.js';
+import { repositoriesOf } from '../tenant-store.js';
 import { reportSkippedPostgres } from './dialects.js';
 
 // A database made before the server_id rename (migrations 0001–0005, columns named provider_id)
@@ -121,21 +122,22 @@ describe.each(targets)('the server_id rename on $name (migration 0006)', (target
     const registry = await openRegistry({ ...options, env: { MCP_AGENT_SECRET_KEY: randomKey() } });
     try {
       const alice = createContext({ userId: 'alice' });
-      expect((await registry.connections.list(alice)).map((r) => r.serverId)).toEqual(['github']);
-      expect(await registry.authConfigs.find(alice, 'github')).toMatchObject({
+      const stored = repositoriesOf(registry);
+      expect((await stored.connections.list(alice)).map((r) => r.serverId)).toEqual(['github']);
+      expect(await stored.authConfigs.find(alice, 'github')).toMatchObject({
         serverId: 'github',
         kind: 'oauth',
       });
-      expect(await registry.accounts.find(alice, 'github')).toMatchObject({
+      expect(await stored.accounts.find(alice, 'github')).toMatchObject({
         serverId: 'github',
         providerUid: 'uid-1',
       });
-      expect(await registry.threads.list(alice, 't1')).toEqual(['github']);
+      expect(await stored.threads.list(alice, 't1')).toEqual(['github']);
       // The unique keys were carried over to the renamed column: an upsert updates the row.
-      await registry.authConfigs.upsert(alice, { serverId: 'github', kind: 'none' });
-      await registry.accounts.upsert(alice, { serverId: 'github', status: 'disconnected' });
-      expect(await registry.authConfigs.find(alice, 'github')).toMatchObject({ kind: 'none' });
-      expect(await registry.accounts.find(alice, 'github')).toMatchObject({
+      await stored.authConfigs.upsert(alice, { serverId: 'github', kind: 'none' });
+      await stored.accounts.upsert(alice, { serverId: 'github', status: 'disconnected' });
+      expect(await stored.authConfigs.find(alice, 'github')).toMatchObject({ kind: 'none' });
+      expect(await stored.accounts.find(alice, 'github')).toMatchObject({
         status: 'disconnected',
       });
     } finally {
