@@ -119,6 +119,7 @@ export {
   type ProcessTransportOptions,
 } from './connections/pool/process-transport.js';
 export { DEFAULT_PASSED_ENV, passedEnvFrom } from './connections/pool/passed-env.js';
+export { parseJsonRpcLine } from './connections/pool/json-rpc-line.js';
 export type { FinalStatus, ServerReport } from './connections/pool/server-report.js';
 export {
   DEFAULT_MCP_REGISTRY_URL,

@@ -39,6 +39,7 @@ describe('the public surface of @mcp-agent/registry', () => {
         "migrations",
         "openDatabase",
         "openRegistry",
+        "parseJsonRpcLine",
         "passedEnvFrom",
         "rotateSecrets",
         "serverConfigFromRegistry",
