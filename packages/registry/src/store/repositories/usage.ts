@@ -120,15 +120,16 @@ export class UsageRepository {
    * full. This process's own reads (`task`, `summary`) write what waits first.
    */
   recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
+    const at = timestamp(ctx);
     return (
       this.#toolCalls.add({
         userId: ctx.userId,
         taskId: record.taskId,
         connector: record.connector,
-        day: timestamp(ctx).slice(0, 10),
+        day: at.slice(0, 10),
         errors: record.ok ? 0 : 1,
         durationMs: Math.round(record.durationMs),
-        at: timestamp(ctx),
+        at,
       }) ?? DONE
     );
   }
