@@ -51,6 +51,7 @@ export interface UsageSummary {
 const NANOS = 1_000_000_000;
 // Rows per statement: 9 parameters each, well under SQLite's and PostgreSQL's limits.
 const WRITE_BATCH = 500;
+const DAY_MS = 86_400_000;
 const DONE = Promise.resolve();
 /** The longest span a summary covers. */
 export const MAX_USAGE_DAYS = 366;
@@ -120,13 +121,15 @@ export class UsageRepository {
    * full. This process's own reads (`task`, `summary`) write what waits first.
    */
   recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
-    const at = timestamp(ctx);
+    // The time as a number: formatting it costs more than the rest of the record, and the
+    // write does it once per row, behind the call.
+    const at = ctx.clock.now();
     return (
       this.#toolCalls.add({
         userId: ctx.userId,
         taskId: record.taskId,
         connector: record.connector,
-        day: at.slice(0, 10),
+        day: Math.floor(at / DAY_MS),
         errors: record.ok ? 0 : 1,
         durationMs: Math.round(record.durationMs),
         at,
@@ -145,17 +148,20 @@ export class UsageRepository {
       await this.db
         .insertInto('usage_tools')
         .values(
-          rows.slice(start, start + WRITE_BATCH).map((row) => ({
-            user_id: row.userId,
-            task_id: row.taskId,
-            connector: row.connector,
-            day: row.day,
-            calls: row.calls,
-            errors: row.errors,
-            duration_ms: row.durationMs,
-            created_at: row.at,
-            updated_at: row.at,
-          })),
+          rows.slice(start, start + WRITE_BATCH).map((row) => {
+            const at = new Date(row.at).toISOString();
+            return {
+              user_id: row.userId,
+              task_id: row.taskId,
+              connector: row.connector,
+              day: new Date(row.day * DAY_MS).toISOString().slice(0, 10),
+              calls: row.calls,
+              errors: row.errors,
+              duration_ms: row.durationMs,
+              created_at: at,
+              updated_at: at,
+            };
+          }),
         )
         .onConflict((oc) =>
           oc.columns(['user_id', 'task_id', 'connector']).doUpdateSet({
