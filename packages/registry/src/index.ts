@@ -35,7 +35,7 @@ export {
   type ToolCallRecord,
   type UsageSummary,
   type UsageTotals,
-} from './store/repositories/usage.js';
+} from './store/repositories/usage-records.js';
 export { migrateToLatest, type MigrationOptions } from './store/database/migrate.js';
 export { migrations } from './store/database/migrations.js';
 export {
@@ -118,6 +118,7 @@ export {
   type ProcessTransportOptions,
 } from './connections/pool/process-transport.js';
 export { DEFAULT_PASSED_ENV, passedEnvFrom } from './connections/pool/passed-env.js';
+export { parseJsonRpcLine } from './connections/pool/json-rpc-line.js';
 export type { FinalStatus, ServerReport } from './connections/pool/server-report.js';
 export {
   DEFAULT_MCP_REGISTRY_URL,

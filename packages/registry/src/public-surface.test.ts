@@ -35,6 +35,7 @@ describe('the public surface of @mcp-agent/registry', () => {
         "migrations",
         "openDatabase",
         "openRegistry",
+        "parseJsonRpcLine",
         "passedEnvFrom",
         "rotateSecrets",
         "serverConfigFromRegistry",

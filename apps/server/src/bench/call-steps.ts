@@ -42,11 +42,11 @@ const STRONG: readonly [CallStep, RegExp][] = [
   ['tracing', /telemetry|opentelemetry|logging-link|metrics-link|\/logger\.js|pino/],
   [
     'serialisation',
-    /^(stringify|parse|JSON\.\w+|serializeMessage|deserializeMessage|readMessage|encode|decode)$/,
+    /^(stringify|parse|JSON\.\w+|serializeMessage|deserializeMessage|parseJsonRpcLine|readMessage|encode|decode)$/,
   ],
   [
     'transport',
-    /node:net|stream_base_commons|node:internal\/streams|node:_http|node:http|undici|hono|node-server|stdio|line-limit|event-store/,
+    /node:net|stream_base_commons|node:internal\/streams|node:_http|node:http|undici|hono|node-server|[/-]stdio[.-]|line-limit|event-store/,
   ],
   [
     'dispatch',

@@ -60,6 +60,31 @@ export async function directPath(): Promise<GatewayPath> {
   };
 }
 
+/**
+ * The floor in the same run: a stdio gateway of the bare SDK (sdk-gateway.ts), server and client
+ * and nothing between them, called as ours is (`call_tool` with a tool id and arguments).
+ */
+export async function sdkGatewayPath(): Promise<GatewayPath> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [here('./sdk-gateway.js'), everything],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const call = (message: string) =>
+    client.callTool({
+      name: 'call_tool',
+      arguments: { tool_id: 'everything.echo', arguments: { message } },
+    });
+  return {
+    name: 'sdk_stdio_gateway',
+    call: async (message) => checked(await call(message), 'SDK gateway'),
+    ...(transport.pid === null ? {} : { pid: transport.pid }),
+    close: () => client.close(),
+  };
+}
+
 const env = () => ({
   ...(process.env as Record<string, string>),
   MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),

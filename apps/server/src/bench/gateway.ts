@@ -7,6 +7,7 @@ import {
   directPath,
   httpGatewayPath,
   mcpHubPath,
+  sdkGatewayPath,
   stdioGatewayPath,
   supergatewayPath,
   type GatewayPath,
@@ -18,7 +19,8 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 /**
  * `pnpm bench gateway [--calls 2000] [--block 50] [--profile-calls 3000]`: an SDK client calling
  * server-everything's `echo` directly over stdio, through `mcp-agent serve --stdio`
- * (`call_tool` after `describe_tools`), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
+ * (`call_tool` after `describe_tools`), through a stdio gateway of the bare SDK (sdk-gateway.ts:
+ * the floor of ours), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
  * and through the bare proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all
  * in one run: each round calls every path once, in an order that rotates, so drift hits all
  * alike; then the same number of calls in runs of `block` on one path (rotating too), as a
@@ -36,6 +38,7 @@ export async function runGatewayBenchmark(
     for (const open of [
       directPath,
       stdioGatewayPath,
+      sdkGatewayPath,
       httpGatewayPath,
       () => httpGatewayPath({ jsonAnswers: true }),
       mcpHubPath,
@@ -52,11 +55,14 @@ export async function runGatewayBenchmark(
     const targets = (s: Stats) => {
       const direct = s.ms.direct_stdio?.p50 ?? 0;
       const stdio = s.ms.mcp_agent_stdio_gateway?.p50 ?? Infinity;
+      const sdk = s.ms.sdk_stdio_gateway?.p50 ?? Infinity;
       const http = s.ms.mcp_agent_http_gateway?.p50 ?? Infinity;
       const httpJson = s.ms.mcp_agent_http_gateway_json?.p50 ?? Infinity;
       return {
         stdio_gateway_overhead_p50_ms: round3(stdio - direct),
         stdio_within_0_3_ms: stdio - direct <= 0.3,
+        // What the bare SDK's own server and client cost as a gateway: the floor of ours.
+        sdk_stdio_gateway_overhead_p50_ms: round3(sdk - direct),
         http_gateway_p50_vs_best_proxy: round3(http / bestProxy(s)),
         http_at_or_below_best_proxy: http <= bestProxy(s),
         http_json_answers_p50_vs_best_proxy: round3(httpJson / bestProxy(s)),

@@ -47,7 +47,7 @@ export function traceGatewayRequest<T extends object>(
   return context.with(parent.setValue(GATEWAY_USER, request.userId), () =>
     inSpan(
       tool === undefined ? request.method : `${request.method} ${tool}`,
-      {
+      () => ({
         kind: SpanKind.SERVER,
         attributes: {
           'mcp_agent.gateway': true,
@@ -56,7 +56,7 @@ export function traceGatewayRequest<T extends object>(
           ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
           ...tenantAttributes(request.userId),
         },
-      },
+      }),
       async (span: Span) => {
         const started = performance.now();
         let outcome = 'error';

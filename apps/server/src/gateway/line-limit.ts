@@ -1,5 +1,3 @@
-import { Transform, type TransformCallback } from 'node:stream';
-
 /** What is known of a line that was too long: its size, and its JSON-RPC id when it shows. */
 export interface OversizedLine {
   readonly bytes: number;
@@ -11,13 +9,16 @@ const EDGE_BYTES = 256;
 const ID = String.raw`"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")`;
 const ID_AT_START = new RegExp(String.raw`^\s*\{\s*${ID}`);
 const ID_AT_END = new RegExp(String.raw`${ID}\s*\}\s*$`);
+const NEWLINE = 0x0a;
 
 /**
- * Passes newline-delimited messages through whole, one line per chunk, and drops any line past
- * `maxBytes` without holding it: only its first and last few hundred bytes are kept, to name
- * its id (an SDK client puts `"jsonrpc":"2.0","id":…` last). `onOversized` is told of each.
+ * Splits newline-delimited messages into whole lines (UTF-8, without the newline) and drops any
+ * line past `maxBytes` without holding it: only its first and last few hundred bytes are kept,
+ * to name its id (an SDK client puts `"jsonrpc":"2.0","id":…` last). A plain class, not a
+ * stream: a chunk that is one whole line (what a client writes per message) becomes its line
+ * with one decode and no copy, on the same tick.
  */
-export class LineLimit extends Transform {
+export class LineLimit {
   #line: Buffer[] = [];
   #length = 0;
   #dropping = false;
@@ -26,33 +27,39 @@ export class LineLimit extends Transform {
 
   constructor(
     private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
     private readonly onOversized: (line: OversizedLine) => void,
-  ) {
-    super();
-  }
+  ) {}
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    let rest = chunk;
+  /** Reads one chunk: each line it ends goes to `onLine` (or `onOversized`), in order. */
+  write(chunk: Buffer): void {
+    let start = 0;
     for (;;) {
-      const newline = rest.indexOf(0x0a);
-      const part = newline === -1 ? rest : rest.subarray(0, newline);
-      this.#add(part);
+      const newline = chunk.indexOf(NEWLINE, start);
       if (newline === -1) break;
-      this.#endLine();
-      rest = rest.subarray(newline + 1);
+      if (this.#length === 0 && !this.#dropping && newline - start <= this.maxBytes) {
+        // The whole line is in this chunk: decoded in place.
+        if (newline > start) this.onLine(chunk.toString('utf8', start, newline));
+      } else {
+        this.#add(chunk.subarray(start, newline));
+        this.#endLine();
+      }
+      start = newline + 1;
     }
-    done();
+    if (start < chunk.length) this.#add(chunk.subarray(start));
   }
 
-  override _flush(done: TransformCallback): void {
-    // A last line without its newline is incomplete: a message was cut off, never read.
+  /** The input ended: a last line without its newline was cut off, and is never read. */
+  end(): void {
     if (this.#dropping) this.#endLine();
-    done();
+    this.#line = [];
+    this.#length = 0;
   }
 
   #add(part: Buffer): void {
     this.#length += part.length;
     if (!this.#dropping && this.#length <= this.maxBytes) {
+      // Held by reference: the chunk is the stream's, never reused.
       this.#line.push(part);
       return;
     }
@@ -71,7 +78,7 @@ export class LineLimit extends Transform {
     if (this.#dropping) {
       this.onOversized({ bytes: this.#length, id: findId(this.#head, this.#tail) });
     } else if (this.#length > 0) {
-      this.push(Buffer.concat([...this.#line, Buffer.from('\n')]));
+      this.onLine(Buffer.concat(this.#line, this.#length).toString('utf8'));
     }
     this.#line = [];
     this.#length = 0;

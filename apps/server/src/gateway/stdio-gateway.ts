@@ -1,8 +1,7 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { createGatewayServer } from './gateway-server.js';
-import { LineLimit } from './line-limit.js';
+import { StdioLineTransport } from './stdio-line-transport.js';
 
 /** Options of {@link serveStdioGateway}. */
 export interface StdioGatewayOptions {
@@ -38,16 +37,17 @@ export async function serveStdioGateway(options: StdioGatewayOptions): Promise<S
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const lines = new LineLimit(maxBytes, ({ bytes, id }) => {
-    options.logger?.warn({ bytes, maxBytes }, 'stdio message too large; dropped');
-    const message = `The message is ${bytes} bytes, more than the ${maxBytes} this gateway reads; it was dropped. Send smaller requests.`;
-    stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
+  const transport = new StdioLineTransport({
+    stdin,
+    stdout,
+    maxMessageBytes: maxBytes,
+    onOversized: ({ bytes, id }) => {
+      options.logger?.warn({ bytes, maxBytes }, 'stdio message too large; dropped');
+      const message = `The message is ${bytes} bytes, more than the ${maxBytes} this gateway reads; it was dropped. Send smaller requests.`;
+      stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
+    },
   });
-  stdin.pipe(lines);
   const server = createGatewayServer(options);
-  const transport = new StdioServerTransport(lines, stdout as NodeJS.WriteStream, {
-    maxBufferSize: maxBytes + 1,
-  });
   let closing: Promise<void> | undefined;
   let settle = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -58,11 +58,8 @@ export async function serveStdioGateway(options: StdioGatewayOptions): Promise<S
     (closing ??= Promise.resolve()
       .then(() => server.close())
       .catch(() => undefined)
-      .finally(() => {
-        stdin.unpipe(lines);
-        settle();
-      }));
-  lines.once('end', () => void close());
+      .finally(settle));
+  // The transport closes when stdin ends; a stdin closed without its end closes it here.
   stdin.once('close', () => void close());
   stdout.once('error', () => void close());
   transport.onclose = () => void close();

@@ -10,7 +10,7 @@ import type { DispatchLink } from '../tool-call.js';
 export const telemetryLink: DispatchLink = (_ctx, call, next) =>
   inSpan(
     'mcp_agent.dispatch',
-    {
+    () => ({
       kind: SpanKind.INTERNAL,
       attributes: {
         'mcp_agent.tool_id': call.toolId,
@@ -18,7 +18,7 @@ export const telemetryLink: DispatchLink = (_ctx, call, next) =>
         'gen_ai.tool.name': call.toolName,
         'mcp_agent.caller': call.caller,
       },
-    },
+    }),
     async (span) => {
       const result = await next(call);
       if (result.isError === true) markSpanFailed(span, 'tool_error');

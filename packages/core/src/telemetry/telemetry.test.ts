@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import {
+  INVALID_SPAN_CONTEXT,
+  metrics,
+  trace,
+  type Meter,
+  type MeterProvider,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+} from '@opentelemetry/api';
 import { instruments } from './instruments.js';
 import { configureTenantAttribute, tenantAttributes, tenantHash } from './tenant-attribute.js';
 import { inSpan } from './tracing.js';
 
 afterEach(() => {
   metrics.disable();
+  trace.disable();
   configureTenantAttribute({ mode: 'hash' });
 });
 
@@ -17,6 +27,36 @@ describe('telemetry without an SDK', () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
+  });
+
+  it('inSpan makes no span and never builds its attributes while no SDK is registered', async () => {
+    let built = 0;
+    const start = () => ((built += 1), { attributes: { 'mcp_agent.tool_id': 'a.b' } });
+    const recording = await inSpan('work', start, async (span) => span.isRecording());
+    expect({ built, recording }).toEqual({ built: 0, recording: false });
+  });
+
+  it('inSpan starts a span of the SDK registered later, with the attributes it builds then', async () => {
+    const started: { name: string; options: SpanOptions; ended: boolean }[] = [];
+    const tracer = {
+      startActiveSpan: (name: string, options: SpanOptions, run: (span: Span) => unknown) => {
+        const record = { name, options, ended: false };
+        started.push(record);
+        const span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+        span.end = () => void (record.ended = true);
+        return run(span);
+      },
+    } as unknown as Tracer;
+    trace.setGlobalTracerProvider({ getTracer: () => tracer });
+    const start = () => ({ attributes: { 'mcp_agent.tool_id': 'a.b' } });
+    await expect(inSpan('work', start, async () => 42)).resolves.toBe(42);
+    expect(started).toEqual([
+      { name: 'work', options: { attributes: { 'mcp_agent.tool_id': 'a.b' } }, ended: true },
+    ]);
+    // Unregistered again: back to no span at all.
+    trace.disable();
+    await inSpan('after', start, async () => 0);
+    expect(started).toHaveLength(1);
   });
 });
 

@@ -1,11 +1,14 @@
 import {
   context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
   type Context,
   type Span,
+  type Tracer,
 } from '@opentelemetry/api';
 import { toMcpAgentError } from '../to-mcp-agent-error.js';
 
@@ -17,15 +20,29 @@ export interface SpanStart {
   readonly attributes?: Attributes;
 }
 
-// A proxy until an application registers the SDK, then the SDK's tracer: packages may take it at
-// import time. With no SDK every span is a no-op that records nothing.
-const tracer = trace.getTracer('mcp-agent', '0.1.0');
+const TRACER_NAME = 'mcp-agent';
+const TRACER_VERSION = '0.1.0';
+// What `run` gets when no SDK is registered: records nothing, as the API's no-op span would.
+const NOT_RECORDING: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+// The registered SDK's tracer, or `undefined` when none is: the API's global provider is its
+// proxy, with nothing behind it until an application registers one. Asked per span (the SDK
+// keeps its tracers by name), so an SDK registered, or unregistered and registered again, later
+// takes effect at once.
+function sdkTracer(): Tracer | undefined {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider
+    ? provider.getDelegateTracer(TRACER_NAME, TRACER_VERSION)
+    : provider.getTracer(TRACER_NAME, TRACER_VERSION);
+}
 
 /**
  * Runs `run` inside a new span that is the active one for everything it awaits, so the spans of
  * the work it starts become its children. A throw marks the span failed with the error's stable
  * code (never its message, which may quote a server or a user) and is rethrown; the span always
- * ends. Without an SDK registered this costs a no-op span.
+ * ends. `start` may be a function, called only when a span is made. Without an SDK registered no
+ * span is made at all: `run` gets a span that records nothing, on the per-call path that costs
+ * nothing but this check.
  *
  * @throws whatever `run` throws, unchanged.
  * @example
@@ -37,14 +54,23 @@ const tracer = trace.getTracer('mcp-agent', '0.1.0');
  */
 export function inSpan<T>(
   name: string,
-  start: SpanStart,
+  start: SpanStart | (() => SpanStart),
   run: (span: Span) => Promise<T>,
 ): Promise<T> {
+  const tracer = sdkTracer();
+  if (tracer === undefined) {
+    try {
+      return run(NOT_RECORDING);
+    } catch (thrown) {
+      return Promise.reject(thrown as Error);
+    }
+  }
+  const { kind, attributes } = typeof start === 'function' ? start() : start;
   return tracer.startActiveSpan(
     name,
     {
-      ...(start.kind === undefined ? {} : { kind: start.kind }),
-      ...(start.attributes === undefined ? {} : { attributes: start.attributes }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(attributes === undefined ? {} : { attributes }),
     },
     async (span) => {
       try {

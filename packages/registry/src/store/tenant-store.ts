@@ -20,13 +20,13 @@ import { QuotaRepository, type QuotaStatus } from './repositories/quotas.js';
 import { SecretRepository } from './repositories/secrets.js';
 import { ThreadRepository } from './repositories/threads.js';
 import { ToolCatalogRepository, type CatalogTool } from './repositories/tool-catalog.js';
-import {
-  UsageRepository,
-  type ModelUsageRecord,
-  type TaskUsage,
-  type ToolCallRecord,
-  type UsageSummary,
-} from './repositories/usage.js';
+import type {
+  ModelUsageRecord,
+  TaskUsage,
+  ToolCallRecord,
+  UsageSummary,
+} from './repositories/usage-records.js';
+import { UsageRepository } from './repositories/usage.js';
 import { UserRepository } from './repositories/users.js';
 import { TaskStore } from './tasks/task-store.js';
 import { CredentialVault } from './vault/credential-vault.js';

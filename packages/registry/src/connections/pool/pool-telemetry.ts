@@ -28,7 +28,7 @@ export function tracedToolCall(
   const server = { server: serverId };
   return inSpan(
     `tools/call ${toolName}`,
-    {
+    () => ({
       kind: SpanKind.CLIENT,
       attributes: {
         'mcp.method.name': 'tools/call',
@@ -37,7 +37,7 @@ export function tracedToolCall(
         'mcp_agent.connection.reused': reused,
         ...tenantAttributes(ctx.userId),
       },
-    },
+    }),
     async (span) => {
       const metrics = instruments();
       metrics.connectorAcquisitions.add(1, { ...server, reused: String(reused) });

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJsonRpcLine } from './json-rpc-line.js';
 import { LineBuffer } from './line-buffer.js';
 import { pickEnv } from './passed-env.js';
 
@@ -166,7 +167,7 @@ export class ProcessTransport implements Transport {
         for (const line of lines) {
           if (line.trim() === '') continue;
           try {
-            this.onmessage?.(deserializeMessage(line));
+            this.onmessage?.(parseJsonRpcLine(line));
           } catch (error) {
             // A garbage line: report it and keep reading the next one.
             this.onerror?.(error as Error);

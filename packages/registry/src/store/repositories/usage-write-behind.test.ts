@@ -5,10 +5,10 @@ const call = (taskId: string, errors = 0) => ({
   userId: 'alice',
   taskId,
   connector: 'github',
-  day: '2026-11-27',
+  day: Date.parse('2026-11-27') / 86_400_000,
   errors,
   durationMs: 10,
-  at: '2026-11-27T01:00:00.000Z',
+  at: Date.parse('2026-11-27T01:00:00.000Z'),
 });
 
 describe('usage written behind', () => {

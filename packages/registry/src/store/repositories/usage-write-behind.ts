@@ -3,13 +3,13 @@ export interface ToolCallTally {
   readonly userId: string;
   readonly taskId: string;
   readonly connector: string;
-  /** UTC day (YYYY-MM-DD). */
-  readonly day: string;
+  /** UTC day, in days since 1970-01-01 (formatted only when written). */
+  readonly day: number;
   calls: number;
   errors: number;
   durationMs: number;
-  /** The last call's time (ISO 8601). */
-  at: string;
+  /** The last call's time, epoch milliseconds (formatted only when written, off the call). */
+  at: number;
 }
 
 /** How often the tallied calls are written, at most. */

@@ -1,84 +1,24 @@
 import { sql } from 'kysely';
-import type { AgentContext, ConnectorUsage, ModelUsage, Usage } from '@mcp-agent/core';
+import type { AgentContext, ConnectorUsage, ModelUsage } from '@mcp-agent/core';
 import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
 import { count, type QuotaRepository } from './quotas.js';
+import {
+  MAX_USAGE_DAYS,
+  type ModelUsageRecord,
+  type TaskUsage,
+  type ToolCallRecord,
+  type UsageSummary,
+  type UsageTotals,
+} from './usage-records.js';
 import { ToolCallWriteBehind, type ToolCallTally } from './usage-write-behind.js';
-
-/** One model response of a task, as recorded. */
-export interface ModelUsageRecord {
-  /** The task (its request id). */
-  readonly taskId: string;
-  /** The model id as the endpoint was asked for it (the first 200 characters are kept). */
-  readonly model: string;
-  /** The response's tokens: input, output, cache reads and writes. */
-  readonly usage: Usage;
-  /** From the price table; `null` when the model has no price. */
-  readonly estimatedCostUsd: number | null;
-}
-
-/** One tool call of a task (or of a gateway request), as recorded. */
-export interface ToolCallRecord {
-  /** The task (its request id), or the gateway request's id. */
-  readonly taskId: string;
-  /** The server (connector) the tool belongs to. */
-  readonly connector: string;
-  /** False when the call failed; then it counts among the errors too. */
-  readonly ok: boolean;
-  /** How long the call took, in milliseconds (rounded when recorded). */
-  readonly durationMs: number;
-}
-
-/** Token counts and estimated cost of a span of days. */
-export interface UsageTotals extends Usage {
-  /** Model requests (responses recorded). */
-  readonly requests: number;
-  /** Tool calls, failed ones included. */
-  readonly toolCalls: number;
-  /** Tool calls that failed. */
-  readonly toolErrors: number;
-  /** Time spent in tool calls, in milliseconds. */
-  readonly toolDurationMs: number;
-  /** Of the priced models; `unpricedModels` lists the others. */
-  readonly estimatedCostUsd: number;
-}
-
-/** A tenant's usage over the last days: totals, each day, each connector, each model. */
-export interface UsageSummary {
-  /** First and last UTC day covered (YYYY-MM-DD). */
-  readonly from: string;
-  /** Today (UTC). */
-  readonly to: string;
-  /** The sums over the whole span. */
-  readonly totals: UsageTotals;
-  /** Each day with any usage, oldest first; days without usage are left out. */
-  readonly days: readonly (UsageTotals & {
-    /** The UTC day (YYYY-MM-DD). */
-    readonly day: string;
-  })[];
-  /** Each server's (connector's) tool calls over the span, by name. */
-  readonly connectors: readonly ConnectorUsage[];
-  /** Each model's tokens and cost over the span, by name; cost `null` when unpriced. */
-  readonly models: readonly ModelUsage[];
-  /** Models used without a price in the table: their cost is not in the totals. */
-  readonly unpricedModels: readonly string[];
-}
 
 const NANOS = 1_000_000_000;
 // Rows per statement: 9 parameters each, well under SQLite's and PostgreSQL's limits.
 const WRITE_BATCH = 500;
+const DAY_MS = 86_400_000;
 const DONE = Promise.resolve();
-/** The longest span a summary covers. */
-export const MAX_USAGE_DAYS = 366;
-
-/** One task's usage, as recorded: what `Registry.taskUsage` answers. */
-export interface TaskUsage {
-  /** Each model the task used, by name. */
-  readonly models: ModelUsage[];
-  /** Each server (connector) whose tools it called, by name. */
-  readonly connectors: ConnectorUsage[];
-}
 
 /**
  * Usage per tenant and task: each model's tokens and estimated cost, each connector's tool
@@ -145,15 +85,18 @@ export class UsageRepository {
    * full. This process's own reads (`task`, `summary`) write what waits first.
    */
   recordToolCall(ctx: AgentContext, record: ToolCallRecord): Promise<void> {
+    // The time as a number: formatting it costs more than the rest of the record, and the
+    // write does it once per row, behind the call.
+    const at = ctx.clock.now();
     return (
       this.#toolCalls.add({
         userId: ctx.userId,
         taskId: record.taskId,
         connector: record.connector,
-        day: timestamp(ctx).slice(0, 10),
+        day: Math.floor(at / DAY_MS),
         errors: record.ok ? 0 : 1,
         durationMs: Math.round(record.durationMs),
-        at: timestamp(ctx),
+        at,
       }) ?? DONE
     );
   }
@@ -169,17 +112,20 @@ export class UsageRepository {
       await this.db
         .insertInto('usage_tools')
         .values(
-          rows.slice(start, start + WRITE_BATCH).map((row) => ({
-            user_id: row.userId,
-            task_id: row.taskId,
-            connector: row.connector,
-            day: row.day,
-            calls: row.calls,
-            errors: row.errors,
-            duration_ms: row.durationMs,
-            created_at: row.at,
-            updated_at: row.at,
-          })),
+          rows.slice(start, start + WRITE_BATCH).map((row) => {
+            const at = new Date(row.at).toISOString();
+            return {
+              user_id: row.userId,
+              task_id: row.taskId,
+              connector: row.connector,
+              day: new Date(row.day * DAY_MS).toISOString().slice(0, 10),
+              calls: row.calls,
+              errors: row.errors,
+              duration_ms: row.durationMs,
+              created_at: at,
+              updated_at: at,
+            };
+          }),
         )
         .onConflict((oc) =>
           oc.columns(['user_id', 'task_id', 'connector']).doUpdateSet({
