@@ -109,6 +109,28 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
       await call('slack', 'th2');
     });
 
+    it('a server already counted for a thread is not written again on each call', async () => {
+      await repositoriesOf(registry).quotas.setUserLimits(alice, { maxServersPerThread: 2 });
+      const call = (server: string) =>
+        repositoriesOf(registry).quotas.beforeToolCall(alice, server, { threadId: 'th3' });
+      const rows = async () =>
+        (
+          await registry.db
+            .selectFrom('quota_thread_servers')
+            .select('server_id')
+            .where('thread_id', '=', 'th3')
+            .execute()
+        ).map((row) => row.server_id);
+      await call('github');
+      expect(await rows()).toEqual(['github']);
+      // Took away behind its back: a repeat call of the same server goes to no statement.
+      await registry.db.deleteFrom('quota_thread_servers').where('thread_id', '=', 'th3').execute();
+      await call('github');
+      expect(await rows()).toEqual([]);
+      await call('mail');
+      expect(await rows()).toEqual(['mail']);
+    });
+
     it("a tenant's own limits replace the deployment's; null returns to them", async () => {
       const [limited, other] = (await dialect.openPair({ quotas: { maxCallsPerHour: 2 } }))
         .registries;

@@ -50,6 +50,9 @@ export class QuotaRepository {
   readonly #defaults: QuotaLimits;
   readonly #own = new ExpiringCache<string, UserQuotaLimits>({ maxEntries: 10_000, ttlMs: 5_000 });
   readonly #calls: CallLeases;
+  // (user, thread, server) already counted: a repeat call skips the insert for a minute. Forgetting
+  // an idle thread elsewhere can leave a server uncounted for at most that minute.
+  readonly #counted = new ExpiringCache<string, true>({ maxEntries: 10_000, ttlMs: 60_000 });
 
   constructor(db: Executor, defaults: QuotaLimits = {}) {
     this.#db = db;
@@ -266,18 +269,20 @@ export class QuotaRepository {
     serverId: string,
     max: number,
   ): Promise<void> {
-    const now = timestamp(ctx);
     const key = threadId.slice(0, 500);
+    const counted = `${ctx.userId}\0${key}\0${serverId}`;
+    if (this.#counted.get(counted) !== undefined) return;
+    const now = timestamp(ctx);
     const added = await this.#db
       .insertInto('quota_thread_servers')
       .values({ user_id: ctx.userId, thread_id: key, server_id: serverId, created_at: now })
       .onConflict((oc) => oc.columns(['user_id', 'thread_id', 'server_id']).doNothing())
       .returning('server_id')
       .executeTakeFirst();
-    if (added === undefined) return;
+    if (added === undefined) return this.#counted.set(counted, true);
     if ((await this.#take(ctx, 'servers_per_thread', key, 1, max)) !== undefined) {
-      await this.#forgetIdleThreads(ctx);
-      return;
+      this.#counted.set(counted, true);
+      return this.#forgetIdleThreads(ctx);
     }
     await this.#db
       .deleteFrom('quota_thread_servers')
