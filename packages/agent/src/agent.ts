@@ -175,7 +175,7 @@ export class Agent {
         usage: {
           ...(run?.budget.usage ?? EMPTY_USAGE),
           models: meter.models,
-          connectors: meter.connectors,
+          servers: meter.serverUsage,
           estimatedCostUsd: meter.estimatedCostUsd,
         },
         durationMs: Math.round(performance.now() - started),
