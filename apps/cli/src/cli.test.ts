@@ -178,7 +178,7 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     expect(run('servers', 'remove', 'broken').code).toBe(3);
   });
 
-  it('run on an OpenAI-compatible endpoint named by MCP_AGENT_MODEL, then usage shows the task by day, connector and model', async () => {
+  it('run on an OpenAI-compatible endpoint named by MCP_AGENT_MODEL, then usage shows the task by day, server and model', async () => {
     const model = await startScriptedOpenAIServer([
       { tool_calls: [{ name: 'describe_tools', arguments: { tool_ids: ['memory.read_graph'] } }] },
       {
@@ -205,9 +205,7 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     expect(shown.stdout).toMatch(
       /^usage of cli-user, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(UTC days\)/,
     );
-    expect(shown.stdout).toMatch(
-      /CONNECTOR\s+CALLS\s+FAILED\s+TOTAL MS\n(.*\n)*memory\s+\d+\s+\d+/,
-    );
+    expect(shown.stdout).toMatch(/SERVER\s+CALLS\s+FAILED\s+TOTAL MS\n(.*\n)*memory\s+\d+\s+\d+/);
     // Input and cached tokens apart, as in the day table.
     expect(shown.stdout).toMatch(/gpt-6\.1-sol\s+3\s+500\s+1000\s+80\s+\$0\.001\d+/);
     console.info(shown.stdout);

@@ -166,7 +166,7 @@ Examples:
   mcp-agent eval --model oracle --mode discovery --mode all-tools`,
   usage: `mcp-agent usage — what your tasks used, and your quotas
 
-  usage [--days 30]                     totals, then by day, by connector and by model
+  usage [--days 30]                     totals, then by day, by server and by model
   usage quota set [--max-calls-per-hour N] [--max-tokens-per-day N] [--max-servers-per-thread N]
                                         the user's own quotas (an operator's act; "default"
                                         returns to the deployment's, MCP_AGENT_QUOTAS)

@@ -6,7 +6,7 @@ import { badge, duration, h, json, table, time } from './dom.js';
  */
 
 /**
- * Servers with readiness, last error and per-connector figures; refreshed every 5 s.
+ * Servers with readiness, last error and per-server figures; refreshed every 5 s.
  * @param {View} view
  */
 export async function servers(view) {

@@ -119,7 +119,7 @@ const KINDS = /** @type {Record<string, string>} */ ({
   describe_tools: 'describe',
   call_tool: 'call',
   run_code: 'code',
-  query_connector: 'connector',
+  query_server: 'sub-agent',
 });
 
 /**

@@ -162,12 +162,12 @@ describe('one gate for every operation on a user server', () => {
     expect((await d.readResource(bob, 'everything', DOC)).ok).toBe(true);
     // Counted: three operations of alice's reached the server, one of bob's.
     const usage = async (ctx: typeof alice) =>
-      (await stack.registry.taskUsage(ctx, ctx.requestId)).connectors;
+      (await stack.registry.taskUsage(ctx, ctx.requestId)).servers;
     expect(await usage(alice)).toEqual([
-      { connector: 'everything', calls: 3, errors: 0, durationMs: expect.any(Number) },
+      { server: 'everything', calls: 3, errors: 0, durationMs: expect.any(Number) },
     ]);
     expect(await usage(bob)).toEqual([
-      { connector: 'everything', calls: 1, errors: 0, durationMs: expect.any(Number) },
+      { server: 'everything', calls: 1, errors: 0, durationMs: expect.any(Number) },
     ]);
     // The hourly quota counts them too, and refuses the one past it.
     clock.advance(10_000);

@@ -30,8 +30,8 @@ export interface AgentOptions {
   readonly logger?: Logger;
   /** How long to wait for the task's servers before failing it; default 30 s. */
   readonly readyTimeoutMs?: number;
-  /** Offer query_connector by default; default false. */
-  readonly connectors?: boolean;
+  /** Offer query_server (a sub-agent per server) by default; default false. Was `connectors`. */
+  readonly serverAgents?: boolean;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
   readonly limits?: AgentLimits;
   // Usage and cost (issue 17).
@@ -63,8 +63,8 @@ export interface ExecuteTaskOptions {
   readonly onEvent?: (event: StepEvent) => void;
   /** The model of this task only, over `AgentOptions.model` and the environment's. */
   readonly model?: ModelClient;
-  /** Offer query_connector in this task. */
-  readonly connectors?: boolean;
+  /** Offer query_server (a sub-agent per server) in this task. Was `connectors`. */
+  readonly serverAgents?: boolean;
   /**
    * How the model reaches the tools (see {@link ToolMode}): the meta-tools (default), every
    * tool up front, or code only; the task suite compares them.

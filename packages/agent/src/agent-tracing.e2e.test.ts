@@ -52,8 +52,8 @@ function outline(spans: readonly ReadableSpan[]): string[] {
 }
 
 describe('one task is one trace (in-memory exporter)', () => {
-  it('task → steps → model, search, describe, dispatch → pooled MCP request; a sandbox run whose tool calls are its children; a connector sub-agent inside', async () => {
-    const agent = makeAgent({ links: [telemetryLink], connectors: true });
+  it('task → steps → model, search, describe, dispatch → pooled MCP request; a sandbox run whose tool calls are its children; a server sub-agent inside', async () => {
+    const agent = makeAgent({ links: [telemetryLink], serverAgents: true });
     e2e.model.push(
       use('search_tools', { query: 'list open issues' }),
       use('describe_tools', { tool_ids: ['github.list_issues', 'github.add_label'] }),
@@ -61,7 +61,7 @@ describe('one task is one trace (in-memory exporter)', () => {
       use('run_code', {
         code: 'const issues = await tools.github.list_issues({ repo: "acme/secret-app" }); await tools.github.add_label({ issue: issues[0].number, label: "bug" }); return issues.length;',
       }),
-      use('query_connector', { connector_id: 'github', query: 'How many open issues?' }),
+      use('query_server', { server_id: 'github', query: 'How many open issues?' }),
       // The sub-agent's own loop: one search, then its answer.
       use('search_tools', { query: 'issues' }),
       say('Two.'),
@@ -101,7 +101,7 @@ describe('one task is one trace (in-memory exporter)', () => {
       '  mcp_agent.step',
       '    chat scripted',
       '      anthropic.messages.create',
-      '    mcp_agent.query_connector',
+      '    mcp_agent.query_server',
       '      mcp_agent.step',
       '        chat scripted',
       '          anthropic.messages.create',

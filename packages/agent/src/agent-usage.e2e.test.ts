@@ -8,7 +8,7 @@ const price = { inputPerMTok: 2, outputPerMTok: 10, cacheReadPerMTok: 0.2 };
 describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
   useE2eStack(adapter);
 
-  it('records the task: tokens and estimated cost per model, tool calls per connector', async () => {
+  it('records the task: tokens and estimated cost per model, tool calls per server', async () => {
     e2e.model.push(
       use('search_tools', { query: 'list open issues' }),
       use('describe_tools', { tool_ids: ['github.list_issues', 'github.add_label'] }),
@@ -38,14 +38,14 @@ describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
         },
       ],
       // The add_label call was refused by its schema before the chain: not a call.
-      connectors: [{ connector: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) }],
+      servers: [{ server: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) }],
       estimatedCostUsd: cost,
     });
     // The database holds the same figures, for the task and in the tenant's totals.
     const stored = await e2e.registry.taskUsage(alice, result.requestId);
     expect(stored.models).toEqual(result.usage.models);
-    expect(stored.connectors).toEqual([
-      { connector: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
+    expect(stored.servers).toEqual([
+      { server: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
     ]);
     const summary = await e2e.registry.usageSummary(alice, { days: 1 });
     expect(summary.totals).toMatchObject({ requests: 5, toolCalls: 1, estimatedCostUsd: cost });
@@ -76,8 +76,8 @@ describe.each(ADAPTERS)('executeTask usage and quotas on %s', (adapter) => {
     ]);
     expect(e2e.model.requests).toHaveLength(3);
     expect(e2e.model.remaining()).toBe(1);
-    expect(result.usage.connectors).toEqual([
-      { connector: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
+    expect(result.usage.servers).toEqual([
+      { server: 'github', calls: 1, errors: 0, durationMs: expect.any(Number) },
     ]);
     expect((await e2e.registry.taskUsage(alice, result.requestId)).models[0]?.requests).toBe(3);
   });

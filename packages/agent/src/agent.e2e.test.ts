@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createContext, type StepEvent } from '@mcp-agent/core';
 import {
@@ -13,6 +13,14 @@ import {
   useE2eStack,
 } from './e2e-test-helpers.js';
 import type { AnthropicRequestBody, ChatCompletionsRequestBody } from './testing/index.js';
+
+// Deprecation warnings of this file's process: each old option name warns once per process.
+const deprecations: Error[] = [];
+const onWarning = (warning: Error) => deprecations.push(warning);
+process.on('warning', onWarning);
+afterAll(() => {
+  process.off('warning', onWarning);
+});
 
 describe.each(ADAPTERS)(
   'executeTask end to end on %s (real SDK, scripted model, real MCP servers)',
@@ -93,13 +101,13 @@ describe.each(ADAPTERS)(
       });
     });
 
-    it('delegates through query_connector to a sub-agent scoped to one server', async () => {
+    it('delegates through query_server to a sub-agent scoped to one server', async () => {
       await addScripted('mail', {
         tools: [{ name: 'send', description: 'Send mail', inputSchema: { type: 'object' } }],
       });
       e2e.model.push(
-        use('query_connector', {
-          connector_id: 'github',
+        use('query_server', {
+          server_id: 'github',
           query: 'How many open issues in acme/app?',
         }),
         // The sub-agent's own turns:
@@ -114,7 +122,7 @@ describe.each(ADAPTERS)(
         // Back in the main loop:
         say('acme/app has 2 open issues.'),
       );
-      const result = await makeAgent({ connectors: true }).executeTask(
+      const result = await makeAgent({ serverAgents: true }).executeTask(
         'How many open issues?',
         USER,
       );
@@ -124,12 +132,36 @@ describe.each(ADAPTERS)(
         toolsUsed: ['github.list_issues'],
       });
       expect(result.steps[0]).toMatchObject({
-        command: 'query_connector',
+        command: 'query_server',
         observation: { answer: 'There are 2 open issues.', tools_used: ['github.list_issues'] },
       });
-      expect(e2e.model.requests[0]?.toolNames).toEqual([...META, 'query_connector']);
+      expect(e2e.model.requests[0]?.toolNames).toEqual([...META, 'query_server']);
       // The sub-agent could not describe another server's tool.
       expect(e2e.model.requests[3]?.lastTurn).toContain('mail.send is not available');
+    });
+
+    it('`connectors: true`, the option before issue 31, still offers query_server (agent and task), with one DeprecationWarning each', async () => {
+      e2e.model.push(say('ok'), say('ok'));
+      const old = { connectors: true } as Parameters<typeof makeAgent>[0];
+      await makeAgent(old).executeTask('Anything?', USER);
+      await makeAgent().executeTask('Anything?', USER, { connectors: true } as object);
+      // Every request of both tasks offered it (openai's adapter may make one more request).
+      expect(e2e.model.requests.length).toBeGreaterThanOrEqual(2);
+      for (const request of e2e.model.requests)
+        expect(request.toolNames).toEqual([...META, 'query_server']);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(deprecations.map((w) => [w.name, (w as { code?: string }).code, w.message])).toEqual([
+        [
+          'DeprecationWarning',
+          'MCPAGENT_DEP_009',
+          'AgentOptions.connectors is deprecated: write AgentOptions.serverAgents (same value).',
+        ],
+        [
+          'DeprecationWarning',
+          'MCPAGENT_DEP_009',
+          'ExecuteTaskOptions.connectors is deprecated: write ExecuteTaskOptions.serverAgents (same value).',
+        ],
+      ]);
     });
 
     it("the client's task context reaches the model as marked, bounded data in the first user message, never in the system prompt", async () => {

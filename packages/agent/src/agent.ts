@@ -3,6 +3,7 @@ import {
   ConfigError,
   createContext,
   ErrorCode,
+  renamedOption,
   resolveBudget,
   silentLogger,
   toMcpAgentError,
@@ -20,20 +21,20 @@ import { createModelClientFromEnv } from './model/model-from-env.js';
 import type { ModelClient } from './model/model-client.js';
 import { resolvePrices, type PriceTable } from './model/model-prices.js';
 import { BudgetTracker } from './planner/budget.js';
-import { connectorPrompt } from './planner/prompts.js';
+import { serverAgentPrompt } from './planner/prompts.js';
 import { runLoop } from './planner/run-loop.js';
 import { firstUserMessage, parseTaskContext } from './planner/task-context.js';
 import { Trajectory } from './planner/trajectory.js';
 import type { AgentOptions, ExecuteTaskOptions } from './agent-options.js';
 import { MetaToolSession } from './session/meta-tool-session.js';
 import { modeSurface, type ModeSurface } from './session/tool-modes.js';
-import { queryConnector, type QueryConnectorInput } from './session/meta-tools/query-connector.js';
+import { queryServer, type QueryServerInput } from './session/meta-tools/query-server.js';
 import { failed, observed, type Observation } from './session/observation.js';
 import { traceTask } from './telemetry/task-span.js';
 
 const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
-/** One task (or one connector sub-task) as it runs: its context, budget, session and trail. */
+/** One task (or one server sub-task) as it runs: its context, budget, session and trail. */
 interface Run {
   readonly ctx: AgentContext;
   readonly model: ModelClient;
@@ -175,7 +176,7 @@ export class Agent {
         usage: {
           ...(run?.budget.usage ?? EMPTY_USAGE),
           models: meter.models,
-          connectors: meter.connectors,
+          servers: meter.serverUsage,
           estimatedCostUsd: meter.estimatedCostUsd,
         },
         durationMs: Math.round(performance.now() - started),
@@ -212,7 +213,11 @@ export class Agent {
         { timeoutMs: Math.min(this.#options.readyTimeoutMs ?? 30_000, tracker.remainingMs) },
       );
       ctx = ctx.with(AVAILABILITY, availability.withReadiness(states));
-      const connectors = options.connectors ?? this.#options.connectors ?? false;
+      // `connectors` was the name of `serverAgents` before issue 31: still obeyed, with a warning.
+      const serverAgents =
+        renamedOption(options, 'serverAgents', 'connectors', 'ExecuteTaskOptions') ??
+        renamedOption(this.#options, 'serverAgents', 'connectors', 'AgentOptions') ??
+        false;
       const metered = meterModel(model, {
         ctx,
         meter,
@@ -220,9 +225,9 @@ export class Agent {
         prices: this.#prices,
       });
       const surface = await modeSurface(options.mode ?? 'discovery', ctx, this.#options.knowledge, {
-        connectors,
+        serverAgents,
       });
-      run = this.#startRun(ctx, metered, tracker, connectors, surface);
+      run = this.#startRun(ctx, metered, tracker, serverAgents, surface);
       const answer = await runLoop(
         { ...run, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) },
         surface.system,
@@ -255,7 +260,7 @@ export class Agent {
     ctx: AgentContext,
     model: ModelClient,
     budget: BudgetTracker,
-    connectors: boolean,
+    serverAgents: boolean,
     surface: Omit<ModeSurface, 'system'> = {},
   ): Run {
     const { knowledge, dispatcher, sandbox } = this.#options;
@@ -266,12 +271,10 @@ export class Agent {
       ...surface,
       images: model.images !== false,
       ...(sandbox === undefined ? {} : { sandbox }),
-      ...(connectors
+      ...(serverAgents
         ? {
             extraTools: [
-              queryConnector((input, call) =>
-                this.#queryConnector({ ...run, ctx: call.ctx }, input),
-              ),
+              queryServer((input, call) => this.#queryServer({ ...run, ctx: call.ctx }, input)),
             ],
           }
         : {}),
@@ -282,28 +285,28 @@ export class Agent {
 
   // A sub-agent that sees one server, with its own prompt, session and a slice of the budget;
   // its tokens and tool calls count against the parent's.
-  async #queryConnector(
+  async #queryServer(
     parent: Run,
-    { connector_id: connectorId, query, context }: QueryConnectorInput,
+    { server_id: serverId, query, context }: QueryServerInput,
   ): Promise<Observation> {
     const availability = await this.#options.registry.availability(parent.ctx);
-    if (!availability.active.some((server) => server.id === connectorId)) {
+    if (!availability.active.some((server) => server.id === serverId)) {
       const active = availability.active.map((server) => server.id);
       return failed({
         code: ErrorCode.ServerNotFound,
-        message: `No server "${connectorId.slice(0, 64)}" in this task. Servers: ${active.join(', ')}.`,
+        message: `No server "${serverId.slice(0, 64)}" in this task. Servers: ${active.join(', ')}.`,
       });
     }
     const ctx = createContext({
       userId: parent.ctx.userId,
       requestId: parent.ctx.requestId,
       ...(parent.ctx.threadId === undefined ? {} : { threadId: parent.ctx.threadId }),
-      allowServers: [connectorId],
+      allowServers: [serverId],
       signal: parent.ctx.signal,
       clock: parent.ctx.clock,
       logger: this.#options.logger ?? silentLogger,
     })
-      .with(AVAILABILITY, availability.restrictTo([connectorId]))
+      .with(AVAILABILITY, availability.restrictTo([serverId]))
       .with(TASK_METER, parent.ctx.get(TASK_METER));
     const budget = new BudgetTracker(
       resolveBudget({
@@ -319,7 +322,7 @@ export class Agent {
       const inventory = await this.#options.knowledge.inventoryView(ctx);
       const answer = await runLoop(
         sub,
-        connectorPrompt(connectorId, inventory),
+        serverAgentPrompt(serverId, inventory),
         context === undefined ? query : `${query}\n\nContext: ${context}`,
       );
       return observed({ answer, tools_used: sub.session.toolsUsed });

@@ -93,7 +93,7 @@ export async function addScripted(id: string, script: object, userId = USER) {
 
 export function makeAgent(
   options: {
-    connectors?: boolean;
+    serverAgents?: boolean;
     logger?: Logger;
     prices?: PriceTable;
     links?: DispatchLink[];

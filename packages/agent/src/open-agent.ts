@@ -1,4 +1,4 @@
-import type { Logger, ServerConfig } from '@mcp-agent/core';
+import { renamedOption, type Logger, type ServerConfig } from '@mcp-agent/core';
 import {
   Dispatcher,
   loggingLink,
@@ -48,8 +48,8 @@ export interface OpenAgentStackOptions extends OpenRegistryOptions {
   readonly model?: ModelClient;
   /** Receives the pool's logs and each task's, its tool calls included; default silent. */
   readonly logger?: Logger;
-  /** Offer query_connector (a sub-agent per server) in every task; default false. */
-  readonly connectors?: boolean;
+  /** Offer query_server (a sub-agent per server) in every task; default false. */
+  readonly serverAgents?: boolean;
   /** Model prices per model id over the defaults (see `AgentOptions.prices`). */
   readonly prices?: PriceTable;
   /** The operator's ceilings on every task's budget, and running tasks per user. */
@@ -141,6 +141,13 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
   });
   const sandbox =
     options.sandbox === false ? undefined : (options.sandbox ?? new IsolatedVmSandbox());
+  // `connectors` was the name of `serverAgents` before issue 31: still obeyed, with a warning.
+  const serverAgents = renamedOption(
+    options,
+    'serverAgents',
+    'connectors',
+    'OpenAgentStackOptions',
+  );
   const agent = new Agent({
     registry,
     pool,
@@ -149,7 +156,7 @@ export async function openAgentStack(options: OpenAgentStackOptions = {}): Promi
     ...(sandbox === undefined ? {} : { sandbox }),
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
-    ...(options.connectors === undefined ? {} : { connectors: options.connectors }),
+    ...(serverAgents === undefined ? {} : { serverAgents }),
     ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });

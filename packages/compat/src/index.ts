@@ -13,6 +13,9 @@ export {
   PROVIDER_ID_PATTERN,
   ProviderNotFoundError,
   type LegacyManifestServer,
+  type LegacyServerUsage,
+  type LegacyTaskResult,
+  type LegacyTaskUsage,
   type LegacyToolManifest,
   type LegacyToolSpec,
 } from './provider-names.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ServerNotFoundError } from '@mcp-agent/core';
+import { failedTaskResult, ServerNotFoundError } from '@mcp-agent/core';
 import { PROVIDER_ID_PATTERN, ProviderNotFoundError } from './index.js';
+import { withConnectorNames } from './provider-names.js';
 
 // Issue 31 renamed "provider" to "server" everywhere; code written against the old names keeps
 // catching and checking what the library does under the new ones.
@@ -23,6 +24,16 @@ describe('the names a server had before it was called a server', () => {
       false,
       false,
     ]);
+  });
+
+  it("a task's usage says connectors / connector beside servers / server, the same figures", () => {
+    const github = { server: 'github', calls: 2, errors: 1, durationMs: 30 };
+    const base = failedTaskResult({ code: 'CANCELLED', message: 'stopped', details: {} });
+    const result = withConnectorNames({ ...base, usage: { ...base.usage, servers: [github] } });
+    expect(result.usage.servers).toEqual([{ ...github, connector: 'github' }]);
+    expect(result.usage.connectors).toEqual([{ ...github, connector: 'github' }]);
+    // A result without recorded usage gains no empty lists.
+    expect(withConnectorNames(base).usage).toEqual(base.usage);
   });
 });
 

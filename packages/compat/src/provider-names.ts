@@ -1,7 +1,15 @@
-import { SERVER_ID_PATTERN, ServerNotFoundError, type ToolSpec } from '@mcp-agent/core';
+import {
+  SERVER_ID_PATTERN,
+  ServerNotFoundError,
+  type MCPTaskResult,
+  type ServerUsage,
+  type TaskUsage,
+  type ToolSpec,
+} from '@mcp-agent/core';
 import type { ManifestServer, ToolManifest } from '@mcp-agent/knowledge';
 
-// A server was once called a "provider" (providerId, ProviderNotFoundError, manifest.providers).
+// A server was once called a "provider" (providerId, ProviderNotFoundError, manifest.providers),
+// and usage called it a "connector" (usage.connectors, each entry's connector).
 // Since issue 31 every package says "server"; the old names answer here, and only here.
 
 /**
@@ -44,6 +52,32 @@ export function withProviderNames(manifest: ToolManifest): LegacyToolManifest {
 /** The spec with `providerId` beside `serverId`. */
 export function withProviderId(spec: ToolSpec): LegacyToolSpec {
   return { ...spec, providerId: spec.serverId };
+}
+
+/** A server's share of a task under its old name too: `connector` is `server`. */
+export interface LegacyServerUsage extends ServerUsage {
+  /** @deprecated Use `server`. */
+  readonly connector: string;
+}
+
+/** A task's usage as `executeMcpTask` returned it before the rename, and as it is now. */
+export interface LegacyTaskUsage extends TaskUsage {
+  readonly servers?: readonly LegacyServerUsage[];
+  /** @deprecated Use `servers`. */
+  readonly connectors?: readonly LegacyServerUsage[];
+}
+
+/** A task result whose usage says `connectors` beside `servers`. */
+export interface LegacyTaskResult extends MCPTaskResult {
+  readonly usage: LegacyTaskUsage;
+}
+
+/** The result with usage's old names beside the new ones, for callers of the older API. */
+export function withConnectorNames(result: MCPTaskResult): LegacyTaskResult {
+  const { servers: recorded, ...usage } = result.usage;
+  if (recorded === undefined) return { ...result, usage };
+  const servers = recorded.map((entry) => ({ ...entry, connector: entry.server }));
+  return { ...result, usage: { ...usage, servers, connectors: servers } };
 }
 
 // codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

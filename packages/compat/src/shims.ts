@@ -1,12 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { MCPTaskResult } from '@mcp-agent/core';
 import type { AgentStack, OpenAgentStackOptions } from '@mcp-agent/agent';
 import type { ToolSearchResult } from '@mcp-agent/knowledge';
 import { contextFor, defaultStack, openDefaultStack } from './default-stack.js';
 import { deprecated } from './deprecation.js';
 import {
+  withConnectorNames,
   withProviderId,
   withProviderNames,
+  type LegacyTaskResult,
   type LegacyToolManifest,
   type LegacyToolSpec,
 } from './provider-names.js';
@@ -78,13 +79,13 @@ export async function searchTools(
 }
 
 /** @deprecated Use `stack.agent.executeTask(task, userId, options)`. */
-export async function executeMcpTask(task: string, userId: string): Promise<MCPTaskResult> {
+export async function executeMcpTask(task: string, userId: string): Promise<LegacyTaskResult> {
   deprecated(
     'executeMcpTask',
     'MCPAGENT_DEP_007',
     'use stack.agent.executeTask(task, userId, options)',
   );
-  return defaultStack().agent.executeTask(task, userId);
+  return withConnectorNames(await defaultStack().agent.executeTask(task, userId));
 }
 
 /** @deprecated Use `stack.oauth` (`OAuthService`) and `stack.registry.isAuthorized`. */

@@ -102,7 +102,7 @@ export {
 } from './telemetry/tracing.js';
 export {
   failedTaskResult,
-  type ConnectorUsage,
+  type ServerUsage,
   type MCPTaskResult,
   type ModelUsage,
   type TaskStatus,

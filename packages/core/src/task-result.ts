@@ -32,10 +32,10 @@ export interface ModelUsage extends Usage {
   readonly estimatedCostUsd: number | null;
 }
 
-/** One connector's (MCP server's) share of a task: tool calls, failures, time. */
-export interface ConnectorUsage {
+/** One server's share of a task: tool calls, failures, time. */
+export interface ServerUsage {
   /** The server's id. */
-  readonly connector: string;
+  readonly server: string;
   /** Tool calls that reached the server, from the model or from sandboxed code. */
   readonly calls: number;
   /** Those of `calls` that failed or returned an error result. */
@@ -46,13 +46,13 @@ export interface ConnectorUsage {
 
 /**
  * A task's usage: the token totals of {@link Usage} (so existing readers keep working), plus
- * each model's tokens and estimated cost and each connector's tool calls, when recorded.
+ * each model's tokens and estimated cost and each server's tool calls, when recorded.
  */
 export interface TaskUsage extends Usage {
   /** Each model the task used, when its usage was recorded. */
   readonly models?: readonly ModelUsage[];
   /** Each server the task called, when its usage was recorded. */
-  readonly connectors?: readonly ConnectorUsage[];
+  readonly servers?: readonly ServerUsage[];
   /** The sum over `models`; `null` when a model used has no price. */
   readonly estimatedCostUsd?: number | null;
 }

@@ -80,12 +80,12 @@ function render(userId: string, summary: UsageSummary, quotas: QuotaStatus): str
       '',
     );
   }
-  if (summary.connectors.length > 0) {
+  if (summary.servers.length > 0) {
     lines.push(
       table([
-        ['CONNECTOR', 'CALLS', 'FAILED', 'TOTAL MS'],
-        ...summary.connectors.map((c) => [
-          c.connector,
+        ['SERVER', 'CALLS', 'FAILED', 'TOTAL MS'],
+        ...summary.servers.map((c) => [
+          c.server,
           String(c.calls),
           String(c.errors),
           String(c.durationMs),

@@ -231,7 +231,7 @@ describe('the HTTP API', () => {
   });
 
   // Usage and quotas (issue 17).
-  it("GET /v1/usage shows the user's totals by day, by connector and by model; task context is accepted", async () => {
+  it("GET /v1/usage shows the user's totals by day, by server and by model; task context is accepted", async () => {
     const use = (name: string, input: unknown) => ({
       content: [{ type: 'tool_use' as const, name, input }],
     });
@@ -253,7 +253,7 @@ describe('the HTTP API', () => {
     const { usage, quotas } = (await response.json()) as {
       usage: {
         days: { day: string; toolCalls: number; requests: number }[];
-        connectors: { connector: string; calls: number; errors: number }[];
+        servers: { server: string; calls: number; errors: number }[];
         models: { model: string; estimatedCostUsd: number | null }[];
         unpricedModels: string[];
       };
@@ -262,8 +262,8 @@ describe('the HTTP API', () => {
     expect(usage.days).toEqual([
       expect.objectContaining({ day: new Date().toISOString().slice(0, 10), toolCalls: 1 }),
     ]);
-    expect(usage.connectors).toEqual([
-      expect.objectContaining({ connector: 'github', calls: 1, errors: 0 }),
+    expect(usage.servers).toEqual([
+      expect.objectContaining({ server: 'github', calls: 1, errors: 0 }),
     ]);
     expect(usage.models).toEqual([
       expect.objectContaining({ model: 'scripted', estimatedCostUsd: null }),

@@ -252,7 +252,7 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   app.route('/', taskRoutes({ stack, tasks }));
   app.route('/', resourceRoutes({ stack }));
 
-  // Usage (issue 17): the user's totals by day, connector and model, and their quotas.
+  // Usage (issue 17): the user's totals by day, server and model, and their quotas.
   app.get('/v1/usage', async (c) => {
     const raw = c.req.query('days') ?? '30';
     const days = Number(raw);

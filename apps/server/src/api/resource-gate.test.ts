@@ -118,8 +118,8 @@ describe('RES-01 resources pass the tool-call middleware on every surface', () =
     const reads = result.steps.filter((step) => step.command === 'read_resource');
     expect(reads.map((step) => step.ok)).toEqual([true, true, false]);
     expect(JSON.stringify(reads[2]?.observation)).toMatch(/RATE_LIMITED/);
-    expect(result.usage.connectors).toEqual([
-      { connector: 'everything', calls: 2, errors: 0, durationMs: expect.any(Number) },
+    expect(result.usage.servers).toEqual([
+      { server: 'everything', calls: 2, errors: 0, durationMs: expect.any(Number) },
     ]);
     expect(await calls('carol')).toBe(2);
   });

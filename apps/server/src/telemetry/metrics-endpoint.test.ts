@@ -30,7 +30,7 @@ function series(text: string, name: string, labels: Record<string, string>): num
 }
 
 describe('/metrics (Prometheus text, operator token)', () => {
-  it('after real calls, shows the per-connector series with the right counts', async () => {
+  it('after real calls, shows the per-server series with the right counts', async () => {
     const alice = await server.gatewayClient('alice');
     await alice.callTool({
       name: 'describe_tools',

@@ -51,7 +51,7 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * `/metrics` (Prometheus text, operator token only) and the web UI: static files at `/ui/` and
- * their data under `/ui/api/` — servers with readiness and connector figures, a server's tools
+ * their data under `/ui/api/` — servers with readiness and their call figures, a server's tools
  * with deep views and poisoning flags, explained search, tasks and live timelines, the gateway's
  * MCP traces, live logs. A user's token shows that user's data only; the operator token shows
  * every tenant (or one, with `?tenant=`) and the process's figures.

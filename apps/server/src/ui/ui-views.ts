@@ -16,7 +16,7 @@ const MAX_TEXT = 4_000;
 const MAX_OBSERVATION = 8_000;
 const WARM_UP_MS = 5_000;
 
-/** A server as the servers view lists it: configuration, readiness and its connector figures. */
+/** A server as the servers view lists it: configuration, readiness and its call figures. */
 export interface ServerRow {
   readonly id: string;
   readonly userId?: string;

@@ -83,7 +83,7 @@ const api = (token: string, path: string) =>
 
 describe('web UI in headless chromium (real server, real MCP servers)', () => {
   it(
-    'servers view: readiness, per-connector figures and a flagged server; a server’s tools with deep views and poisoning flags',
+    'servers view: readiness, per-server figures and a flagged server; a server’s tools with deep views and poisoning flags',
     async () => {
       const page = await open(server.tokens.alice, '#/servers');
       await page.waitForSelector('[data-view="servers"][data-loaded="true"]');

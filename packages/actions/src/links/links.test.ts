@@ -87,7 +87,7 @@ describe('middleware links', () => {
     expectError(await d.dispatchTool(alice, 'shady.wipe', {}), 'POLICY_DENIED');
   });
 
-  it('rate limit per tenant and connector, with retry-after', async () => {
+  it('rate limit per tenant and server, with retry-after', async () => {
     const d = dispatcher({
       links: [rateLimitLink({ servers: { github: { ratePerSecond: 1, burst: 2 } } })],
     });
@@ -137,7 +137,7 @@ describe('middleware links', () => {
     expect((await d.dispatchTool(alice, 'github.typed', {})).ok).toBe(true);
   });
 
-  it('usage: every call that reaches a server is recorded for its tenant, task and connector', async () => {
+  it('usage: every call that reaches a server is recorded for its tenant, task and server', async () => {
     const d = dispatcher({ links: [usageLink(stack.registry)] });
     const meter = new TaskMeter();
     const task = createContext({ userId: 'alice', clock }).with(TASK_METER, meter);
@@ -146,13 +146,13 @@ describe('middleware links', () => {
     // Refused before the chain (bad arguments): no call, nothing recorded.
     await d.dispatchTool(task, 'github.create_issue', { repo: 7 });
     const recorded = await stack.registry.taskUsage(alice, task.requestId);
-    expect(recorded.connectors).toEqual([
-      { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
+    expect(recorded.servers).toEqual([
+      { server: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
     ]);
-    expect(meter.connectors).toEqual([
-      { connector: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
+    expect(meter.serverUsage).toEqual([
+      { server: 'github', calls: 2, errors: 1, durationMs: expect.any(Number) },
     ]);
-    expect((await stack.registry.taskUsage(bob, task.requestId)).connectors).toEqual([]);
+    expect((await stack.registry.taskUsage(bob, task.requestId)).servers).toEqual([]);
   });
 
   it('TEN-11 quota: the call past maxCallsPerHour is refused with QUOTA_EXCEEDED and never reaches the server', async () => {

@@ -120,7 +120,7 @@ export async function runLoop(
         },
       });
       // The one place a quota ends a task: it came this far as a value (a tool's result, a
-      // script's, a connector's), and its reader here is the task.
+      // script's, a server sub-agent's), and its reader here is the task.
       if (observation.error?.code === ErrorCode.QuotaExceeded)
         throw new QuotaExceededError(observation.error.message, {
           details: observation.error.details,

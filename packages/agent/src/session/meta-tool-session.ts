@@ -44,7 +44,7 @@ export interface MetaToolSessionOptions {
    * images within the dispatcher's image limits beside their data; default true.
    */
   readonly images?: boolean;
-  /** Meta-tools of one surface only: query_connector (agent), execute_task (gateway). */
+  /** Meta-tools of one surface only: query_server (agent), execute_task (gateway). */
   readonly extraTools?: readonly MetaTool<unknown>[];
   /** The meta-tools offered, by name (a tool mode's surface); all when absent. */
   readonly metaTools?: readonly string[];
@@ -144,7 +144,7 @@ export class MetaToolSession {
     return [...this.#used];
   }
 
-  /** Notes a tool called successfully on this session's behalf (by a connector sub-agent). */
+  /** Notes a tool called successfully on this session's behalf (by a server sub-agent). */
   markUsed(toolId: ToolId): void {
     this.#used.add(toolId);
   }

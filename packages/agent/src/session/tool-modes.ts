@@ -51,7 +51,7 @@ export async function modeSurface(
   mode: ToolMode,
   ctx: AgentContext,
   knowledge: Knowledge,
-  options: { connectors: boolean },
+  options: { serverAgents: boolean },
 ): Promise<ModeSurface> {
   if (mode === 'discovery')
     return { system: systemPrompt(await knowledge.inventoryView(ctx), options) };

@@ -23,10 +23,8 @@ export function metaToolAttributes(name: string, input: unknown): Attributes {
               value.language === 'typescript' ? 'typescript' : 'javascript',
           }
         : {};
-    case 'query_connector':
-      return typeof value.connector_id === 'string'
-        ? { 'mcp_agent.connector_id': value.connector_id }
-        : {};
+    case 'query_server':
+      return typeof value.server_id === 'string' ? { 'mcp_agent.server_id': value.server_id } : {};
     default:
       return {};
   }

@@ -9,7 +9,7 @@ import {
 
 /**
  * Runs one task in its root span, `mcp_agent.task`: every step, model request, meta-tool,
- * dispatch, sandbox run and pooled MCP request of the task (its connector sub-agents' too) is a
+ * dispatch, sandbox run and pooled MCP request of the task (its server sub-agents' too) is a
  * descendant, so one task is one trace. The span says how the task ended and what it used, never
  * what it was asked or answered; the task counters are recorded here too.
  */

@@ -9,15 +9,15 @@ import {
 /** The metric instruments the packages record into; their names are the public contract. */
 export interface Instruments {
   /** Tool calls sent to a server: `server`, `outcome` (`ok`, `tool_error`, `error`). */
-  readonly connectorCalls: Counter;
+  readonly serverCalls: Counter;
   /** Calls that failed or returned a tool error: `server`, `error.type`. */
-  readonly connectorErrors: Counter;
+  readonly serverErrors: Counter;
   /** Seconds per call, connecting included when it had to: `server`, `outcome`. */
-  readonly connectorDuration: Histogram;
+  readonly serverDuration: Histogram;
   /** Connections handed to a call: `server`, `reused` (`true` when already open and ready). */
-  readonly connectorAcquisitions: Counter;
+  readonly serverAcquisitions: Counter;
   /** Restarts after a server closed its connection unexpectedly: `server`. */
-  readonly connectorRestarts: Counter;
+  readonly serverRestarts: Counter;
   /** Model tokens: `gen_ai.request.model`, `gen_ai.token.type`, and the tenant when recorded. */
   readonly modelTokens: Counter;
   /** Seconds per model request: `gen_ai.request.model`, `outcome`. */
@@ -72,20 +72,22 @@ function create(meter: Meter): Instruments {
       advice: { explicitBucketBoundaries: SECONDS },
     });
   return {
-    connectorCalls: meter.createCounter('mcp_agent.connector.calls', {
+    // The server instruments keep their first names, `mcp_agent.connector.*` (issue 31): the
+    // metric names are what dashboards and alerts query; the code says "server" like the rest.
+    serverCalls: meter.createCounter('mcp_agent.connector.calls', {
       description: 'Tool calls sent to an MCP server through the pool.',
     }),
-    connectorErrors: meter.createCounter('mcp_agent.connector.errors', {
+    serverErrors: meter.createCounter('mcp_agent.connector.errors', {
       description: 'Tool calls that failed or came back as a tool error.',
     }),
-    connectorDuration: seconds(
+    serverDuration: seconds(
       'mcp_agent.connector.duration',
       'Duration of a tool call through the pool, connecting included when it had to.',
     ),
-    connectorAcquisitions: meter.createCounter('mcp_agent.connector.acquisitions', {
+    serverAcquisitions: meter.createCounter('mcp_agent.connector.acquisitions', {
       description: 'Connections handed to tool calls; reused="true" when already open and ready.',
     }),
-    connectorRestarts: meter.createCounter('mcp_agent.connector.restarts', {
+    serverRestarts: meter.createCounter('mcp_agent.connector.restarts', {
       description: 'Restarts after an MCP server closed its connection unexpectedly.',
     }),
     modelTokens: meter.createCounter('mcp_agent.model.tokens', {

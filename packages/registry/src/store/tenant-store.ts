@@ -116,7 +116,7 @@ export class TenantStore {
   readonly events = new EventEmitter<RegistryEvents>();
   /** Quotas: limits per deployment and tenant, counted in the database. */
   protected readonly quotas: QuotaRepository;
-  /** Usage and estimated cost per tenant, task, model and connector. */
+  /** Usage and estimated cost per tenant, task, model and server. */
   protected readonly usage: UsageRepository;
   /** Encrypts and decrypts secrets with the keyring (AES-256-GCM, bound to tenant and row). */
   protected readonly vault: CredentialVault;
@@ -269,7 +269,7 @@ export class TenantStore {
     return this.usage.recordModel(ctx, record);
   }
 
-  /** One task's recorded figures: each model and each connector. */
+  /** One task's recorded figures: each model and each server. */
   taskUsage(ctx: AgentContext, taskId: string): Promise<TaskUsage> {
     return this.usage.task(ctx, taskId);
   }

@@ -143,7 +143,7 @@ describe('search_tools', () => {
     expect(listing.description).toMatch(
       /Split a task of several steps into short searches in one call/,
     );
-    expect(systemPrompt('inventory', { connectors: false })).toMatch(
+    expect(systemPrompt('inventory', { serverAgents: false })).toMatch(
       /split it into short searches, one per thing to do, in one search_tools call/,
     );
   });

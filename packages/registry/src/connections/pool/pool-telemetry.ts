@@ -14,7 +14,7 @@ import {
  * conventions: `mcp.method.name`, `gen_ai.tool.name`, `error.type`), with the server, the
  * tenant as the operator chose to record it, whether the connection was reused, the outcome and
  * the sizes of the request and the result in bytes — never the arguments or the result. The
- * per-connector counters and latency histogram are recorded here too, so every call through the
+ * per-server counters and latency histogram are recorded here too, so every call through the
  * pool counts, whoever made it.
  */
 export function tracedToolCall(
@@ -40,7 +40,7 @@ export function tracedToolCall(
     }),
     async (span) => {
       const metrics = instruments();
-      metrics.connectorAcquisitions.add(1, { ...server, reused: String(reused) });
+      metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
       // Sizes cost a serialisation: only for a span that is recorded.
       if (span.isRecording()) span.setAttribute('mcp_agent.request.bytes', jsonBytes(args));
       const started = performance.now();
@@ -61,13 +61,13 @@ export function tracedToolCall(
         throw thrown;
       } finally {
         span.setAttribute('mcp_agent.outcome', outcome);
-        metrics.connectorCalls.add(1, { ...server, outcome });
-        metrics.connectorDuration.record((performance.now() - started) / 1000, {
+        metrics.serverCalls.add(1, { ...server, outcome });
+        metrics.serverDuration.record((performance.now() - started) / 1000, {
           ...server,
           outcome,
         });
         if (errorType !== undefined)
-          metrics.connectorErrors.add(1, { ...server, 'error.type': errorType });
+          metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
       }
     },
   );

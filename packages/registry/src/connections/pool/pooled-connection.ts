@@ -343,7 +343,7 @@ export class PooledConnection {
   // An unexpected exit: back off, then discover again; ready only once re-discovered.
   async #restart(): Promise<void> {
     this.#restarts += 1;
-    instruments().connectorRestarts.add(1, { server: this.serverId });
+    instruments().serverRestarts.add(1, { server: this.serverId });
     if (this.#restarts > this.#options.maxRestarts) {
       await this.#setState({
         status: 'failed',

@@ -12,6 +12,7 @@ import { reportSkippedPostgres } from './dialects.js';
 
 // A database made before the server_id rename (migrations 0001–0005, columns named provider_id)
 // upgrades in place: its rows are read back under the new name and its unique keys still hold.
+// The same for usage's connector column (migration 0007, usage_tools.server).
 
 interface Target {
   readonly name: string;
@@ -56,9 +57,9 @@ afterEach(async () => {
 
 reportSkippedPostgres();
 
-const BEFORE = Object.fromEntries(
-  Object.entries(migrations).filter(([name]) => name < '0006_server_id'),
-);
+/** The migrations a database had before `name`. */
+const before = (name: string) =>
+  Object.fromEntries(Object.entries(migrations).filter(([known]) => known < name));
 
 /** The rows a tenant of version 0005 had for server "github", written as that version did. */
 async function seedBeforeRename(db: Kysely<unknown>): Promise<void> {
@@ -97,9 +98,15 @@ describe.each(targets)('the server_id rename on $name (migration 0006)', (target
     const old = await openDatabase({ ...options, migrate: false });
     try {
       const schema = options.schema === undefined ? {} : { schema: options.schema };
-      await migrateToLatest(old.db as Kysely<unknown>, { migrations: BEFORE, ...schema });
+      await migrateToLatest(old.db as Kysely<unknown>, {
+        migrations: before('0006_server_id'),
+        ...schema,
+      });
       await seedBeforeRename(old.db as Kysely<unknown>);
-      expect(await migrateToLatest(old.db as Kysely<unknown>, schema)).toEqual(['0006_server_id']);
+      expect(await migrateToLatest(old.db as Kysely<unknown>, schema)).toEqual([
+        '0006_server_id',
+        '0007_usage_server',
+      ]);
       const columns = new Map(
         (await (old.db as Kysely<unknown>).introspection.getTables())
           .filter((t) => options.schema === undefined || t.schema === options.schema)
@@ -140,6 +147,57 @@ describe.each(targets)('the server_id rename on $name (migration 0006)', (target
       expect(await stored.accounts.find(alice, 'github')).toMatchObject({
         status: 'disconnected',
       });
+    } finally {
+      await registry.close();
+    }
+  }, 60_000);
+});
+
+describe.each(targets)('the usage_tools.server rename on $name (migration 0007)', (target) => {
+  it('an existing database upgrades: tool-call usage is read by server and its key still holds', async () => {
+    const { options, drop } = target.where();
+    drops.push(drop);
+    const old = await openDatabase({ ...options, migrate: false });
+    const day = new Date().toISOString().slice(0, 10);
+    try {
+      const db = old.db as Kysely<unknown>;
+      const schema = options.schema === undefined ? {} : { schema: options.schema };
+      await migrateToLatest(db, { migrations: before('0007_usage_server'), ...schema });
+      const now = new Date().toISOString();
+      await sql`insert into usage_tools (user_id, task_id, connector, day, calls, errors,
+          duration_ms, created_at, updated_at)
+        values ('alice', 'task-1', 'github', ${day}, 2, 1, 30, ${now}, ${now})`.execute(db);
+      expect(await migrateToLatest(db, schema)).toEqual(['0007_usage_server']);
+      const columns = (await db.introspection.getTables()).find(
+        (t) =>
+          t.name === 'usage_tools' && (options.schema === undefined || t.schema === options.schema),
+      )?.columns;
+      expect(columns?.map((c) => c.name)).toContain('server');
+      expect(columns?.map((c) => c.name)).not.toContain('connector');
+    } finally {
+      await old.close();
+    }
+
+    const registry = await openRegistry({ ...options, env: { MCP_AGENT_SECRET_KEY: randomKey() } });
+    try {
+      const alice = createContext({ userId: 'alice' });
+      const { usage } = repositoriesOf(registry);
+      expect((await usage.task(alice, 'task-1')).servers).toEqual([
+        { server: 'github', calls: 2, errors: 1, durationMs: 30 },
+      ]);
+      // The primary key followed the column: another call is added to the same row.
+      await usage.recordToolCall(alice, {
+        taskId: 'task-1',
+        server: 'github',
+        ok: true,
+        durationMs: 5,
+      });
+      expect((await usage.task(alice, 'task-1')).servers).toEqual([
+        { server: 'github', calls: 3, errors: 1, durationMs: 35 },
+      ]);
+      expect((await usage.summary(alice)).servers).toEqual([
+        { server: 'github', calls: 3, errors: 1, durationMs: 35 },
+      ]);
     } finally {
       await registry.close();
     }

@@ -27,7 +27,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
   });
 
   describe('usage', () => {
-    it('adds each response to its task and model, and each tool call to its connector', async () => {
+    it('adds each response to its task and model, and each tool call to its server', async () => {
       const { usage: repo } = repositoriesOf(registry);
       await recordModel(
         registry,
@@ -53,13 +53,13 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
             estimatedCostUsd: 0.00675,
           },
         ],
-        connectors: [
-          { connector: 'github', calls: 2, errors: 1, durationMs: 53 },
-          { connector: 'mail', calls: 1, errors: 0, durationMs: 5 },
+        servers: [
+          { server: 'github', calls: 2, errors: 1, durationMs: 53 },
+          { server: 'mail', calls: 1, errors: 0, durationMs: 5 },
         ],
       });
       // Another tenant sees none of it, even by task id.
-      expect(await repo.task(bob, 't1')).toEqual({ models: [], connectors: [] });
+      expect(await repo.task(bob, 't1')).toEqual({ models: [], servers: [] });
       expect((await repo.summary(bob)).totals.requests).toBe(0);
     });
 
@@ -71,21 +71,21 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
           await recordToolCall(writer, alice, 'behind', 'github', i !== 0, 10);
         // Another process sees nothing until this one writes (within USAGE_FLUSH_MS)…
         await repositoriesOf(writer).usage.flush();
-        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).connectors).toEqual([
-          { connector: 'github', calls: 5, errors: 1, durationMs: 50 },
+        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).servers).toEqual([
+          { server: 'github', calls: 5, errors: 1, durationMs: 50 },
         ]);
         // …and what waits at close is written before the database closes.
         await recordToolCall(writer, alice, 'behind', 'github', true, 10);
         await writer.close();
-        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).connectors).toEqual([
-          { connector: 'github', calls: 6, errors: 1, durationMs: 60 },
+        expect((await repositoriesOf(reader).usage.task(alice, 'behind')).servers).toEqual([
+          { server: 'github', calls: 6, errors: 1, durationMs: 60 },
         ]);
       } finally {
         await second.close();
       }
     });
 
-    it('sums a tenant by day, connector and model; an unpriced model is named, not costed', async () => {
+    it('sums a tenant by day, server and model; an unpriced model is named, not costed', async () => {
       const { usage: repo } = repositoriesOf(registry);
       await recordModel(registry, alice, 't1', 'gpt-6.1-sol', usage(2_000, 100), 0.005);
       await recordToolCall(registry, alice, 't1', 'github', true, 10);
@@ -122,9 +122,7 @@ describe.each(dialects)('usage and quotas on $name', (dialect) => {
         toolDurationMs: 40,
         estimatedCostUsd: 0.0075,
       });
-      expect(summary.connectors).toEqual([
-        { connector: 'github', calls: 2, errors: 1, durationMs: 40 },
-      ]);
+      expect(summary.servers).toEqual([{ server: 'github', calls: 2, errors: 1, durationMs: 40 }]);
       expect(summary.models).toEqual([
         expect.objectContaining({ model: 'gpt-6.1-sol', requests: 2, estimatedCostUsd: 0.0075 }),
         expect.objectContaining({ model: 'local-llama', requests: 1, estimatedCostUsd: null }),

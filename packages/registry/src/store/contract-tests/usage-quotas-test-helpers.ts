@@ -30,12 +30,12 @@ export const recordModel = (
     estimatedCostUsd,
   });
 
-/** Records one tool call to a connector. */
+/** Records one tool call to a server. */
 export const recordToolCall = (
   registry: Registry,
   context: AgentContext,
   taskId: string,
-  connector: string,
+  server: string,
   ok: boolean,
   durationMs: number,
-) => repositoriesOf(registry).usage.recordToolCall(context, { taskId, connector, ok, durationMs });
+) => repositoriesOf(registry).usage.recordToolCall(context, { taskId, server, ok, durationMs });

@@ -318,6 +318,13 @@ async function serverIdColumns(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable(table).renameColumn('provider_id', 'server_id').execute();
 }
 
+// The same for usage (issue 31): usage_tools.connector, the server whose tools a task called,
+// becomes usage_tools.server, renamed in place on both dialects like 0006; the primary key
+// (`usage_tools_pk`) follows the column and keeps its name.
+async function usageServerColumn(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('usage_tools').renameColumn('connector', 'server').execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
@@ -326,4 +333,5 @@ export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0004_scale_out': { up: scaleOut },
   '0005_audit_log': { up: auditLog },
   '0006_server_id': { up: serverIdColumns },
+  '0007_usage_server': { up: usageServerColumn },
 });

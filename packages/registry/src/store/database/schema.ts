@@ -124,11 +124,11 @@ export interface UsageModelsTable {
   updated_at: string;
 }
 
-/** One connector's tool calls in one task. */
+/** One server's tool calls in one task. */
 export interface UsageToolsTable {
   user_id: string;
   task_id: string;
-  connector: string;
+  server: string;
   day: string;
   calls: BigCount;
   errors: BigCount;

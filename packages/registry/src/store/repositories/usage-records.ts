@@ -1,4 +1,4 @@
-import type { ConnectorUsage, ModelUsage, Usage } from '@mcp-agent/core';
+import type { ServerUsage, ModelUsage, Usage } from '@mcp-agent/core';
 
 /** One model response of a task, as recorded. */
 export interface ModelUsageRecord {
@@ -16,8 +16,8 @@ export interface ModelUsageRecord {
 export interface ToolCallRecord {
   /** The task (its request id), or the gateway request's id. */
   readonly taskId: string;
-  /** The server (connector) the tool belongs to. */
-  readonly connector: string;
+  /** The server the tool belongs to. */
+  readonly server: string;
   /** False when the call failed; then it counts among the errors too. */
   readonly ok: boolean;
   /** How long the call took, in milliseconds (rounded when recorded). */
@@ -38,7 +38,7 @@ export interface UsageTotals extends Usage {
   readonly estimatedCostUsd: number;
 }
 
-/** A tenant's usage over the last days: totals, each day, each connector, each model. */
+/** A tenant's usage over the last days: totals, each day, each server, each model. */
 export interface UsageSummary {
   /** First and last UTC day covered (YYYY-MM-DD). */
   readonly from: string;
@@ -51,8 +51,8 @@ export interface UsageSummary {
     /** The UTC day (YYYY-MM-DD). */
     readonly day: string;
   })[];
-  /** Each server's (connector's) tool calls over the span, by name. */
-  readonly connectors: readonly ConnectorUsage[];
+  /** Each server's tool calls over the span, by name. */
+  readonly servers: readonly ServerUsage[];
   /** Each model's tokens and cost over the span, by name; cost `null` when unpriced. */
   readonly models: readonly ModelUsage[];
   /** Models used without a price in the table: their cost is not in the totals. */
@@ -66,6 +66,6 @@ export const MAX_USAGE_DAYS = 366;
 export interface TaskUsage {
   /** Each model the task used, by name. */
   readonly models: ModelUsage[];
-  /** Each server (connector) whose tools it called, by name. */
-  readonly connectors: ConnectorUsage[];
+  /** Each server whose tools it called, by name. */
+  readonly servers: ServerUsage[];
 }

@@ -4,7 +4,7 @@ import { ToolCallWriteBehind, type ToolCallTally } from './usage-write-behind.js
 const call = (taskId: string, errors = 0) => ({
   userId: 'alice',
   taskId,
-  connector: 'github',
+  server: 'github',
   day: Date.parse('2026-11-27') / 86_400_000,
   errors,
   durationMs: 10,

@@ -1,8 +1,8 @@
-/** One connector's tool calls of a task on a day, as they are added up before a write. */
+/** One server's tool calls of a task on a day, as they are added up before a write. */
 export interface ToolCallTally {
   readonly userId: string;
   readonly taskId: string;
-  readonly connector: string;
+  readonly server: string;
   /** UTC day, in days since 1970-01-01 (formatted only when written). */
   readonly day: number;
   calls: number;
@@ -18,7 +18,7 @@ export const USAGE_FLUSH_MS = 200;
 export const USAGE_MAX_PENDING = 5_000;
 
 /**
- * Tool-call usage written behind: calls are added up per (tenant, task, connector, day) in
+ * Tool-call usage written behind: calls are added up per (tenant, task, server, day) in
  * memory and written at most every `flushMs` in one statement per batch, so no call waits on a
  * database write. Bounded: past `maxPending` rows the call that adds one waits for the write.
  * `flush()` writes everything now (on drain, on close, before this process reads usage back);
@@ -41,7 +41,7 @@ export class ToolCallWriteBehind {
 
   /** Adds one call; resolves at once, or after a write when `maxPending` rows are waiting. */
   add(call: Omit<ToolCallTally, 'calls'>): Promise<void> | undefined {
-    const key = `${call.userId}\u0000${call.taskId}\u0000${call.connector}\u0000${call.day}`;
+    const key = `${call.userId}\u0000${call.taskId}\u0000${call.server}\u0000${call.day}`;
     const tally = this.#pending.get(key);
     if (tally === undefined) this.#pending.set(key, { ...call, calls: 1 });
     else {
@@ -70,7 +70,7 @@ export class ToolCallWriteBehind {
       } catch (error) {
         // Kept for the next write, added to whatever came since.
         for (const row of rows) {
-          const key = `${row.userId}\u0000${row.taskId}\u0000${row.connector}\u0000${row.day}`;
+          const key = `${row.userId}\u0000${row.taskId}\u0000${row.server}\u0000${row.day}`;
           const later = this.#pending.get(key);
           if (later === undefined) this.#pending.set(key, row);
           else {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AgentContext, ConnectorUsage, ModelUsage } from '@mcp-agent/core';
+import type { AgentContext, ServerUsage, ModelUsage } from '@mcp-agent/core';
 import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
@@ -21,9 +21,9 @@ const DAY_MS = 86_400_000;
 const DONE = Promise.resolve();
 
 /**
- * Usage per tenant and task: each model's tokens and estimated cost, each connector's tool
- * calls, failures and time, one row per (task, model) and (task, connector), added to with
- * atomic upserts; tool calls are written behind, in batches. Read back per task and as a tenant's totals by day, connector and model.
+ * Usage per tenant and task: each model's tokens and estimated cost, each server's tool
+ * calls, failures and time, one row per (task, model) and (task, server), added to with
+ * atomic upserts; tool calls are written behind, in batches. Read back per task and as a tenant's totals by day, server and model.
  */
 export class UsageRepository {
   readonly #toolCalls: ToolCallWriteBehind;
@@ -80,7 +80,7 @@ export class UsageRepository {
   }
 
   /**
-   * Adds one tool call to its task's row for the connector: written behind (see
+   * Adds one tool call to its task's row for the server: written behind (see
    * `ToolCallWriteBehind`), so the call never waits on the database unless the buffer is
    * full. This process's own reads (`task`, `summary`) write what waits first.
    */
@@ -92,7 +92,7 @@ export class UsageRepository {
       this.#toolCalls.add({
         userId: ctx.userId,
         taskId: record.taskId,
-        connector: record.connector,
+        server: record.server,
         day: Math.floor(at / DAY_MS),
         errors: record.ok ? 0 : 1,
         durationMs: Math.round(record.durationMs),
@@ -117,7 +117,7 @@ export class UsageRepository {
             return {
               user_id: row.userId,
               task_id: row.taskId,
-              connector: row.connector,
+              server: row.server,
               day: new Date(row.day * DAY_MS).toISOString().slice(0, 10),
               calls: row.calls,
               errors: row.errors,
@@ -128,7 +128,7 @@ export class UsageRepository {
           }),
         )
         .onConflict((oc) =>
-          oc.columns(['user_id', 'task_id', 'connector']).doUpdateSet({
+          oc.columns(['user_id', 'task_id', 'server']).doUpdateSet({
             calls: sql<number>`usage_tools.calls + excluded.calls`,
             errors: sql<number>`usage_tools.errors + excluded.errors`,
             duration_ms: sql<number>`usage_tools.duration_ms + excluded.duration_ms`,
@@ -139,7 +139,7 @@ export class UsageRepository {
     }
   }
 
-  /** One task's figures, as recorded: each model and each connector. */
+  /** One task's figures, as recorded: each model and each server. */
   async task(ctx: AgentContext, taskId: string): Promise<TaskUsage> {
     await this.flush();
     const [models, tools] = await Promise.all([
@@ -168,14 +168,14 @@ export class UsageRepository {
           estimatedCostUsd: row.cost_nanos === null ? null : num(row.cost_nanos) / NANOS,
         }))
         .sort((a, b) => compareText(a.model, b.model)),
-      connectors: tools
+      servers: tools
         .map((row) => ({
-          connector: row.connector,
+          server: row.server,
           calls: num(row.calls),
           errors: num(row.errors),
           durationMs: num(row.duration_ms),
         }))
-        .sort((a, b) => compareText(a.connector, b.connector)),
+        .sort((a, b) => compareText(a.server, b.server)),
     };
   }
 
@@ -210,7 +210,7 @@ export class UsageRepository {
         .selectFrom('usage_tools')
         .select([
           'day',
-          'connector',
+          'server',
           (eb) => eb.fn.sum<string | number>('calls').as('calls'),
           (eb) => eb.fn.sum<string | number>('errors').as('errors'),
           (eb) => eb.fn.sum<string | number>('duration_ms').as('duration_ms'),
@@ -218,7 +218,7 @@ export class UsageRepository {
         .where('user_id', '=', ctx.userId)
         .where('day', '>=', from)
         .where('day', '<=', to)
-        .groupBy(['day', 'connector'])
+        .groupBy(['day', 'server'])
         .execute(),
     ]);
     const byDay = new Map<string, MutableTotals>();
@@ -259,7 +259,7 @@ export class UsageRepository {
         priced: (model?.priced ?? true) && allPriced,
       });
     }
-    const byConnector = new Map<string, ConnectorUsage>();
+    const byServer = new Map<string, ServerUsage>();
     for (const row of toolRows) {
       const totals = dayOf(row.day);
       const calls = num(row.calls);
@@ -268,12 +268,12 @@ export class UsageRepository {
       totals.toolCalls += calls;
       totals.toolErrors += errors;
       totals.toolDurationMs += durationMs;
-      const connector = byConnector.get(row.connector);
-      byConnector.set(row.connector, {
-        connector: row.connector,
-        calls: (connector?.calls ?? 0) + calls,
-        errors: (connector?.errors ?? 0) + errors,
-        durationMs: (connector?.durationMs ?? 0) + durationMs,
+      const server = byServer.get(row.server);
+      byServer.set(row.server, {
+        server: row.server,
+        calls: (server?.calls ?? 0) + calls,
+        errors: (server?.errors ?? 0) + errors,
+        durationMs: (server?.durationMs ?? 0) + durationMs,
       });
     }
     const dayList = [...byDay.entries()]
@@ -287,7 +287,7 @@ export class UsageRepository {
       to,
       totals: rounded(totals),
       days: dayList,
-      connectors: [...byConnector.values()].sort((a, b) => compareText(a.connector, b.connector)),
+      servers: [...byServer.values()].sort((a, b) => compareText(a.server, b.server)),
       models: [...byModel.values()]
         .sort((a, b) => compareText(a.model, b.model))
         .map(({ priced, ...model }) => ({

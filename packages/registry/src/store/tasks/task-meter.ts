@@ -1,8 +1,8 @@
-import { defineSlot, type ConnectorUsage, type ModelUsage, type Usage } from '@mcp-agent/core';
+import { defineSlot, type ServerUsage, type ModelUsage, type Usage } from '@mcp-agent/core';
 
 /**
  * One task's usage as it runs, in memory: each model's tokens and estimated cost, each
- * connector's tool calls, and the servers it called (for `maxServersPerThread` when the task has
+ * server's tool calls, and the servers it called (for `maxServersPerThread` when the task has
  * no thread). The agent attaches it to the task's context ({@link TASK_METER}); the dispatcher's
  * usage and quota links and the metered model add to it. The database keeps the same figures.
  */
@@ -10,7 +10,7 @@ export class TaskMeter {
   /** Servers whose tools the task called. */
   readonly servers = new Set<string>();
   readonly #models = new Map<string, { -readonly [K in keyof ModelUsage]: ModelUsage[K] }>();
-  readonly #connectors = new Map<string, { calls: number; errors: number; durationMs: number }>();
+  readonly #toolCalls = new Map<string, { calls: number; errors: number; durationMs: number }>();
 
   /** Adds one model response. */
   addModel(model: string, usage: Usage, estimatedCostUsd: number | null): void {
@@ -35,13 +35,13 @@ export class TaskMeter {
     this.#models.set(model, entry);
   }
 
-  /** Adds one tool call of `connector`. */
-  addToolCall(connector: string, ok: boolean, durationMs: number): void {
-    const entry = this.#connectors.get(connector) ?? { calls: 0, errors: 0, durationMs: 0 };
+  /** Adds one tool call of `server`. */
+  addToolCall(server: string, ok: boolean, durationMs: number): void {
+    const entry = this.#toolCalls.get(server) ?? { calls: 0, errors: 0, durationMs: 0 };
     entry.calls += 1;
     if (!ok) entry.errors += 1;
     entry.durationMs += durationMs;
-    this.#connectors.set(connector, entry);
+    this.#toolCalls.set(server, entry);
   }
 
   /** Each model's figures, in the order first used. */
@@ -52,10 +52,10 @@ export class TaskMeter {
     }));
   }
 
-  /** Each connector's tool calls, in the order first called; durations in whole ms. */
-  get connectors(): ConnectorUsage[] {
-    return [...this.#connectors.entries()].map(([connector, entry]) => ({
-      connector,
+  /** Each server's tool calls, in the order first called; durations in whole ms. */
+  get serverUsage(): ServerUsage[] {
+    return [...this.#toolCalls.entries()].map(([server, entry]) => ({
+      server,
       ...entry,
       durationMs: Math.round(entry.durationMs),
     }));
@@ -80,7 +80,7 @@ export class TaskMeter {
  * const meter = new TaskMeter();
  * const taskCtx = ctx.with(TASK_METER, meter);
  * // … run the task with taskCtx: the dispatcher's links and the metered model add to it …
- * const { models, connectors, estimatedCostUsd } = meter;
+ * const { models, serverUsage, estimatedCostUsd } = meter;
  * ```
  */
 export const TASK_METER = defineSlot<TaskMeter>('task-meter');
