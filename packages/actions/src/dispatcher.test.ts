@@ -243,5 +243,3 @@ describe('dispatchTool', () => {
     expect(await serverCalls(alice, 'mail')).toBe(1);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -379,5 +379,3 @@ export class Dispatcher {
     return wholeKeptResult(this.#observations, ctx, observationId, options);
   }
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

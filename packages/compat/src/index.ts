@@ -19,5 +19,3 @@ export {
   type LegacyToolManifest,
   type LegacyToolSpec,
 } from './provider-names.js';
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

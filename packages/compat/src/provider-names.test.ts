@@ -36,5 +36,3 @@ describe('the names a server had before it was called a server', () => {
     expect(withConnectorNames(base).usage).toEqual(base.usage);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -79,5 +79,3 @@ export function withConnectorNames(result: MCPTaskResult): LegacyTaskResult {
   const servers = recorded.map((entry) => ({ ...entry, connector: entry.server }));
   return { ...result, usage: { ...usage, servers, connectors: servers } };
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -21,5 +21,3 @@ describe('the public surface of @mcp-agent/compat', () => {
     `);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -131,5 +131,3 @@ describe('compat shims: the old calls still work and each warns once', () => {
     }
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -131,5 +131,3 @@ export class OAuthManager {
     return defaultStack().registry.isAuthorized(contextFor(userId), serverId);
   }
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -30,5 +30,3 @@ describe('renamedOption', () => {
     ]);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

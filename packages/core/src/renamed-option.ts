@@ -30,5 +30,3 @@ export function renamedOption<Options extends object, Name extends keyof Options
   }
   return old as Options[Name];
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

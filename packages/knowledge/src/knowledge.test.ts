@@ -171,5 +171,3 @@ describe('Knowledge', () => {
     expect(manifest.servers.find((p) => p.server.id === 'github')?.available).toBe(true);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

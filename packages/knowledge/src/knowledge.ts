@@ -396,5 +396,3 @@ export class Knowledge {
 function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {
   return McpAgentError.isInstance(value);
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

@@ -219,5 +219,3 @@ describe('middleware links', () => {
     expectError(await d.dispatchTool(alice, 'github.typed', {}), 'INTERNAL', /a string/);
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

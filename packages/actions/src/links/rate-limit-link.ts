@@ -37,5 +37,3 @@ export function rateLimitLink(
     return next(call);
   };
 }
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

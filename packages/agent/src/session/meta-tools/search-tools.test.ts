@@ -194,5 +194,3 @@ describe('search_tools', () => {
     expect(seen).toContain('calendar.create_event');
   });
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).

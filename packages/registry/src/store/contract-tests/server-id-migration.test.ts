@@ -203,5 +203,3 @@ describe.each(targets)('the usage_tools.server rename on $name (migration 0007)'
     }
   }, 60_000);
 });
-
-// codemod-server-id: keep — the old "provider" names in this file are deliberate (issue 31).
