@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MCP_INITIALIZE } from '../api/api-test-helpers.js';
 import { ALICE_TOKEN, BOB_TOKEN, text, useTestGateway } from './gateway-test-helpers.js';
 
 // Who may reach the gateway and what each user sees of another's: tokens, Origin, sessions.
@@ -81,16 +82,7 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'x', version: '1' },
-        },
-      }),
+      body: JSON.stringify(MCP_INITIALIZE),
     });
     expect(evil.status).toBe(403);
   });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
+import { MCP_INITIALIZE } from '../api/api-test-helpers.js';
 
 // `mcp-agent serve --stdio` as a client launches it: the built CLI, spoken to in raw lines.
 const cli = fileURLToPath(new URL('../../../cli/dist/cli.js', import.meta.url));
@@ -54,16 +55,7 @@ function gateway() {
 }
 
 async function initialized(served: ReturnType<typeof gateway>) {
-  served.send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 't', version: '1' },
-    },
-  });
+  served.send(MCP_INITIALIZE);
   await served.reply(1);
   served.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
