@@ -103,7 +103,9 @@ describe('OAuth for remote servers', () => {
     ]);
     expect(await registry.isAuthorized(alice, 'linear')).toBe(true);
     const stored = await registry.db.selectFrom('secrets').select('ciphertext').execute();
-    expect(JSON.stringify(stored)).not.toMatch(/at_|rt_/);
+    // The fixture's tokens are `at_<uuid>` / `rt_<uuid>`; base64url ciphertext can hold "rt_" by
+    // chance, never a prefix followed by a UUID's dashes.
+    expect(JSON.stringify(stored)).not.toMatch(/(at|rt)_[0-9a-f]{8}-[0-9a-f]{4}-/);
     const result = await pool.callTool(alice, 'linear', 'whoami', {});
     expect(result.content).toEqual([{ type: 'text', text: 'an authorised caller' }]);
     // The audit log: the sign-in, and the tokens' revocation, on the tenant's record.
