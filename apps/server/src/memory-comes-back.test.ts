@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { openRegistry, type Registry } from '@mcp-agent/registry';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { liveChildren, serverFixtures } from '@mcp-agent/test-support';
 import { serveHttpApi, type ServedApi } from './api/serve-api.js';
 import { GatewaySession } from './bench/gateway-client.js';
 import { StaticTokenVerifier } from './gateway/token-verifier.js';
@@ -28,23 +28,8 @@ let cli: Registry;
 
 // Live MCP server processes of this test, by tenant (each tenant's script names it).
 function children(user?: string): number {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return (
-          fields[0] !== 'Z' &&
-          Number(fields[1]) === process.pid &&
-          cmdline.includes(serverFixtures.scripted) &&
-          cmdline.includes(join(home, user === undefined ? 'script-' : `script-${user}.json`))
-        );
-      } catch {
-        return false;
-      }
-    }).length;
+  const script = join(home, user === undefined ? 'script-' : `script-${user}.json`);
+  return liveChildren(process.pid, serverFixtures.scripted, script).length;
 }
 
 const held = () => ({

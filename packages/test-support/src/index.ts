@@ -1,5 +1,5 @@
 export { freePort } from './free-port.js';
 export { holdSqliteLock, watchEventLoop, type HeldLock } from './lock-holder.js';
-export { alive, descendants } from './process-tree.js';
+export { alive, descendants, liveChildren } from './process-tree.js';
 export { serverFixtures, sqliteLockHolder } from './server-fixtures.js';
 export { streamedBody } from './streamed-body.js';

@@ -38,3 +38,24 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * The running (not zombie) children of `parent` whose command line holds every one of `parts`:
+ * counted from /proc, not from whoever started them, so a process they forgot still counts.
+ */
+export function liveChildren(parent: number, ...parts: string[]): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z' || Number(fields[1]) !== parent) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (parts.every((part) => cmdline.includes(part))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
+import { liveChildren } from '@mcp-agent/test-support';
 import { createTestRegistry } from '../../testing/index.js';
 import type { Registry } from '../../registry.js';
 import { ConnectionPool } from './connection-pool.js';
@@ -17,23 +17,7 @@ afterEach(async () => {
 // The MCP server processes this test process started: children whose command line names the
 // fixture. Counted from /proc, not from the pool, so a process the pool forgot still counts.
 function serverProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return (
-          fields[0] !== 'Z' &&
-          Number(fields[1]) === process.pid &&
-          cmdline.includes(servers.misbehaving)
-        );
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return liveChildren(process.pid, servers.misbehaving);
 }
 
 async function openPool(): Promise<{ registry: Registry; pool: ConnectionPool }> {
