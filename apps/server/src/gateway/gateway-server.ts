@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, normalizeUserId, type Logger } from '@mcp-agent/core';
 import {
@@ -9,6 +10,7 @@ import {
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
+import { openCallLane, type CallHandler } from './call-lane.js';
 import { serveResources } from './gateway-resources.js';
 import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gateway-telemetry.js';
 
@@ -42,7 +44,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   const { stack, tasks } = options;
   // The one user-id rule, at the start: a bad id fails here, not on every call of the session.
   const userId = normalizeUserId(options.userId);
-  const server = new Server(
+  const server = new LaneServer(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
     {
       capabilities: { logging: {}, tools: { listChanged: true }, resources: {} },
@@ -88,8 +90,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       return { tools: session.tools };
     }),
   );
-  server.setRequestHandler(
-    CallToolRequestSchema,
+  server.setCallHandler(
     tracedToolCall(userId, async (request, extra): Promise<MeasuredAnswer> => {
       await discover();
       const ctx = createContext({
@@ -139,6 +140,25 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     }),
   );
   return server;
+}
+
+/** The SDK's `Server`, with the plain `tools/call` requests answered on a call lane. */
+class LaneServer extends Server {
+  #callTool: CallHandler | undefined;
+
+  /**
+   * Answers `tools/call` with `handler`: the plain requests on the lane (see `openCallLane`),
+   * the rest (malformed ones, those asking for a task) after the SDK's own checks, which decide.
+   */
+  setCallHandler(handler: CallHandler): void {
+    this.#callTool = handler;
+    this.setRequestHandler(CallToolRequestSchema, (request, extra) => handler(request, extra));
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    if (this.#callTool !== undefined) openCallLane(transport, this.#callTool);
+  }
 }
 
 // Discovers, in the background, the user's servers that were never tried (no stored catalog, no
