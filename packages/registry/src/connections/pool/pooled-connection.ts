@@ -20,6 +20,7 @@ import type { PoolStore } from '../../store/readiness/pool-store.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import { callToolAsTask } from './call-tool-as-task.js';
+import { checkedCallResult, UncheckedResult } from './call-tool-result.js';
 import { warnOfCatalog } from './catalog-warnings.js';
 import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
 import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
@@ -176,11 +177,13 @@ export class PooledConnection {
             onProgress: options.onProgress,
             ceilingMs: this.#options.maxTotalTimeoutMs,
           })
-        : (client.callTool(
-            { name, arguments: args },
-            undefined,
-            request,
-          ) as Promise<CallToolResult>),
+        : client
+            .request(
+              { method: 'tools/call', params: { name, arguments: args } },
+              UncheckedResult,
+              request,
+            )
+            .then(checkedCallResult),
     );
   }
 

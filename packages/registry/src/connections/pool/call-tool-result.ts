@@ -1,0 +1,39 @@
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/**
+ * The result schema a tools/call request is sent with: anything, as it came. The SDK parses a
+ * result with the schema it is given; with its own `CallToolResultSchema` that parse walks and
+ * copies every content block of every call. {@link checkedCallResult} checks it instead.
+ */
+export const UncheckedResult = z.unknown();
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// A text block with nothing but its type and text: what most tools answer with. The SDK's schema
+// takes it as it is (its text blocks are strict objects, so a key more would be stripped there).
+const isBareText = (block: unknown): boolean => {
+  if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  for (const key in block) if (key !== 'type' && key !== 'text') return false;
+  return true;
+};
+
+/**
+ * A server's tools/call result, as the SDK's `CallToolResultSchema` would give it: the common
+ * shape (text blocks alone, no `_meta`) is checked by hand and kept as it came, never looser
+ * than the schema; anything else (images, resources, annotations, a missing `content`) is
+ * parsed by the schema itself, which fills in its defaults or throws its own error.
+ */
+export function checkedCallResult(value: unknown): CallToolResult {
+  if (
+    isObject(value) &&
+    value._meta === undefined &&
+    Array.isArray(value.content) &&
+    value.content.every(isBareText) &&
+    (value.structuredContent === undefined || isObject(value.structuredContent)) &&
+    (value.isError === undefined || typeof value.isError === 'boolean')
+  )
+    return value as CallToolResult;
+  return CallToolResultSchema.parse(value);
+}
