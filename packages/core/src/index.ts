@@ -93,6 +93,7 @@ export {
   captureTraceContext,
   inSpan,
   markSpanFailed,
+  recordInternalSpans,
   SpanKind,
   withinTraceContext,
   type Attributes,

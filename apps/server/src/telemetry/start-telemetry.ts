@@ -20,7 +20,12 @@ import {
   type Sampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
-import { configureTenantAttribute, ConfigError, type Environment } from '@mcp-agent/core';
+import {
+  configureTenantAttribute,
+  ConfigError,
+  recordInternalSpans,
+  type Environment,
+} from '@mcp-agent/core';
 import { McpTraceLog } from './mcp-trace-log.js';
 import { observeProcess, type ObservedSources } from './process-gauges.js';
 import { readTelemetryConfig, type TelemetryConfig } from './telemetry-config.js';
@@ -56,7 +61,8 @@ export interface Telemetry {
  * AsyncLocalStorage context manager (so spans nest across awaits), W3C trace-context and baggage
  * propagation, a tracer provider that always feeds the web UI's MCP trace log and exports over
  * OTLP/HTTP only when an endpoint is configured, and a meter provider read as Prometheus text at
- * `/metrics` and exported over OTLP/HTTP when configured. `OTEL_SDK_DISABLED=true` registers
+ * `/metrics` and exported over OTLP/HTTP when configured. Without a trace exporter only the
+ * server and client spans are made, the ones the log reads (see `recordInternalSpans`). `OTEL_SDK_DISABLED=true` registers
  * nothing. One process registers once: a second call is a `ConfigError`.
  */
 export async function startTelemetry(options: StartTelemetryOptions = {}): Promise<Telemetry> {
@@ -132,6 +138,9 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       'OpenTelemetry is already registered in this process: start telemetry once, before opening the stack.',
     );
   }
+  // The agent's own steps (meta-tool, dispatch, task spans) are recorded only when something
+  // exports them; the web UI's MCP trace log reads the requests answered and made alone.
+  recordInternalSpans(config.traces !== undefined || (options.spanProcessors?.length ?? 0) > 0);
   const serializer = new PrometheusSerializer();
   const stopObserving: (() => void)[] = [];
   return {
@@ -151,6 +160,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       for (const stop of stopObserving.splice(0)) stop();
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
       trace.disable();
+      recordInternalSpans(true);
       metrics.disable();
       propagation.disable();
       context.disable();

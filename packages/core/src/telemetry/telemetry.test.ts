@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   INVALID_SPAN_CONTEXT,
   metrics,
+  SpanKind,
   trace,
   type Meter,
   type MeterProvider,
@@ -11,9 +12,10 @@ import {
 } from '@opentelemetry/api';
 import { instruments } from './instruments.js';
 import { configureTenantAttribute, tenantAttributes, tenantHash } from './tenant-attribute.js';
-import { inSpan } from './tracing.js';
+import { inSpan, recordInternalSpans } from './tracing.js';
 
 afterEach(() => {
+  recordInternalSpans(true);
   metrics.disable();
   trace.disable();
   configureTenantAttribute({ mode: 'hash' });
@@ -57,6 +59,34 @@ describe('telemetry without an SDK', () => {
     trace.disable();
     await inSpan('after', start, async () => 0);
     expect(started).toHaveLength(1);
+  });
+
+  it('inSpan makes only server and client spans while internal ones are off', async () => {
+    const names: string[] = [];
+    const tracer = {
+      startActiveSpan: (name: string, _options: SpanOptions, run: (span: Span) => unknown) => {
+        names.push(name);
+        return run(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+      },
+    } as unknown as Tracer;
+    trace.setGlobalTracerProvider({ getTracer: () => tracer });
+    recordInternalSpans(false);
+    const nested = () =>
+      inSpan('step', {}, () =>
+        inSpan('dispatch', { kind: SpanKind.INTERNAL }, () =>
+          inSpan('tools/call', { kind: SpanKind.CLIENT }, async () => 7),
+        ),
+      );
+    await expect(inSpan('request', { kind: SpanKind.SERVER }, nested)).resolves.toBe(7);
+    await expect(
+      inSpan('step', {}, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(names).toEqual(['request', 'tools/call']);
+    recordInternalSpans(true);
+    await nested();
+    expect(names).toEqual(['request', 'tools/call', 'step', 'dispatch', 'tools/call']);
   });
 });
 

@@ -36,13 +36,27 @@ function sdkTracer(): Tracer | undefined {
     : provider.getTracer(TRACER_NAME, TRACER_VERSION);
 }
 
+// See recordInternalSpans.
+let internalSpans = true;
+
+/**
+ * Whether spans of kind `INTERNAL` (the agent's own steps: a meta-tool, a dispatch, a task) are
+ * made; `SERVER` and `CLIENT` spans (the requests answered and made) always are. An application
+ * that exports no traces turns them off: nothing would read them, and each costs every call
+ * that makes it (`pnpm bench gateway`). Their work then runs in the enclosing span, whose
+ * children its spans become. Default on.
+ */
+export function recordInternalSpans(on: boolean): void {
+  internalSpans = on;
+}
+
 /**
  * Runs `run` inside a new span that is the active one for everything it awaits, so the spans of
  * the work it starts become its children. A throw marks the span failed with the error's stable
  * code (never its message, which may quote a server or a user) and is rethrown; the span always
  * ends. `start` may be a function, called only when a span is made. Without an SDK registered no
  * span is made at all: `run` gets a span that records nothing, on the per-call path that costs
- * nothing but this check.
+ * nothing but this check; nor is an internal one while {@link recordInternalSpans} is off.
  *
  * @throws whatever `run` throws, unchanged.
  * @example
@@ -58,14 +72,10 @@ export function inSpan<T>(
   run: (span: Span) => Promise<T>,
 ): Promise<T> {
   const tracer = sdkTracer();
-  if (tracer === undefined) {
-    try {
-      return run(NOT_RECORDING);
-    } catch (thrown) {
-      return Promise.reject(thrown as Error);
-    }
-  }
+  if (tracer === undefined) return runUnrecorded(run);
   const { kind, attributes } = typeof start === 'function' ? start() : start;
+  if (!internalSpans && (kind ?? SpanKind.INTERNAL) === SpanKind.INTERNAL)
+    return runUnrecorded(run);
   return tracer.startActiveSpan(
     name,
     {
@@ -83,6 +93,14 @@ export function inSpan<T>(
       }
     },
   );
+}
+
+function runUnrecorded<T>(run: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return run(NOT_RECORDING);
+  } catch (thrown) {
+    return Promise.reject(thrown as Error);
+  }
 }
 
 /** Marks a span failed with a stable error code, for work that reports failure without throwing. */
