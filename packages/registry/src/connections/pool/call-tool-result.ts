@@ -1,12 +1,4 @@
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-
-/**
- * The result schema a tools/call request is sent with: anything, as it came. The SDK parses a
- * result with the schema it is given; with its own `CallToolResultSchema` that parse walks and
- * copies every content block of every call. {@link checkedCallResult} checks it instead.
- */
-export const UncheckedResult = z.unknown();
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,7 +12,8 @@ const isBareText = (block: unknown): boolean => {
 };
 
 /**
- * A server's tools/call result, as the SDK's `CallToolResultSchema` would give it: the common
+ * A server's tools/call result, as the SDK's `CallToolResultSchema` would give it (whose parse
+ * walks and copies every content block of every call): the common
  * shape (text blocks alone, no `_meta`) is checked by hand and kept as it came, never looser
  * than the schema; anything else (images, resources, annotations, a missing `content`) is
  * parsed by the schema itself, which fills in its defaults or throws its own error.

@@ -20,7 +20,8 @@ import type { PoolStore } from '../../store/readiness/pool-store.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import { callToolAsTask } from './call-tool-as-task.js';
-import { checkedCallResult, UncheckedResult } from './call-tool-result.js';
+import { checkedCallResult } from './call-tool-result.js';
+import { RequestLane } from './request-lane.js';
 import { warnOfCatalog } from './catalog-warnings.js';
 import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
 import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
@@ -28,7 +29,7 @@ import { ConnectionUsage } from './connection-usage.js';
 import { listAllResources, type ResourceListing } from './list-all-resources.js';
 import { listAllTools } from './list-all-tools.js';
 import { withheldEnv } from './passed-env.js';
-import { isSessionExpired, sendRequest } from './send-request.js';
+import { isSessionExpired, sendRequest, type PooledSession } from './send-request.js';
 
 /**
  * One persistent MCP session for one (tenant, server, credential version): discovery with
@@ -48,6 +49,8 @@ export class PooledConnection {
   readonly #logger: Logger;
   readonly #breaker: CircuitBreaker;
   #client: Client | undefined;
+  /** The lane of #client's transport: set and cleared with it. */
+  #lane: RequestLane | undefined;
   #transport: Transport | undefined;
   // The attempt under way, so that closing mid-discovery ends its process too.
   #attempt: { client: Client; transport: Transport } | undefined;
@@ -171,18 +174,14 @@ export class PooledConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    return this.#request(options, (client, request) =>
+    return this.#request(options, ({ client, lane }, request) =>
       options.task === true
         ? callToolAsTask(client, this.serverId, name, args, request, {
             onProgress: options.onProgress,
             ceilingMs: this.#options.maxTotalTimeoutMs,
           })
-        : client
-            .request(
-              { method: 'tools/call', params: { name, arguments: args } },
-              UncheckedResult,
-              request,
-            )
+        : lane
+            .request({ method: 'tools/call', params: { name, arguments: args } }, request)
             .then(checkedCallResult),
     );
   }
@@ -195,21 +194,21 @@ export class PooledConnection {
   async listResources(
     options: CallOptions & { readonly maxItems?: number } = {},
   ): Promise<ResourceListing> {
-    return this.#request(options, (client, request) =>
+    return this.#request(options, ({ client }, request) =>
       listAllResources(client, request, options.maxItems ?? 1_000),
     );
   }
 
   /** Reads one resource by URI, with the same timeout and cancellation as a tool call. */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#request(options, (client, request) => client.readResource({ uri }, request));
+    return this.#request(options, ({ client }, request) => client.readResource({ uri }, request));
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
   // once when a streamable-HTTP server forgot the session.
   async #request<T>(
     options: CallOptions,
-    run: (client: Client, request: RequestOptions) => Promise<T>,
+    run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
     return this.#usage.measure(async () => {
       await this.ensureReady();
@@ -233,6 +232,7 @@ export class PooledConnection {
     const transport = this.#transport;
     const attempt = this.#attempt;
     this.#client = undefined;
+    this.#lane = undefined;
     this.#transport = undefined;
     this.#attempt = undefined;
     await Promise.all([
@@ -243,14 +243,15 @@ export class PooledConnection {
 
   async #send<T>(
     options: CallOptions,
-    run: (client: Client, request: RequestOptions) => Promise<T>,
+    run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
     const client = this.#client;
-    if (client === undefined)
+    const lane = this.#lane;
+    if (client === undefined || lane === undefined)
       throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
     const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
-    return sendRequest(client, this.serverId, limits, options, run);
+    return sendRequest({ client, lane }, this.serverId, limits, options, run);
   }
 
   async #discover(): Promise<void> {
@@ -323,9 +324,12 @@ export class PooledConnection {
   #adopt(client: Client, transport: Transport): void {
     this.#client = client;
     this.#transport = transport;
+    // Tool calls go beside the SDK's client, on the same transport (see RequestLane).
+    this.#lane = new RequestLane(transport);
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
+      this.#lane = undefined;
       this.#transport = undefined;
       if (this.#closing) return;
       void this.#restart();
@@ -366,6 +370,7 @@ export class PooledConnection {
   async #drop(reason: string): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
+    this.#lane = undefined;
     this.#transport = undefined;
     await this.#setState({ status: 'pending', lastError: reason });
     await client?.close().catch(() => undefined);

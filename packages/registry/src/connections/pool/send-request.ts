@@ -2,7 +2,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallOptions } from './connection-options.js';
+import type { RequestLane } from './request-lane.js';
 import { explainTimeout, ProgressSeen } from './request-timeout.js';
+
+/** A ready session: the SDK's client, and the lane beside it for tool calls. */
+export interface PooledSession {
+  readonly client: Client;
+  readonly lane: RequestLane;
+}
 
 const ignoreProgress = (): void => undefined;
 
@@ -11,11 +18,11 @@ const ignoreProgress = (): void => undefined;
  * the caller's cancellation; a timeout is explained in the error (what was waited for, how long).
  */
 export async function sendRequest<T>(
-  client: Client,
+  session: PooledSession,
   serverId: string,
   limits: { readonly timeoutMs: number; readonly ceilingMs: number },
   options: CallOptions,
-  run: (client: Client, request: RequestOptions) => Promise<T>,
+  run: (session: PooledSession, request: RequestOptions) => Promise<T>,
 ): Promise<T> {
   // The SDK adds an abort listener to the signal of every request and never removes it; a
   // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
@@ -27,7 +34,7 @@ export async function sendRequest<T>(
   const { timeoutMs, ceilingMs } = limits;
   const seen = new ProgressSeen();
   try {
-    return await run(client, {
+    return await run(session, {
       timeout: timeoutMs,
       maxTotalTimeout: ceilingMs,
       ...(linked === undefined ? {} : { signal: linked.signal }),
