@@ -92,6 +92,7 @@ export {
 export {
   captureTraceContext,
   inSpan,
+  isTracing,
   markSpanFailed,
   recordInternalSpans,
   SpanKind,

@@ -74,7 +74,9 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   // server never tried has no catalog to search yet: the session's first request discovers
   // those, waiting for each at most NEVER_TRIED_WAIT_MS (once: a failure is then recorded).
   let discovering: Promise<unknown> | undefined;
-  const discover = () => (discovering ??= discoverNeverTried(stack, userId));
+  let discovered = false;
+  const discover = () =>
+    (discovering ??= discoverNeverTried(stack, userId).finally(() => (discovered = true)));
 
   // search_tools says which servers it searches. Read again for every tools/list and after each
   // search (a server connected, removed or failed since shows up there first); when it changed
@@ -92,7 +94,8 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   );
   server.setCallHandler(
     tracedToolCall(userId, async (request, extra): Promise<MeasuredAnswer> => {
-      await discover();
+      // Awaited only until it settled: every call after that starts at once.
+      if (!discovered) await discover();
       const ctx = createContext({
         userId,
         signal: extra.signal,

@@ -1,5 +1,5 @@
 import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
-import { inSpan, instruments, markSpanFailed, tenantAttributes } from '@mcp-agent/core';
+import { inSpan, instruments, isTracing, markSpanFailed, tenantAttributes } from '@mcp-agent/core';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GATEWAY_USER } from '../telemetry/mcp-trace-log.js';
 
@@ -42,9 +42,8 @@ export function traceGatewayRequest<T extends object>(
       : META_TOOLS.has(request.tool)
         ? request.tool
         : 'unknown';
-  const parent = propagation.extract(context.active(), request.meta ?? {});
   const toolId = request.arguments?.tool_id;
-  return context.with(parent.setValue(GATEWAY_USER, request.userId), () =>
+  const traced = () =>
     inSpan(
       tool === undefined ? request.method : `${request.method} ${tool}`,
       () => ({
@@ -81,8 +80,11 @@ export function traceGatewayRequest<T extends object>(
           metrics.gatewayDuration.record((performance.now() - started) / 1000, labels);
         }
       },
-    ),
-  );
+    );
+  // The client's trace context and the user in it are for spans alone: read only when made.
+  if (!isTracing()) return traced();
+  const parent = propagation.extract(context.active(), request.meta ?? {});
+  return context.with(parent.setValue(GATEWAY_USER, request.userId), traced);
 }
 
 function bytes(value: unknown): number {

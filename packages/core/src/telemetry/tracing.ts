@@ -36,6 +36,15 @@ function sdkTracer(): Tracer | undefined {
     : provider.getTracer(TRACER_NAME, TRACER_VERSION);
 }
 
+/**
+ * Whether an OpenTelemetry SDK is registered, so that spans are made: work that only feeds a
+ * span (a trace context read from a request, a context value for a span processor) is skipped
+ * without one.
+ */
+export function isTracing(): boolean {
+  return sdkTracer() !== undefined;
+}
+
 // See recordInternalSpans.
 let internalSpans = true;
 
