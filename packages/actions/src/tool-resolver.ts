@@ -71,7 +71,14 @@ export class ToolResolver {
    * failed before) starts it, waiting by that server's own timeout; the verdict then says how
    * it went (the server and its error).
    */
-  async resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
+  resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
+    // Hot path: a tool resolved lately on an available server, without an await in between.
+    const cached = this.#cache.get(cacheKey(ctx, serverId, toolName));
+    if (cached?.verdict.available === true) return Promise.resolve(cached);
+    return this.#resolveStarting(ctx, serverId, toolName);
+  }
+
+  async #resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
     const entry = await this.resolve(ctx, serverId, toolName);
     const { verdict } = entry;
     if (verdict.available || !STARTABLE.has(verdict.code) || this.pool?.ready === undefined)
@@ -82,13 +89,7 @@ export class ToolResolver {
 
   /** The tool and whether it can be called (the tool is absent when it cannot). */
   async resolve(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
-    const key = [
-      ctx.userId,
-      serverId,
-      toolName,
-      ctx.threadId ?? '',
-      ctx.allowServers?.join(',') ?? '*',
-    ].join('\u0000');
+    const key = cacheKey(ctx, serverId, toolName);
     const cached = this.#cache.get(key);
     if (cached !== undefined) return cached;
     const verdict = (await this.registry.availability(ctx)).check(serverId);
@@ -127,4 +128,15 @@ export class ToolResolver {
       return error as Error;
     }
   }
+}
+
+// What a resolution depends on: the tenant, the tool, the thread's servers and the allow-list.
+function cacheKey(ctx: AgentContext, serverId: string, toolName: string): string {
+  return [
+    ctx.userId,
+    serverId,
+    toolName,
+    ctx.threadId ?? '',
+    ctx.allowServers?.join(',') ?? '*',
+  ].join('\u0000');
 }

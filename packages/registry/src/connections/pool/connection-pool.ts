@@ -128,6 +128,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
 
   /** A ready connection: connects and discovers if needed, pings one that sat idle. */
   async ready(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
+    // Hot path: an open, ready session that was used lately is handed out without a wait.
+    const open = this.#closed ? undefined : this.#connections.get(key(ctx.userId, serverId));
+    if (open?.isReady === true && open.idleFor() <= this.#pingAfterIdleMs) return open;
     const connection = await this.connection(ctx, serverId);
     if (connection.state.status === 'ready' && connection.idleFor() > this.#pingAfterIdleMs)
       await connection.ping();

@@ -143,6 +143,11 @@ export class PooledConnection {
     return this.#client;
   }
 
+  /** Ready to send: discovered, its session open, not closing. */
+  get isReady(): boolean {
+    return !this.#closing && this.#state.status === 'ready' && this.#client !== undefined;
+  }
+
   /** Connects and discovers if needed; single-flight, so concurrent callers share one attempt. */
   ensureReady(): Promise<void> {
     if (this.#closing)
@@ -211,7 +216,7 @@ export class PooledConnection {
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
     return this.#usage.measure(async () => {
-      await this.ensureReady();
+      if (!this.isReady) await this.ensureReady();
       try {
         return await this.#send(options, run);
       } catch (error) {
