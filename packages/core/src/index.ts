@@ -72,7 +72,13 @@ export {
   type McpAgentErrorOptions,
 } from './errors.js';
 export { ExpiringCache, type ExpiringCacheOptions } from './expiring-cache.js';
-export { toJsonSafe, type JsonObject, type JsonSafeOptions, type JsonValue } from './json.js';
+export {
+  isJsonObject,
+  toJsonSafe,
+  type JsonObject,
+  type JsonSafeOptions,
+  type JsonValue,
+} from './json.js';
 export {
   createLogger,
   redactSecrets,

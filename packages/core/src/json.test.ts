@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toJsonSafe } from './json.js';
+import { isJsonObject, toJsonSafe } from './json.js';
 import { redactSecrets } from './logger.js';
 
 // What a server's result or a stored row looks like once parsed: "__proto__" as an own key.
@@ -40,5 +40,19 @@ describe('toJsonSafe', () => {
       a: { b: '[nested deeper than 2 levels]' },
     });
     expect(toJsonSafe([undefined, Number.NaN])).toEqual([null, 'NaN']);
+  });
+});
+
+describe('isJsonObject', () => {
+  it('is true for an object and false for an array, null and every other value', () => {
+    expect([{}, { a: 1 }, Object.create(null)].map(isJsonObject)).toEqual([true, true, true]);
+    expect([[], null, undefined, 'x', 1, true].map(isJsonObject)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -6,6 +6,15 @@ export type JsonValue =
 export type JsonObject = { [key: string]: JsonValue };
 
 /** Options of {@link toJsonSafe}. */
+/**
+ * Whether a parsed JSON value is an object (not an array, not null): what a JSON-RPC message,
+ * its params or a tool's arguments must be. A check by hand, for the per-call paths that take
+ * the common shape without a schema parse.
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export interface JsonSafeOptions {
   /** Nesting past this many levels becomes a note; 12 (logs, error details). */
   readonly maxDepth?: number;

@@ -7,6 +7,7 @@ import {
   type RequestId,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '@mcp-agent/core';
 import { isSingleRequest } from './request-body.js';
 
 /** What a `tools/call` handler uses of its request's context, on the lane as on the SDK's path. */
@@ -19,9 +20,6 @@ export interface CallExtra {
 
 /** The gateway's `tools/call` handler: the same function answers on the lane and on the SDK's path. */
 export type CallHandler = (request: CallToolRequest, extra: CallExtra) => Promise<CallToolResult>;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Whether a message is a `tools/call` the lane answers: one request the SDK's schemas accept as
@@ -38,7 +36,7 @@ export function isLaneCall(
   return (
     params !== undefined &&
     typeof params.name === 'string' &&
-    (params.arguments === undefined || isObject(params.arguments)) &&
+    (params.arguments === undefined || isJsonObject(params.arguments)) &&
     params.task === undefined
   );
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { RELATED_TASK_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '@mcp-agent/core';
 
 /** Reads a request's whole body as UTF-8 (its size was checked from Content-Length before). */
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -13,9 +14,6 @@ export function readBody(req: IncomingMessage): Promise<string> {
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const isIntegerOrString = (value: unknown): boolean =>
   typeof value === 'string' || Number.isSafeInteger(value);
 
@@ -26,14 +24,15 @@ const isIntegerOrString = (value: unknown): boolean =>
  * A request about a task (`_meta` naming one) is turned down too, and left to the SDK.
  */
 export function isSingleRequest(body: unknown): body is JSONRPCRequest {
-  if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false;
+  if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string')
+    return false;
   if (!isIntegerOrString(body.id)) return false;
   for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
   const { params } = body;
   if (params === undefined) return true;
-  if (!isObject(params)) return false;
+  if (!isJsonObject(params)) return false;
   const meta = params._meta;
   if (meta === undefined) return true;
-  if (!isObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
+  if (!isJsonObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
   return meta.progressToken === undefined || isIntegerOrString(meta.progressToken);
 }

@@ -1,12 +1,10 @@
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject } from '@mcp-agent/core';
 
 // A text block with nothing but its type and text: what most tools answer with. The SDK's schema
 // takes it as it is (its text blocks are strict objects, so a key more would be stripped there).
 const isBareText = (block: unknown): boolean => {
-  if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  if (!isJsonObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
   for (const key in block) if (key !== 'type' && key !== 'text') return false;
   return true;
 };
@@ -20,11 +18,11 @@ const isBareText = (block: unknown): boolean => {
  */
 export function checkedCallResult(value: unknown): CallToolResult {
   if (
-    isObject(value) &&
+    isJsonObject(value) &&
     value._meta === undefined &&
     Array.isArray(value.content) &&
     value.content.every(isBareText) &&
-    (value.structuredContent === undefined || isObject(value.structuredContent)) &&
+    (value.structuredContent === undefined || isJsonObject(value.structuredContent)) &&
     (value.isError === undefined || typeof value.isError === 'boolean')
   )
     return value as CallToolResult;
