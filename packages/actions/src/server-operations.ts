@@ -68,7 +68,7 @@ export async function reachServer(
   const operation = call.operation ?? 'tools/call';
   switch (operation) {
     case 'tools/call':
-      return pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
+      return await pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
         signal: call.signal,
         ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),

@@ -14,6 +14,6 @@ export function quotaLink(quotas: Pick<Registry, 'admitToolCall'>): DispatchLink
       threadId: ctx.threadId,
       ...(taskServers === undefined ? {} : { taskServers }),
     });
-    return next(call);
+    return await next(call);
   };
 }

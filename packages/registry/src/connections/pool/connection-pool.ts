@@ -238,10 +238,12 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   ): Promise<CallToolResult> {
     // Reused: the tenant's session was open and ready before this call asked for it.
     const reused = this.#connections.get(key(ctx.userId, serverId))?.state.status === 'ready';
-    return tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
+    // Awaited where a promise is returned: an async function that returns one waits two more
+    // ticks to adopt it, on every call.
+    return await tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
       const connection = await this.ready(ctx, serverId);
       const signal = options.signal ?? ctx.signal;
-      return connection.callTool(toolName, args, { ...options, signal });
+      return await connection.callTool(toolName, args, { ...options, signal });
     });
   }
 

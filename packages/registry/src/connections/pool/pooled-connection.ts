@@ -215,7 +215,7 @@ export class PooledConnection {
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    return this.#usage.measure(async () => {
+    return await this.#usage.measure(async () => {
       if (!this.isReady) await this.ensureReady();
       try {
         return await this.#send(options, run);
@@ -256,7 +256,7 @@ export class PooledConnection {
       throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
     const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
-    return sendRequest({ client, lane }, this.serverId, limits, options, run);
+    return await sendRequest({ client, lane }, this.serverId, limits, options, run);
   }
 
   async #discover(): Promise<void> {
