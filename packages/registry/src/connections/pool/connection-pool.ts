@@ -229,7 +229,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
    * @throws NotReadyError (`NOT_READY`) if the server failed to connect or the pool is closed,
    *   ServerNotFoundError, PolicyDeniedError (launch refused) or TimeoutError (no answer).
    */
-  async callTool(
+  callTool(
     ctx: AgentContext,
     serverId: string,
     toolName: string,
@@ -238,9 +238,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   ): Promise<CallToolResult> {
     // Reused: the tenant's session was open and ready before this call asked for it.
     const reused = this.#connections.get(key(ctx.userId, serverId))?.state.status === 'ready';
-    // Awaited where a promise is returned: an async function that returns one waits two more
-    // ticks to adopt it, on every call.
-    return await tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
+    // No async frame of its own (each is one more resumption for every answer); inside, a
+    // returned promise is awaited (an async function that returns one waits two more ticks).
+    return tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
       const connection = await this.ready(ctx, serverId);
       const signal = options.signal ?? ctx.signal;
       return await connection.callTool(toolName, args, { ...options, signal });

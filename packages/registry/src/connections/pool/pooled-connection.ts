@@ -210,12 +210,13 @@ export class PooledConnection {
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
-  // once when a streamable-HTTP server forgot the session.
-  async #request<T>(
+  // once when a streamable-HTTP server forgot the session. Not async itself, nor #send: each
+  // async frame on the way is one more resumption for every call's answer.
+  #request<T>(
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    return await this.#usage.measure(async () => {
+    return this.#usage.measure(async () => {
       if (!this.isReady) await this.ensureReady();
       try {
         return await this.#send(options, run);
@@ -246,17 +247,19 @@ export class PooledConnection {
     ]);
   }
 
-  async #send<T>(
+  #send<T>(
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
     const client = this.#client;
     const lane = this.#lane;
     if (client === undefined || lane === undefined)
-      throw new NotReadyError(`The connection to "${this.serverId}" is not ready.`);
+      return Promise.reject(
+        new NotReadyError(`The connection to "${this.serverId}" is not ready.`),
+      );
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
     const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
-    return await sendRequest({ client, lane }, this.serverId, limits, options, run);
+    return sendRequest({ client, lane }, this.serverId, limits, options, run);
   }
 
   async #discover(): Promise<void> {
