@@ -3,9 +3,7 @@ import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/s
 import {
   createContext,
   NotReadyError,
-  PolicyDeniedError,
   silentLogger,
-  toMcpAgentError,
   type AgentContext,
   type Clock,
   type Logger,
@@ -20,13 +18,7 @@ import type { PoolStore } from '../../store/readiness/pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
 import type { CallOptions, ConnectionOptions } from './connection-options.js';
 import { PooledConnection } from './pooled-connection.js';
-import {
-  connectionReport,
-  settle,
-  unconnectedReport,
-  waitReason,
-  type ServerReport,
-} from './server-report.js';
+import { reportServer, settle, waitReason, type ServerReport } from './server-report.js';
 import { connectionOptions, type ConnectionPoolOptions } from './pool-options.js';
 import { tracedToolCall } from './pool-telemetry.js';
 import { untilReady } from './until-ready.js';
@@ -180,27 +172,9 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
         (server.excludedBy === undefined || server.excludedBy === 'disabled'),
     );
     return Promise.all(
-      servers.map(async (server): Promise<ServerReport> => {
-        if (server.excludedBy === 'disabled')
-          return unconnectedReport(server, 'disabled', 'disabled');
-        if (!server.authorized)
-          return unconnectedReport(
-            server,
-            'needs_auth',
-            server.verdict.available ? 'needs authorisation' : server.verdict.reason,
-          );
-        let connection: PooledConnection;
-        try {
-          connection = await this.connection(ctx, server.id);
-        } catch (thrown) {
-          const error = toMcpAgentError(thrown);
-          const refused = PolicyDeniedError.isInstance(error);
-          return unconnectedReport(server, refused ? 'refused' : 'failed', error.message);
-        }
-        const outcome = await settle(connection, timeoutMs);
-        if (outcome === 'timeout') await connection.noteWait(waitReason(timeoutMs));
-        return connectionReport(server, connection, outcome, timeoutMs);
-      }),
+      servers.map((server) =>
+        reportServer(server, () => this.connection(ctx, server.id), timeoutMs),
+      ),
     );
   }
 

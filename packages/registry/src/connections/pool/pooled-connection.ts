@@ -48,10 +48,8 @@ export class PooledConnection {
   readonly #hooks: ConnectionHooks;
   readonly #logger: Logger;
   readonly #breaker: CircuitBreaker;
-  #client: Client | undefined;
-  /** The lane of #client's transport: set and cleared with it. */
-  #lane: RequestLane | undefined;
-  #transport: Transport | undefined;
+  /** The open session: the SDK's client, its transport, and the lane on it, held together. */
+  #session: (PooledSession & { readonly transport: Transport }) | undefined;
   // The attempt under way, so that closing mid-discovery ends its process too.
   #attempt: { client: Client; transport: Transport } | undefined;
   #hungAtHandshake = false;
@@ -140,19 +138,19 @@ export class PooledConnection {
 
   /** The SDK client of a ready connection (benchmarks and the gateway use it directly). */
   get client(): Client | undefined {
-    return this.#client;
+    return this.#session?.client;
   }
 
   /** Ready to send: discovered, its session open, not closing. */
   get isReady(): boolean {
-    return !this.#closing && this.#state.status === 'ready' && this.#client !== undefined;
+    return !this.#closing && this.#state.status === 'ready' && this.#session !== undefined;
   }
 
   /** Connects and discovers if needed; single-flight, so concurrent callers share one attempt. */
   ensureReady(): Promise<void> {
     if (this.#closing)
       return Promise.reject(new NotReadyError(`The connection to "${this.serverId}" is closed.`));
-    if (this.#state.status === 'ready' && this.#client !== undefined) return Promise.resolve();
+    if (this.#state.status === 'ready' && this.#session !== undefined) return Promise.resolve();
     this.#discovery ??= this.#discover().finally(() => {
       this.#discovery = undefined;
     });
@@ -161,7 +159,7 @@ export class PooledConnection {
 
   /** Pings the server; on failure drops the session so the next use reconnects. */
   async ping(timeoutMs = 5_000): Promise<boolean> {
-    const client = this.#client;
+    const client = this.#session?.client;
     if (client === undefined) return false;
     try {
       await client.ping({ timeout: timeoutMs });
@@ -210,8 +208,7 @@ export class PooledConnection {
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
-  // once when a streamable-HTTP server forgot the session. Not async itself, nor #send: each
-  // async frame on the way is one more resumption for every call's answer.
+  // once when a streamable-HTTP server forgot it. Not async, nor #send: no resumption of its own.
   #request<T>(
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
@@ -234,15 +231,12 @@ export class PooledConnection {
   /** Closes the session and its process group; the connection cannot be used afterwards. */
   async close(): Promise<void> {
     this.#closing = true;
-    const client = this.#client;
-    const transport = this.#transport;
+    const session = this.#session;
     const attempt = this.#attempt;
-    this.#client = undefined;
-    this.#lane = undefined;
-    this.#transport = undefined;
+    this.#session = undefined;
     this.#attempt = undefined;
     await Promise.all([
-      (client ?? transport)?.close().catch(() => undefined),
+      session?.client.close().catch(() => undefined),
       attempt?.transport.close().catch(() => undefined),
     ]);
   }
@@ -251,15 +245,14 @@ export class PooledConnection {
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    const client = this.#client;
-    const lane = this.#lane;
-    if (client === undefined || lane === undefined)
+    const session = this.#session;
+    if (session === undefined)
       return Promise.reject(
         new NotReadyError(`The connection to "${this.serverId}" is not ready.`),
       );
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
     const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
-    return sendRequest({ client, lane }, this.serverId, limits, options, run);
+    return sendRequest(session, this.serverId, limits, options, run);
   }
 
   async #discover(): Promise<void> {
@@ -330,15 +323,11 @@ export class PooledConnection {
   }
 
   #adopt(client: Client, transport: Transport): void {
-    this.#client = client;
-    this.#transport = transport;
     // Tool calls go beside the SDK's client, on the same transport (see RequestLane).
-    this.#lane = new RequestLane(transport);
+    this.#session = { client, transport, lane: new RequestLane(transport) };
     client.onclose = () => {
-      if (this.#client !== client) return;
-      this.#client = undefined;
-      this.#lane = undefined;
-      this.#transport = undefined;
+      if (this.#session?.client !== client) return;
+      this.#session = undefined;
       if (this.#closing) return;
       void this.#restart();
     };
@@ -376,10 +365,8 @@ export class PooledConnection {
   }
 
   async #drop(reason: string): Promise<void> {
-    const client = this.#client;
-    this.#client = undefined;
-    this.#lane = undefined;
-    this.#transport = undefined;
+    const client = this.#session?.client;
+    this.#session = undefined;
     await this.#setState({ status: 'pending', lastError: reason });
     await client?.close().catch(() => undefined);
   }

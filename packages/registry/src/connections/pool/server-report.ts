@@ -1,4 +1,4 @@
-import type { ServerTransport } from '@mcp-agent/core';
+import { PolicyDeniedError, toMcpAgentError, type ServerTransport } from '@mcp-agent/core';
 import type { ServerAvailability } from '../../store/availability/availability.js';
 import { PASSED_ENV_VARIABLE } from './passed-env.js';
 import type { PooledConnection } from './pooled-connection.js';
@@ -122,4 +122,34 @@ export function unconnectedReport(
 
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * One server's report (see `ConnectionPool.report`): a disabled or unauthorised one without a
+ * connection; the others connected by `connect` and waited for up to `timeoutMs`, a wait that
+ * ran out kept as the connection's last error. Never rejects.
+ */
+export async function reportServer(
+  server: ServerAvailability,
+  connect: () => Promise<PooledConnection>,
+  timeoutMs: number,
+): Promise<ServerReport> {
+  if (server.excludedBy === 'disabled') return unconnectedReport(server, 'disabled', 'disabled');
+  if (!server.authorized)
+    return unconnectedReport(
+      server,
+      'needs_auth',
+      server.verdict.available ? 'needs authorisation' : server.verdict.reason,
+    );
+  let connection: PooledConnection;
+  try {
+    connection = await connect();
+  } catch (thrown) {
+    const error = toMcpAgentError(thrown);
+    const refused = PolicyDeniedError.isInstance(error);
+    return unconnectedReport(server, refused ? 'refused' : 'failed', error.message);
+  }
+  const outcome = await settle(connection, timeoutMs);
+  if (outcome === 'timeout') await connection.noteWait(waitReason(timeoutMs));
+  return connectionReport(server, connection, outcome, timeoutMs);
 }
