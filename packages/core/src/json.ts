@@ -5,7 +5,6 @@ export type JsonValue =
 /** A JSON object with string keys. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Options of {@link toJsonSafe}. */
 /**
  * Whether a parsed JSON value is an object (not an array, not null): what a JSON-RPC message,
  * its params or a tool's arguments must be. A check by hand, for the per-call paths that take
@@ -15,6 +14,7 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Options of {@link toJsonSafe}. */
 export interface JsonSafeOptions {
   /** Nesting past this many levels becomes a note; 12 (logs, error details). */
   readonly maxDepth?: number;
