@@ -45,8 +45,10 @@ export function isTracing(): boolean {
   return sdkTracer() !== undefined;
 }
 
-// See recordInternalSpans.
-let internalSpans = true;
+// See recordInternalSpans. Kept on the process, as the tenant setting is: every copy of this
+// package in a process (the compat shims may load a second one) obeys the one switch.
+const INTERNAL_SPANS = Symbol.for('mcp-agent.telemetry.internal-spans');
+const spanSwitch = globalThis as { [INTERNAL_SPANS]?: boolean };
 
 /**
  * Whether spans of kind `INTERNAL` (the agent's own steps: a meta-tool, a dispatch, a task) are
@@ -56,7 +58,7 @@ let internalSpans = true;
  * children its spans become. Default on.
  */
 export function recordInternalSpans(on: boolean): void {
-  internalSpans = on;
+  spanSwitch[INTERNAL_SPANS] = on;
 }
 
 /**
@@ -83,7 +85,7 @@ export function inSpan<T>(
   const tracer = sdkTracer();
   if (tracer === undefined) return runUnrecorded(run);
   const { kind, attributes } = typeof start === 'function' ? start() : start;
-  if (!internalSpans && (kind ?? SpanKind.INTERNAL) === SpanKind.INTERNAL)
+  if (spanSwitch[INTERNAL_SPANS] === false && (kind ?? SpanKind.INTERNAL) === SpanKind.INTERNAL)
     return runUnrecorded(run);
   return tracer.startActiveSpan(
     name,
