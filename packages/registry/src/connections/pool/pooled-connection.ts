@@ -150,7 +150,7 @@ export class PooledConnection {
   ensureReady(): Promise<void> {
     if (this.#closing)
       return Promise.reject(new NotReadyError(`The connection to "${this.serverId}" is closed.`));
-    if (this.#state.status === 'ready' && this.#session !== undefined) return Promise.resolve();
+    if (this.isReady) return Promise.resolve();
     this.#discovery ??= this.#discover().finally(() => {
       this.#discovery = undefined;
     });
