@@ -20,6 +20,28 @@ describe('createContext', () => {
     });
   });
 
+  it("makes the logger's child once, when first used, for the context and those derived", () => {
+    const memory = createMemoryLogger();
+    let children = 0;
+    const parent = {
+      ...memory.logger,
+      child: (bindings: Record<string, unknown>) => {
+        children += 1;
+        return memory.logger.child(bindings);
+      },
+    };
+    const ctx = createContext({ userId: 'alice', logger: parent });
+    const derived = ctx.with(defineSlot<number>('n'), 1);
+    expect(children).toBe(0);
+    derived.logger.info({}, 'one');
+    ctx.logger.info({}, 'two');
+    expect(children).toBe(1);
+    expect(memory.lines().map((line) => [line.msg, line.requestId])).toEqual([
+      ['one', ctx.requestId],
+      ['two', ctx.requestId],
+    ]);
+  });
+
   it('rejects a bad user id or an empty thread id', () => {
     expect(() => createContext({ userId: '' })).toThrow(InvalidArgumentsError);
     expect(() => createContext({ userId: 'a', threadId: ' ' })).toThrow(/thread id/);

@@ -101,14 +101,19 @@ export function createContext(options: CreateContextOptions): AgentContext {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
   }
   const allowServers = readAllowList(options.allowServers);
-  const bindings: Record<string, string> = { userId, requestId };
-  if (threadId !== undefined) bindings.threadId = threadId;
+  const parent = options.logger ?? silentLogger;
+  // Made when first used: most requests log nothing, and a logger's child costs more than the
+  // rest of the context together.
+  let logger: Logger | undefined;
   return build({
     userId,
     requestId,
     threadId,
     allowServers,
-    logger: (options.logger ?? silentLogger).child(bindings),
+    logger: () =>
+      (logger ??= parent.child(
+        threadId === undefined ? { userId, requestId } : { userId, requestId, threadId },
+      )),
     signal: options.signal ?? new AbortController().signal,
     clock: options.clock ?? systemClock,
     slots: new Map(),
@@ -120,7 +125,7 @@ interface ContextState {
   readonly requestId: string;
   readonly threadId: string | undefined;
   readonly allowServers: readonly string[] | undefined;
-  readonly logger: Logger;
+  readonly logger: () => Logger;
   readonly signal: AbortSignal;
   readonly clock: Clock;
   readonly slots: ReadonlyMap<ContextSlot<unknown>, unknown>;
@@ -132,7 +137,9 @@ function build(state: ContextState): AgentContext {
     requestId: state.requestId,
     threadId: state.threadId,
     allowServers: state.allowServers,
-    logger: state.logger,
+    get logger() {
+      return state.logger();
+    },
     signal: state.signal,
     clock: state.clock,
     get<T>(slot: ContextSlot<T>): T {
