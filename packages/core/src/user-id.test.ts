@@ -41,6 +41,15 @@ describe('normalizeUserId', () => {
       expect(normalizeUserId(id)).toBe(id);
   });
 
+  it('answers the same after the last accepted id was taken unchecked', () => {
+    expect(normalizeUserId(' cafe\u0301 ')).toBe('caf\u00e9');
+    // The normal form again (taken as it is), then the raw one, then a refused one.
+    expect(normalizeUserId('caf\u00e9')).toBe('caf\u00e9');
+    expect(normalizeUserId(' cafe\u0301 ')).toBe('caf\u00e9');
+    expect(() => normalizeUserId('caf\u00e9\nbob')).toThrow(/control/);
+    expect(normalizeUserId('caf\u00e9')).toBe('caf\u00e9');
+  });
+
   it('accepts exactly 256 characters', () => {
     expect(normalizeUserId('u'.repeat(256))).toHaveLength(256);
   });

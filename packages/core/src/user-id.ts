@@ -27,6 +27,9 @@ const DOT_SEGMENT = /(^|[/\\])\.{1,2}([/\\]|$)/;
  * ```
  */
 export function normalizeUserId(value: unknown): string {
+  // A session's every request passes the id it was opened with, already normal: the last one
+  // accepted is known to be its own normal form, so it is not checked again.
+  if (typeof value === 'string' && value === lastNormal) return value;
   if (typeof value !== 'string') {
     throw invalid(`expected a string, got ${value === null ? 'null' : typeof value}`);
   }
@@ -37,8 +40,11 @@ export function normalizeUserId(value: unknown): string {
   }
   if (INVISIBLE.test(id)) throw invalid('it contains control or invisible format characters');
   if (DOT_SEGMENT.test(id)) throw invalid('it has "." or ".." as a path segment');
+  lastNormal = id;
   return id;
 }
+
+let lastNormal: string | undefined;
 
 function invalid(reason: string): InvalidArgumentsError {
   return new InvalidArgumentsError(
