@@ -15,6 +15,12 @@ export interface MetaTool<Input = unknown> {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType<Input>;
+  /**
+   * A check by hand of the input's common shape, for a meta-tool called on every request
+   * (`call_tool`): true only for input that `input` takes as it is, which is then used without
+   * a schema parse; anything else goes to `input`, which decides and words the error.
+   */
+  readonly accepts?: (input: unknown) => input is Input;
   run(input: Input, call: MetaToolCall): Promise<Observation>;
 }
 
@@ -49,6 +55,7 @@ export function parseMetaToolInput<Input>(
   tool: MetaTool<Input>,
   input: unknown,
 ): { ok: true; value: Input } | { ok: false; message: string } {
+  if (tool.accepts?.(input) === true) return { ok: true, value: input };
   const parsed = tool.input.safeParse(input ?? {});
   if (parsed.success) return { ok: true, value: parsed.data };
   const issues = describeIssues(parsed.error.issues).map((i) => `${i.path}: ${i.message}`);

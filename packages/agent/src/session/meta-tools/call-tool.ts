@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidArgumentsError, type JsonValue } from '@mcp-agent/core';
+import { InvalidArgumentsError, isJsonObject, type JsonValue } from '@mcp-agent/core';
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
@@ -17,6 +17,16 @@ const input = z.strictObject({
     .meta({ type: 'object', description: 'The tool arguments.' }),
 });
 
+// What `input` takes as it is: exactly its two keys, a tool id of 1 to 300 characters and an
+// object of arguments. The per-call path skips the schema parse for it.
+function isPlainCall(value: unknown): value is z.infer<typeof input> {
+  if (!isJsonObject(value) || Object.keys(value).length !== 2) return false;
+  const { tool_id: toolId, arguments: args } = value;
+  return (
+    typeof toolId === 'string' && toolId.length >= 1 && toolId.length <= 300 && isJsonObject(args)
+  );
+}
+
 /** The refusal of a call to a tool this session has not described, everywhere the same. */
 export function describeFirst(toolId: string): InvalidArgumentsError {
   return new InvalidArgumentsError(
@@ -32,6 +42,7 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
     description:
       'Step 3a. Call one described tool with arguments that match its parameters. Returns its result; a long result is shortened, and says how to read the rest with read_result.',
     input,
+    accepts: isPlainCall,
     async run({ tool_id, arguments: args }, { ctx, onProgress }) {
       if (!state.described.has(tool_id)) return failed(describeFirst(tool_id));
       state.budget?.addToolCalls(1);
