@@ -143,11 +143,9 @@ export class Dispatcher {
     try {
       const parsed = parseToolId(toolId);
       toolId = parsed.id;
-      const { tool, verdict } = await this.#resolver.resolveStarting(
-        ctx,
-        parsed.serverId,
-        parsed.toolName,
-      );
+      const { tool, verdict } =
+        this.#resolver.known(ctx, parsed.serverId, parsed.toolName) ??
+        (await this.#resolver.resolveStarting(ctx, parsed.serverId, parsed.toolName));
       if (tool === undefined) throw unavailable(toolId, verdict);
       const mapping = this.#options.mappings?.[parsed.serverId]?.[parsed.toolName];
       const args = applyMapping(checkArguments(payload, this.#options.maxArgumentBytes), mapping);

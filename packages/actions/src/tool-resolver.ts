@@ -72,10 +72,19 @@ export class ToolResolver {
    * it went (the server and its error).
    */
   resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
-    // Hot path: a tool resolved lately on an available server, without an await in between.
+    const known = this.known(ctx, serverId, toolName);
+    return known === undefined
+      ? this.#resolveStarting(ctx, serverId, toolName)
+      : Promise.resolve(known);
+  }
+
+  /**
+   * The hot path of {@link resolveStarting}: a tool resolved lately on an available server, at
+   * once (a caller that awaits nothing then saves a tick), or `undefined` when it must be asked.
+   */
+  known(ctx: AgentContext, serverId: string, toolName: string): Entry | undefined {
     const cached = this.#cache.get(cacheKey(ctx, serverId, toolName));
-    if (cached?.verdict.available === true) return Promise.resolve(cached);
-    return this.#resolveStarting(ctx, serverId, toolName);
+    return cached?.verdict.available === true ? cached : undefined;
   }
 
   async #resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {

@@ -120,14 +120,19 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
 
   /** A ready connection: connects and discovers if needed, pings one that sat idle. */
   async ready(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
-    // Hot path: an open, ready session that was used lately is handed out without a wait.
-    const open = this.#closed ? undefined : this.#connections.get(key(ctx.userId, serverId));
-    if (open?.isReady === true && open.idleFor() <= this.#pingAfterIdleMs) return open;
+    const open = this.#readyNow(ctx, serverId);
+    if (open !== undefined) return open;
     const connection = await this.connection(ctx, serverId);
     if (connection.state.status === 'ready' && connection.idleFor() > this.#pingAfterIdleMs)
       await connection.ping();
     await connection.ensureReady();
     return connection;
+  }
+
+  // Hot path: an open, ready session that was used lately is handed out without a wait.
+  #readyNow(ctx: AgentContext, serverId: string): PooledConnection | undefined {
+    const open = this.#closed ? undefined : this.#connections.get(key(ctx.userId, serverId));
+    return open?.isReady === true && open.idleFor() <= this.#pingAfterIdleMs ? open : undefined;
   }
 
   /**
@@ -215,7 +220,8 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     // No async frame of its own (each is one more resumption for every answer); inside, a
     // returned promise is awaited (an async function that returns one waits two more ticks).
     return tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
-      const connection = await this.ready(ctx, serverId);
+      // A ready session is used at once: awaiting `ready` would cost a tick even then.
+      const connection = this.#readyNow(ctx, serverId) ?? (await this.ready(ctx, serverId));
       const signal = options.signal ?? ctx.signal;
       return await connection.callTool(toolName, args, { ...options, signal });
     });
