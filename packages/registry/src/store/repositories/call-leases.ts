@@ -67,6 +67,17 @@ export class CallLeases {
     }
   }
 
+  /**
+   * Spends one call of the tenant's `window` when this process holds one unspent, at once;
+   * false when it holds none ({@link spend} then takes a block or refuses).
+   */
+  spendHeld(userId: string, window: string): boolean {
+    const lease = this.#leases.get(userId);
+    if (lease?.window !== window || lease.left <= 0) return false;
+    lease.left -= 1;
+    return true;
+  }
+
   /** Calls this process holds unspent for the tenant's `window`. */
   held(userId: string, window: string): number {
     const lease = this.#leases.get(userId);

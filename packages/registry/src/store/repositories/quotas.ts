@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
-import { ExpiringCache, QuotaExceededError, type AgentContext } from '@mcp-agent/core';
+import { ExpiringCache, type AgentContext } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { CallLeases } from './call-leases.js';
+import { exceeded, serversExceeded } from './quota-refusals.js';
+import { dayStart, DAY, HOUR, hourWindow } from './quota-windows.js';
 import { timestamp } from '../database/timestamp.js';
 import {
   parseQuotaLimits,
@@ -25,8 +27,7 @@ export interface QuotaStatus {
   readonly dayResetsAt: string;
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const DONE = Promise.resolve();
 // A thread's server count is forgotten once the thread has been idle this long.
 const THREAD_IDLE_MS = 30 * DAY;
 
@@ -49,6 +50,8 @@ export class QuotaRepository {
   readonly #db: Executor;
   readonly #defaults: QuotaLimits;
   readonly #own = new ExpiringCache<string, UserQuotaLimits>({ maxEntries: 10_000, ttlMs: 5_000 });
+  // Held as long as the tenant's row is (#own's bound and expiry).
+  readonly #merged = new WeakMap<UserQuotaLimits, QuotaLimits>();
   readonly #calls: CallLeases;
   // (user, thread, server) already counted: a repeat call skips the insert for a minute. Forgetting
   // an idle thread elsewhere can leave a server uncounted for at most that minute.
@@ -104,11 +107,20 @@ export class QuotaRepository {
 
   /** The limits in force for the tenant: its own where set, the deployment's otherwise. */
   async limits(ctx: AgentContext): Promise<QuotaLimits> {
-    const own = await this.userLimits(ctx);
-    const merged: Record<string, number> = { ...this.#defaults };
-    for (const name of Object.keys(COLUMNS) as QuotaName[]) {
-      const value = own[name];
-      if (value !== undefined && value !== null) merged[name] = value;
+    return this.#inForce(await this.userLimits(ctx));
+  }
+
+  // The tenant's own limits over the deployment's, merged once per read of the tenant's row.
+  #inForce(own: UserQuotaLimits): QuotaLimits {
+    let merged = this.#merged.get(own);
+    if (merged === undefined) {
+      const limits: Record<string, number> = { ...this.#defaults };
+      for (const name of Object.keys(COLUMNS) as QuotaName[]) {
+        const value = own[name];
+        if (value !== undefined && value !== null) limits[name] = value;
+      }
+      merged = limits;
+      this.#merged.set(own, merged);
     }
     return merged;
   }
@@ -146,10 +158,30 @@ export class QuotaRepository {
    * @throws QuotaExceededError (`QUOTA_EXCEEDED`) when a limit is reached; its `details` name
    *   the limit, its value and when it resets (`retryAfterMs`; `null` for the servers limit).
    */
-  async beforeToolCall(
+  beforeToolCall(
     ctx: AgentContext,
     serverId: string,
     options: { threadId?: string | undefined; taskServers?: Set<string> } = {},
+  ): Promise<void> {
+    // Hot path, without an await: the tenant's limits are known, no servers limit applies to
+    // this call, and the hour's calls are unlimited or one is left in this process's lease.
+    const own = this.#own.get(ctx.userId);
+    const limits = own === undefined ? undefined : this.#inForce(own);
+    if (
+      limits !== undefined &&
+      (limits.maxServersPerThread === undefined ||
+        (options.threadId === undefined && options.taskServers === undefined)) &&
+      (limits.maxCallsPerHour === undefined ||
+        this.#calls.spendHeld(ctx.userId, hourWindow(ctx.clock.now())))
+    )
+      return DONE;
+    return this.#beforeToolCall(ctx, serverId, options);
+  }
+
+  async #beforeToolCall(
+    ctx: AgentContext,
+    serverId: string,
+    options: { threadId?: string | undefined; taskServers?: Set<string> },
   ): Promise<void> {
     const limits = await this.limits(ctx);
     const now = ctx.clock.now();
@@ -163,7 +195,7 @@ export class QuotaRepository {
       }
     }
     if (limits.maxCallsPerHour === undefined) return;
-    const window = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
+    const window = hourWindow(now);
     if (!(await this.#calls.spend(ctx, window, limits.maxCallsPerHour))) {
       throw exceeded('maxCallsPerHour', limits.maxCallsPerHour, 'this hour', window, HOUR, now);
     }
@@ -218,7 +250,7 @@ export class QuotaRepository {
       );
     }
     if (maxCallsPerHour !== undefined && status.callsThisHour >= maxCallsPerHour) {
-      const hour = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
+      const hour = hourWindow(now);
       throw exceeded(
         'maxCallsPerHour',
         maxCallsPerHour,
@@ -234,7 +266,7 @@ export class QuotaRepository {
   /** What the tenant used this hour and today, against the limits in force. */
   async status(ctx: AgentContext): Promise<QuotaStatus> {
     const now = ctx.clock.now();
-    const hour = new Date(Math.floor(now / HOUR) * HOUR).toISOString();
+    const hour = hourWindow(now);
     const day = dayStart(now);
     const rows = await this.#db
       .selectFrom('quota_counters')
@@ -355,44 +387,7 @@ export class QuotaRepository {
   }
 }
 
-function dayStart(now: number): string {
-  return new Date(Math.floor(now / DAY) * DAY).toISOString();
-}
-
 /** A bigint column's value as a number (PostgreSQL's driver sends strings). */
 export function count(value: number | string | null | undefined): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
-}
-
-function serversExceeded(max: number, serverId: string): QuotaExceededError {
-  return new QuotaExceededError(
-    `Quota reached: maxServersPerThread is ${max}, and this thread already used ${max} other servers; "${serverId.slice(0, 64)}" would be one more. It does not reset by itself: start a new thread (or a task without one), or ask the operator to raise it.`,
-    {
-      details: {
-        limit: 'maxServersPerThread',
-        value: max,
-        used: max,
-        resetsAt: null,
-        retryAfterMs: null,
-      },
-    },
-  );
-}
-
-function exceeded(
-  name: 'maxCallsPerHour' | 'maxTokensPerDay',
-  value: number,
-  period: string,
-  windowStart: string,
-  windowMs: number,
-  now: number,
-  used = value,
-): QuotaExceededError {
-  const resets = Date.parse(windowStart) + windowMs;
-  const retryAfterMs = Math.max(0, resets - now);
-  const resetsAt = new Date(resets).toISOString();
-  return new QuotaExceededError(
-    `Quota reached: ${name} is ${value} (used ${used} ${period}). It resets at ${resetsAt} (in ${Math.ceil(retryAfterMs / 60_000)} min).`,
-    { details: { limit: name, value, used, resetsAt, retryAfterMs } },
-  );
 }
