@@ -19,6 +19,7 @@ import { policyLink } from './policy-link.js';
 import { quotaLink } from './quota-link.js';
 import { rateLimitLink, type RateLimits } from './rate-limit-link.js';
 import { usageLink } from './usage-link.js';
+import { operationCall } from '../server-operations.js';
 
 useDispatchStack();
 
@@ -178,6 +179,36 @@ describe('middleware links', () => {
     // Bob's count is his own.
     await addScripted(bob);
     expect((await d.dispatchTool(bob, 'github.typed', {})).ok).toBe(true);
+  });
+
+  it('TEN-11 quota: a call within known limits and a held lease goes on without an await, counted exactly', async () => {
+    const link = quotaLink(stack.registry);
+    await stack.registry.setQuotaLimits(alice, { maxCallsPerHour: 80 });
+    const call = operationCall(
+      'resources/list',
+      'github',
+      {},
+      { caller: 'model', signal: alice.signal },
+    );
+    let reached = 0;
+    const next = () => {
+      reached += 1;
+      return Promise.resolve({ content: [] });
+    };
+    // Each call, as it is made: did it reach `next` before the link returned?
+    const atOnce: boolean[] = [];
+    for (let i = 0; i < 12; i++) {
+      const before = reached;
+      const pending = link(alice, call, next);
+      atOnce.push(reached > before);
+      await pending;
+    }
+    // The first reads the limits and leases a block of 10 (an eighth of 80); the next 9 spend
+    // it at once; the 11th leases again.
+    expect(atOnce).toEqual([false, ...Array<boolean>(9).fill(true), false, true]);
+    expect(reached).toBe(12);
+    // The held calls not spent are not counted as used.
+    expect((await stack.registry.quotaStatus(alice)).callsThisHour).toBe(12);
   });
 
   it('TEN-11 quota: a task without a thread may call the tools of maxServersPerThread servers', async () => {

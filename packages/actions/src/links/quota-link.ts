@@ -7,13 +7,17 @@ import type { DispatchLink } from '../tool-call.js';
  * them. A call past a limit is refused with `QUOTA_EXCEEDED` and never reaches the server.
  * `quotas` is the registry (`quotaLink(registry)`).
  */
-export function quotaLink(quotas: Pick<Registry, 'admitToolCall'>): DispatchLink {
-  return async (ctx, call, next) => {
+export function quotaLink(
+  quotas: Pick<Registry, 'admitToolCall'> & Partial<Pick<Registry, 'admitToolCallNow'>>,
+): DispatchLink {
+  return (ctx, call, next) => {
     const taskServers = ctx.find(TASK_METER)?.servers;
-    await quotas.admitToolCall(ctx, call.serverId, {
+    const options = {
       threadId: ctx.threadId,
       ...(taskServers === undefined ? {} : { taskServers }),
-    });
-    return await next(call);
+    };
+    // Admitted at once on the hot path: the call goes on without a tick in between.
+    if (quotas.admitToolCallNow?.(ctx, options) === true) return next(call);
+    return quotas.admitToolCall(ctx, call.serverId, options).then(() => next(call));
   };
 }

@@ -233,6 +233,19 @@ export class TenantStore {
     return this.quotas.beforeToolCall(ctx, serverId, options);
   }
 
+  /**
+   * {@link admitToolCall} when it needs no wait: true when the call was admitted and counted now
+   * (the tenant's limits are known and a held call was spent, or none applies); false, having
+   * counted nothing, when `admitToolCall` must be awaited. The dispatcher's quota link asks this
+   * first, so that a call's way to its server has no await.
+   */
+  admitToolCallNow(
+    ctx: AgentContext,
+    options: { threadId?: string | undefined; taskServers?: Set<string> } = {},
+  ): boolean {
+    return this.quotas.admitNow(ctx, options);
+  }
+
   /** Before a model request: throws `QuotaExceededError` once the day's tokens are spent. */
   admitModelRequest(ctx: AgentContext): Promise<void> {
     return this.quotas.beforeModelRequest(ctx);

@@ -163,19 +163,27 @@ export class QuotaRepository {
     serverId: string,
     options: { threadId?: string | undefined; taskServers?: Set<string> } = {},
   ): Promise<void> {
-    // Hot path, without an await: the tenant's limits are known, no servers limit applies to
-    // this call, and the hour's calls are unlimited or one is left in this process's lease.
+    return this.admitNow(ctx, options) ? DONE : this.#beforeToolCall(ctx, serverId, options);
+  }
+
+  /**
+   * {@link beforeToolCall}'s hot path, without an await: true when the call is admitted (and
+   * counted) now, because the tenant's limits are known, no servers limit applies to it, and the
+   * hour's calls are unlimited or one is held unspent; false, having done nothing, otherwise.
+   */
+  admitNow(
+    ctx: AgentContext,
+    options: { threadId?: string | undefined; taskServers?: Set<string> },
+  ): boolean {
     const own = this.#own.get(ctx.userId);
     const limits = own === undefined ? undefined : this.#inForce(own);
-    if (
+    return (
       limits !== undefined &&
       (limits.maxServersPerThread === undefined ||
         (options.threadId === undefined && options.taskServers === undefined)) &&
       (limits.maxCallsPerHour === undefined ||
         this.#calls.spendHeld(ctx.userId, hourWindow(ctx.clock.now())))
-    )
-      return DONE;
-    return this.#beforeToolCall(ctx, serverId, options);
+    );
   }
 
   async #beforeToolCall(
