@@ -60,21 +60,34 @@ const OPERATION_DESCRIPTIONS: Readonly<Record<Exclude<ServerOperation, 'tools/ca
  * as a tool result, so every link handles every operation alike: a read's contents as embedded
  * resources, a listing as structured content.
  */
-export async function reachServer(
+export function reachServer(
   pool: OperationPool,
   ctx: AgentContext,
   call: ToolCall,
 ): Promise<CallToolResult> {
   const operation = call.operation ?? 'tools/call';
+  if (operation !== 'tools/call') return reachOther(pool, ctx, call, operation);
+  // The pool's own promise: no frame here, so no resumption of its own on every answer.
+  try {
+    return pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
+      signal: call.signal,
+      ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
+      ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+      // A tool that runs only as an MCP task is called as one (the SDK's task support).
+      ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
+    });
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+async function reachOther(
+  pool: OperationPool,
+  ctx: AgentContext,
+  call: ToolCall,
+  operation: Exclude<ServerOperation, 'tools/call'>,
+): Promise<CallToolResult> {
   switch (operation) {
-    case 'tools/call':
-      return await pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
-        signal: call.signal,
-        ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
-        ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
-        // A tool that runs only as an MCP task is called as one (the SDK's task support).
-        ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
-      });
     case 'resources/list': {
       if (pool.listResources === undefined) throw noResources();
       const listing: ResourceListing = await pool.listResources(ctx, call.serverId, {

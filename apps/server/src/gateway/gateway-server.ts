@@ -103,14 +103,14 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       });
       const progressToken = request.params._meta?.progressToken;
       // Progress is forwarded in order, and all of it before the result.
-      let forwarded = Promise.resolve();
+      let forwarded: Promise<void> | undefined;
       const observation = await session.run(request.params.name, request.params.arguments, {
         ctx,
         ...(progressToken === undefined
           ? {}
           : {
               onProgress: (progress) => {
-                forwarded = forwarded
+                forwarded = (forwarded ?? Promise.resolve())
                   .then(() =>
                     extra.sendNotification({
                       method: 'notifications/progress',
@@ -121,7 +121,8 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
               },
             }),
       });
-      await forwarded;
+      // Awaited only when there was progress: an await costs the answer a tick even then.
+      if (forwarded !== undefined) await forwarded;
       if (request.params.name === 'search_tools') {
         void rescope()
           .then((changed) => (changed ? server.sendToolListChanged() : undefined))

@@ -18,19 +18,20 @@ export function usageLink(usage: Pick<Registry, 'recordToolCall'>): DispatchLink
     } finally {
       const durationMs = performance.now() - started;
       ctx.find(TASK_METER)?.addToolCall(call.serverId, ok, durationMs);
-      await usage
-        .recordToolCall(ctx, {
+      // Awaited as it is (a chained catch would cost the answer one more tick).
+      try {
+        await usage.recordToolCall(ctx, {
           taskId: ctx.requestId,
           server: call.serverId,
           ok,
           durationMs,
-        })
-        .catch((error: unknown) =>
-          ctx.logger.error(
-            { toolId: call.toolId, error: (error as Error).message?.slice(0, 300) },
-            'could not record tool usage',
-          ),
+        });
+      } catch (error) {
+        ctx.logger.error(
+          { toolId: call.toolId, error: (error as Error).message?.slice(0, 300) },
+          'could not record tool usage',
         );
+      }
     }
   };
 }

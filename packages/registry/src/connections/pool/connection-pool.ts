@@ -217,13 +217,13 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   ): Promise<CallToolResult> {
     // Reused: the tenant's session was open and ready before this call asked for it.
     const reused = this.#connections.get(key(ctx.userId, serverId))?.state.status === 'ready';
-    // No async frame of its own (each is one more resumption for every answer); inside, a
-    // returned promise is awaited (an async function that returns one waits two more ticks).
-    return tracedToolCall(ctx, serverId, toolName, args, reused, async () => {
+    // No async frame of its own, nor inside: each would be one more resumption for every answer.
+    const call = (connection: PooledConnection) =>
+      connection.callTool(toolName, args, { ...options, signal: options.signal ?? ctx.signal });
+    return tracedToolCall(ctx, serverId, toolName, args, reused, () => {
       // A ready session is used at once: awaiting `ready` would cost a tick even then.
-      const connection = this.#readyNow(ctx, serverId) ?? (await this.ready(ctx, serverId));
-      const signal = options.signal ?? ctx.signal;
-      return await connection.callTool(toolName, args, { ...options, signal });
+      const open = this.#readyNow(ctx, serverId);
+      return open === undefined ? this.ready(ctx, serverId).then(call) : call(open);
     });
   }
 
