@@ -4,6 +4,7 @@ import type { Executor } from '../database/executor.js';
 import { CallLeases } from './call-leases.js';
 import { exceeded, serversExceeded } from './quota-refusals.js';
 import { dayStart, DAY, HOUR, hourWindow } from './quota-windows.js';
+import { count } from '../database/count.js';
 import { timestamp } from '../database/timestamp.js';
 import {
   parseQuotaLimits,
@@ -393,9 +394,4 @@ export class QuotaRepository {
       .where('updated_at', '<', cutoff)
       .execute();
   }
-}
-
-/** A bigint column's value as a number (PostgreSQL's driver sends strings). */
-export function count(value: number | string | null | undefined): number | undefined {
-  return value === null || value === undefined ? undefined : Number(value);
 }

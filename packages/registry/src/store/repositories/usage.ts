@@ -3,7 +3,8 @@ import type { AgentContext, ServerUsage, ModelUsage } from '@mcp-agent/core';
 import { compareText } from '@mcp-agent/core';
 import type { Executor } from '../database/executor.js';
 import { timestamp } from '../database/timestamp.js';
-import { count, type QuotaRepository } from './quotas.js';
+import { count } from '../database/count.js';
+import type { QuotaRepository } from './quotas.js';
 import {
   MAX_USAGE_DAYS,
   type ModelUsageRecord,
