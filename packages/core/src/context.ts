@@ -101,63 +101,85 @@ export function createContext(options: CreateContextOptions): AgentContext {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
   }
   const allowServers = readAllowList(options.allowServers);
-  const parent = options.logger ?? silentLogger;
-  // Made when first used: most requests log nothing, and a logger's child costs more than the
-  // rest of the context together.
-  let logger: Logger | undefined;
-  return build({
-    userId,
-    requestId,
-    threadId,
-    allowServers,
-    logger: () =>
-      (logger ??= parent.child(
-        threadId === undefined ? { userId, requestId } : { userId, requestId, threadId },
-      )),
-    signal: options.signal ?? new AbortController().signal,
-    clock: options.clock ?? systemClock,
-    slots: new Map(),
-  });
+  return new RequestContext(
+    {
+      userId,
+      requestId,
+      threadId,
+      allowServers,
+      signal: options.signal ?? new AbortController().signal,
+      clock: options.clock ?? systemClock,
+    },
+    NO_SLOTS,
+    { parent: options.logger ?? silentLogger, child: undefined },
+  );
 }
 
-interface ContextState {
+type ContextFields = Pick<
+  AgentContext,
+  'userId' | 'requestId' | 'threadId' | 'allowServers' | 'signal' | 'clock'
+>;
+
+// A context's logger: its child is made when first used (most requests log nothing, and a
+// child costs more than the rest of the context), once for the context and those derived.
+interface RequestLogger {
+  readonly parent: Logger;
+  child: Logger | undefined;
+}
+
+const NO_SLOTS: ReadonlyMap<ContextSlot<unknown>, unknown> = new Map();
+
+// A class, not an object of closures: one is made per request, and its methods are shared.
+class RequestContext implements AgentContext {
   readonly userId: string;
   readonly requestId: string;
   readonly threadId: string | undefined;
   readonly allowServers: readonly string[] | undefined;
-  readonly logger: () => Logger;
   readonly signal: AbortSignal;
   readonly clock: Clock;
-  readonly slots: ReadonlyMap<ContextSlot<unknown>, unknown>;
-}
+  readonly #slots: ReadonlyMap<ContextSlot<unknown>, unknown>;
+  readonly #log: RequestLogger;
 
-function build(state: ContextState): AgentContext {
-  const context: AgentContext = {
-    userId: state.userId,
-    requestId: state.requestId,
-    threadId: state.threadId,
-    allowServers: state.allowServers,
-    get logger() {
-      return state.logger();
-    },
-    signal: state.signal,
-    clock: state.clock,
-    get<T>(slot: ContextSlot<T>): T {
-      if (!state.slots.has(slot)) {
-        throw new Error(`The context has no "${slot.name}"; attach it with ctx.with(...) first.`);
-      }
-      return state.slots.get(slot) as T;
-    },
-    find<T>(slot: ContextSlot<T>): T | undefined {
-      return state.slots.get(slot) as T | undefined;
-    },
-    with<T>(slot: ContextSlot<T>, value: T): AgentContext {
-      const slots = new Map(state.slots);
-      slots.set(slot, value);
-      return build({ ...state, slots });
-    },
-  };
-  return Object.freeze(context);
+  constructor(
+    fields: ContextFields,
+    slots: ReadonlyMap<ContextSlot<unknown>, unknown>,
+    log: RequestLogger,
+  ) {
+    this.userId = fields.userId;
+    this.requestId = fields.requestId;
+    this.threadId = fields.threadId;
+    this.allowServers = fields.allowServers;
+    this.signal = fields.signal;
+    this.clock = fields.clock;
+    this.#slots = slots;
+    this.#log = log;
+    Object.freeze(this);
+  }
+
+  get logger(): Logger {
+    const log = this.#log;
+    const { userId, requestId, threadId } = this;
+    return (log.child ??= log.parent.child(
+      threadId === undefined ? { userId, requestId } : { userId, requestId, threadId },
+    ));
+  }
+
+  get<T>(slot: ContextSlot<T>): T {
+    if (!this.#slots.has(slot)) {
+      throw new Error(`The context has no "${slot.name}"; attach it with ctx.with(...) first.`);
+    }
+    return this.#slots.get(slot) as T;
+  }
+
+  find<T>(slot: ContextSlot<T>): T | undefined {
+    return this.#slots.get(slot) as T | undefined;
+  }
+
+  with<T>(slot: ContextSlot<T>, value: T): AgentContext {
+    const slots = new Map(this.#slots);
+    slots.set(slot, value);
+    return new RequestContext(this, slots, this.#log);
+  }
 }
 
 const MAX_ALLOWED_SERVERS = 500;
