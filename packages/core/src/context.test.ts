@@ -42,6 +42,17 @@ describe('createContext', () => {
     ]);
   });
 
+  it('is its own task unless given one, which derived contexts keep', () => {
+    const own = createContext({ userId: 'alice' });
+    expect(own.taskId).toBe(own.requestId);
+    const shared = createContext({ userId: 'alice', taskId: 'gateway-1' });
+    expect(shared.taskId).toBe('gateway-1');
+    expect(shared.requestId).not.toBe('gateway-1');
+    expect(shared.with(defineSlot<number>('n'), 1).taskId).toBe('gateway-1');
+    expect(() => createContext({ userId: 'a', taskId: '' })).toThrow(/task id/);
+    expect(() => createContext({ userId: 'a', taskId: 't'.repeat(201) })).toThrow(/task id/);
+  });
+
   it('rejects a bad user id or an empty thread id', () => {
     expect(() => createContext({ userId: '' })).toThrow(InvalidArgumentsError);
     expect(() => createContext({ userId: 'a', threadId: ' ' })).toThrow(/thread id/);

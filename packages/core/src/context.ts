@@ -39,6 +39,11 @@ export interface AgentContext {
   readonly userId: string;
   /** Unique per request; appears in every log line and result. */
   readonly requestId: string;
+  /**
+   * The task the request works for: its tool calls' usage is counted under this id. A request
+   * is its own task unless its caller says otherwise (a gateway session's calls share one).
+   */
+  readonly taskId: string;
   /** The conversation, when the caller has one; selects thread-level server activation. */
   readonly threadId: string | undefined;
   /**
@@ -70,6 +75,8 @@ export interface CreateContextOptions {
   readonly userId: string;
   /** Given when the caller already has one (an HTTP request id); default a random UUID. */
   readonly requestId?: string;
+  /** The task the request works for (see {@link AgentContext.taskId}); default `requestId`. */
+  readonly taskId?: string;
   /** The conversation, when there is one; a non-empty string. */
   readonly threadId?: string;
   /** Only these servers may be used in this request: at most 500 ids, duplicates dropped. */
@@ -86,7 +93,7 @@ export interface CreateContextOptions {
  * Creates the context of one request, with its user id normalised.
  *
  * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link normalizeUserId}
- *   refuses, an empty thread id, or an `allowServers` that is not a list of at most 500 strings.
+ *   refuses, an empty thread id, a task id that is not 1 to 200 characters, or an `allowServers` that is not a list of at most 500 strings.
  * @example
  * ```ts
  * const ctx = createContext({ userId: 'alice', signal: request.signal, logger });
@@ -100,11 +107,18 @@ export function createContext(options: CreateContextOptions): AgentContext {
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
   }
+  const taskId = options.taskId ?? requestId;
+  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
+    throw new InvalidArgumentsError(
+      `Invalid task id: pass a string of 1 to ${MAX_TASK_ID_LENGTH} characters or leave it out.`,
+    );
+  }
   const allowServers = readAllowList(options.allowServers);
   return new RequestContext(
     {
       userId,
       requestId,
+      taskId,
       threadId,
       allowServers,
       signal: options.signal ?? new AbortController().signal,
@@ -117,7 +131,7 @@ export function createContext(options: CreateContextOptions): AgentContext {
 
 type ContextFields = Pick<
   AgentContext,
-  'userId' | 'requestId' | 'threadId' | 'allowServers' | 'signal' | 'clock'
+  'userId' | 'requestId' | 'taskId' | 'threadId' | 'allowServers' | 'signal' | 'clock'
 >;
 
 // A context's logger: its child is made when first used (most requests log nothing, and a
@@ -133,6 +147,7 @@ const NO_SLOTS: ReadonlyMap<ContextSlot<unknown>, unknown> = new Map();
 class RequestContext implements AgentContext {
   readonly userId: string;
   readonly requestId: string;
+  readonly taskId: string;
   readonly threadId: string | undefined;
   readonly allowServers: readonly string[] | undefined;
   readonly signal: AbortSignal;
@@ -147,6 +162,7 @@ class RequestContext implements AgentContext {
   ) {
     this.userId = fields.userId;
     this.requestId = fields.requestId;
+    this.taskId = fields.taskId;
     this.threadId = fields.threadId;
     this.allowServers = fields.allowServers;
     this.signal = fields.signal;
@@ -183,6 +199,7 @@ class RequestContext implements AgentContext {
 }
 
 const MAX_ALLOWED_SERVERS = 500;
+const MAX_TASK_ID_LENGTH = 200;
 
 function readAllowList(allow: readonly string[] | undefined): readonly string[] | undefined {
   if (allow === undefined) return undefined;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -51,6 +52,9 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       instructions: INSTRUCTIONS,
     },
   );
+  // The session's own tool calls (call_tool, run_code) count as one task's usage, as an agent's
+  // task's do: one usage row per server and day, not one per call.
+  const taskId = `gateway-${randomUUID()}`;
   const offerTask = options.executeTask ?? isModelConfigured();
   const session = new MetaToolSession({
     knowledge: stack.knowledge,
@@ -98,6 +102,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
       if (!discovered) await discover();
       const ctx = createContext({
         userId,
+        taskId,
         signal: extra.signal,
         ...(options.logger === undefined ? {} : { logger: options.logger }),
       });

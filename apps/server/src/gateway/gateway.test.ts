@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, type JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
@@ -242,5 +242,42 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     expect(fromCode.error.message).toMatch(/describe/i);
     expect(fromCode.error.message).not.toMatch(/Cannot read properties/);
     await client.close();
+  });
+
+  it("counts a session's tool calls as one task's usage, and each session as its own", async () => {
+    const recorded = vi.spyOn(gateway.stack.registry, 'recordToolCall');
+    try {
+      const callTwice = async (times: number) => {
+        const client = await connect(ALICE_TOKEN);
+        await client.callTool({
+          name: 'describe_tools',
+          arguments: { tool_ids: ['github.create_issue'] },
+        });
+        for (let i = 0; i < times; i++) {
+          const called = await client.callTool({
+            name: 'call_tool',
+            arguments: { tool_id: 'github.create_issue', arguments: { title: `t${i}` } },
+          });
+          expect(called.isError).toBeFalsy();
+        }
+        await client.close();
+      };
+      await callTwice(2);
+      await callTwice(1);
+      const tasks = recorded.mock.calls.map(([, record]) => record.taskId);
+      expect(tasks).toHaveLength(3);
+      expect(tasks[0]).toMatch(/^gateway-[0-9a-f-]{36}$/);
+      expect(tasks[1]).toBe(tasks[0]);
+      expect(tasks[2]).not.toBe(tasks[0]);
+      const usage = await gateway.stack.registry.taskUsage(
+        createContext({ userId: 'alice' }),
+        tasks[0] as string,
+      );
+      expect(usage.servers).toEqual([
+        { server: 'github', calls: 2, errors: 0, durationMs: expect.any(Number) as number },
+      ]);
+    } finally {
+      recorded.mockRestore();
+    }
   });
 });

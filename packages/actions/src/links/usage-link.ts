@@ -3,7 +3,7 @@ import type { DispatchLink } from '../tool-call.js';
 
 /**
  * Records every call that reaches a server — from the model or from code — for its tenant, its
- * task (the request id) and its server: success or failure and duration, in the database and
+ * task (`ctx.taskId`: the request's id unless its caller gave one) and its server: success or failure and duration, in the database and
  * on the task's meter. A failure to record is logged, never the call's failure: the call
  * happened, and its result is not thrown away. `usage` is the registry (`usageLink(registry)`).
  */
@@ -21,7 +21,7 @@ export function usageLink(usage: Pick<Registry, 'recordToolCall'>): DispatchLink
       // Awaited as it is (a chained catch would cost the answer one more tick).
       try {
         await usage.recordToolCall(ctx, {
-          taskId: ctx.requestId,
+          taskId: ctx.taskId,
           server: call.serverId,
           ok,
           durationMs,
