@@ -48,7 +48,12 @@ describe('createContext', () => {
     const shared = createContext({ userId: 'alice', taskId: 'gateway-1' });
     expect(shared.taskId).toBe('gateway-1');
     expect(shared.requestId).not.toBe('gateway-1');
-    expect(shared.with(defineSlot<number>('n'), 1).taskId).toBe('gateway-1');
+    const derived = shared.with(defineSlot<number>('n'), 1);
+    expect(derived.taskId).toBe('gateway-1');
+    // Its request id, written when first read, is the same wherever it is read first.
+    expect(derived.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(shared.requestId).toBe(derived.requestId);
+    expect(createContext({ userId: 'a', taskId: 't', requestId: 'r1' }).requestId).toBe('r1');
     expect(() => createContext({ userId: 'a', taskId: '' })).toThrow(/task id/);
     expect(() => createContext({ userId: 'a', taskId: 't'.repeat(201) })).toThrow(/task id/);
   });

@@ -102,12 +102,18 @@ export interface CreateContextOptions {
  */
 export function createContext(options: CreateContextOptions): AgentContext {
   const userId = normalizeUserId(options.userId);
-  const requestId = options.requestId ?? randomUUID();
   const threadId = options.threadId;
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
   }
-  const taskId = options.taskId ?? requestId;
+  // The request's id is written when first read (a log line, an error, its task's usage): a
+  // gateway call that logs nothing and counts under its session's task never needs one.
+  const shared: RequestShared = {
+    requestId: options.requestId,
+    logger: options.logger ?? silentLogger,
+    child: undefined,
+  };
+  const taskId = options.taskId ?? requestIdOf(shared);
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
     throw new InvalidArgumentsError(
       `Invalid task id: pass a string of 1 to ${MAX_TASK_ID_LENGTH} characters or leave it out.`,
@@ -117,7 +123,6 @@ export function createContext(options: CreateContextOptions): AgentContext {
   return new RequestContext(
     {
       userId,
-      requestId,
       taskId,
       threadId,
       allowServers,
@@ -125,57 +130,63 @@ export function createContext(options: CreateContextOptions): AgentContext {
       clock: options.clock ?? systemClock,
     },
     NO_SLOTS,
-    { parent: options.logger ?? silentLogger, child: undefined },
+    shared,
   );
 }
 
 type ContextFields = Pick<
   AgentContext,
-  'userId' | 'requestId' | 'taskId' | 'threadId' | 'allowServers' | 'signal' | 'clock'
+  'userId' | 'taskId' | 'threadId' | 'allowServers' | 'signal' | 'clock'
 >;
 
-// A context's logger: its child is made when first used (most requests log nothing, and a
-// child costs more than the rest of the context), once for the context and those derived.
-interface RequestLogger {
-  readonly parent: Logger;
+// What a context shares with those derived from it, each made when first used: the request's
+// id, and its logger's child (most requests log nothing, and a child costs more than the rest
+// of the context).
+interface RequestShared {
+  requestId: string | undefined;
+  readonly logger: Logger;
   child: Logger | undefined;
 }
+
+const requestIdOf = (shared: RequestShared): string => (shared.requestId ??= randomUUID());
 
 const NO_SLOTS: ReadonlyMap<ContextSlot<unknown>, unknown> = new Map();
 
 // A class, not an object of closures: one is made per request, and its methods are shared.
 class RequestContext implements AgentContext {
   readonly userId: string;
-  readonly requestId: string;
   readonly taskId: string;
   readonly threadId: string | undefined;
   readonly allowServers: readonly string[] | undefined;
   readonly signal: AbortSignal;
   readonly clock: Clock;
   readonly #slots: ReadonlyMap<ContextSlot<unknown>, unknown>;
-  readonly #log: RequestLogger;
+  readonly #shared: RequestShared;
 
   constructor(
     fields: ContextFields,
     slots: ReadonlyMap<ContextSlot<unknown>, unknown>,
-    log: RequestLogger,
+    shared: RequestShared,
   ) {
     this.userId = fields.userId;
-    this.requestId = fields.requestId;
     this.taskId = fields.taskId;
     this.threadId = fields.threadId;
     this.allowServers = fields.allowServers;
     this.signal = fields.signal;
     this.clock = fields.clock;
     this.#slots = slots;
-    this.#log = log;
+    this.#shared = shared;
     Object.freeze(this);
   }
 
+  get requestId(): string {
+    return requestIdOf(this.#shared);
+  }
+
   get logger(): Logger {
-    const log = this.#log;
+    const shared = this.#shared;
     const { userId, requestId, threadId } = this;
-    return (log.child ??= log.parent.child(
+    return (shared.child ??= shared.logger.child(
       threadId === undefined ? { userId, requestId } : { userId, requestId, threadId },
     ));
   }
@@ -194,7 +205,7 @@ class RequestContext implements AgentContext {
   with<T>(slot: ContextSlot<T>, value: T): AgentContext {
     const slots = new Map(this.#slots);
     slots.set(slot, value);
-    return new RequestContext(this, slots, this.#log);
+    return new RequestContext(this, slots, this.#shared);
   }
 }
 

@@ -31,7 +31,7 @@ export function meterModel(model: ModelClient, metering: ModelMetering): ModelCl
       meter.addModel(model.modelId, response.usage, estimatedCostUsd);
       await store
         .recordModelUsage(ctx, {
-          taskId: ctx.requestId,
+          taskId: ctx.taskId,
           model: model.modelId,
           usage: response.usage,
           estimatedCostUsd,
