@@ -42,6 +42,31 @@ describe('createContext', () => {
     ]);
   });
 
+  it('binds its logger only for a line the level in force writes', () => {
+    const memory = createMemoryLogger();
+    let children = 0;
+    const parent = {
+      ...memory.logger,
+      child: (bindings: Record<string, unknown>) => {
+        children += 1;
+        return memory.logger.child(bindings);
+      },
+      isLevelEnabled: (level: string) => level === 'warn' || level === 'error',
+    };
+    const ctx = createContext({ userId: 'alice', logger: parent });
+    ctx.logger.debug({ step: 1 }, 'dropped');
+    ctx.logger.info({ step: 2 });
+    expect(children).toBe(0);
+    expect(ctx.logger.isLevelEnabled?.('debug')).toBe(false);
+    ctx.logger.warn({ step: 3 }, 'kept');
+    ctx.logger.error({ step: 4 });
+    expect(children).toBe(1);
+    expect(memory.lines().map((line) => [line.step, line.requestId])).toEqual([
+      [3, ctx.requestId],
+      [4, ctx.requestId],
+    ]);
+  });
+
   it('is its own task unless given one, which derived contexts keep', () => {
     const own = createContext({ userId: 'alice' });
     expect(own.taskId).toBe(own.requestId);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidArgumentsError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
+import { RequestLogger } from './request-logger.js';
 import { normalizeUserId } from './user-id.js';
 
 /**
@@ -111,7 +112,7 @@ export function createContext(options: CreateContextOptions): AgentContext {
   const shared: RequestShared = {
     requestId: options.requestId,
     logger: options.logger ?? silentLogger,
-    child: undefined,
+    bound: undefined,
   };
   const taskId = options.taskId ?? requestIdOf(shared);
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
@@ -140,12 +141,11 @@ type ContextFields = Pick<
 >;
 
 // What a context shares with those derived from it, each made when first used: the request's
-// id, and its logger's child (most requests log nothing, and a child costs more than the rest
-// of the context).
+// id, and its logger (see RequestLogger).
 interface RequestShared {
   requestId: string | undefined;
   readonly logger: Logger;
-  child: Logger | undefined;
+  bound: RequestLogger | undefined;
 }
 
 const requestIdOf = (shared: RequestShared): string => (shared.requestId ??= randomUUID());
@@ -185,10 +185,12 @@ class RequestContext implements AgentContext {
 
   get logger(): Logger {
     const shared = this.#shared;
-    const { userId, requestId, threadId } = this;
-    return (shared.child ??= shared.logger.child(
-      threadId === undefined ? { userId, requestId } : { userId, requestId, threadId },
-    ));
+    return (shared.bound ??= new RequestLogger(shared.logger, () => {
+      const { userId, requestId, threadId } = this;
+      const bindings: Record<string, string> = { userId, requestId };
+      if (threadId !== undefined) bindings.threadId = threadId;
+      return bindings;
+    }));
   }
 
   get<T>(slot: ContextSlot<T>): T {

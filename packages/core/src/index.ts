@@ -85,6 +85,7 @@ export {
   silentLogger,
   type Logger,
   type LoggerOptions,
+  type LogLevel,
 } from './logger.js';
 export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';

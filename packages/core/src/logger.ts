@@ -25,7 +25,15 @@ export interface Logger {
    * ```
    */
   child(bindings: Record<string, unknown>): Logger;
+  /**
+   * Whether a line at `level` would be written (pino's own method), so that a caller can skip
+   * what only a written line needs. Optional: a logger without it is taken to write them all.
+   */
+  isLevelEnabled?(level: LogLevel): boolean;
 }
+
+/** The levels a {@link Logger} writes at. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -117,4 +125,5 @@ export const silentLogger: Logger = Object.freeze({
   warn: () => undefined,
   error: () => undefined,
   child: () => silentLogger,
+  isLevelEnabled: () => false,
 });
