@@ -65,7 +65,7 @@ export function describeAttemptFailure(
   transport: Transport,
   config: ServerConfig,
 ): AttemptFailure {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   const status = httpStatus(error);
   if (status === 401 || status === 403) {
     return {
@@ -112,4 +112,9 @@ function cannotStart(command: string, code: string, text: string): string {
 function httpStatus(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined;
+}
+
+/** What an error says: its message, or the thrown value as a string. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

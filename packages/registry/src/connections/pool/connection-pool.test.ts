@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +147,31 @@ describe('ConnectionPool with real servers from npm', () => {
     expect(results.map(textOf)).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));
     expect(states.filter((s) => s.status === 'connecting')).toHaveLength(1);
     expect(pool.size).toBe(1);
+  });
+
+  it('calls and reads on one long-lived signal leave no listener on it', async () => {
+    await registry.addServer(alice, misbehaving('echo', 'normal'));
+    const task = new AbortController();
+    const options = { signal: task.signal };
+    for (let i = 0; i < 20; i++)
+      expect(textOf(await pool.callTool(alice, 'echo', 'echo', { text: `n${i}` }, options))).toBe(
+        `n${i}`,
+      );
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        pool.callTool(alice, 'echo', 'echo', { text: 'x' }, options),
+      ),
+    );
+    // A request through the SDK's client (a resource listing) is linked to it, then unlinked.
+    await registry.addServer(alice, {
+      id: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [servers.everything],
+    });
+    for (let i = 0; i < 3; i++)
+      expect((await pool.listResources(alice, 'everything', options)).supported).toBe(true);
+    expect(getEventListeners(task.signal, 'abort')).toHaveLength(0);
   });
 
   it('RDY-08 two tenants with the same URL and different credentials never share a session', async () => {

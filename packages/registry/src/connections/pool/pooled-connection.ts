@@ -23,6 +23,7 @@ import { callToolAsTask } from './call-tool-as-task.js';
 import { checkedCallResult } from './call-tool-result.js';
 import { RequestLane } from './request-lane.js';
 import { warnOfCatalog } from './catalog-warnings.js';
+import { errorText } from './attempt-failure.js';
 import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
 import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
 import { ConnectionUsage } from './connection-usage.js';
@@ -166,7 +167,7 @@ export class PooledConnection {
       return true;
     } catch (error) {
       this.#logger.warn({ error }, 'ping failed; reconnecting on next use');
-      await this.#drop(`ping failed: ${message(error)}`);
+      await this.#drop(`ping failed: ${errorText(error)}`);
       return false;
     }
   }
@@ -177,15 +178,16 @@ export class PooledConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    return this.#request(options, ({ client, lane }, request) =>
-      options.task === true
-        ? callToolAsTask(client, this.serverId, name, args, request, {
+    const onLane = options.task !== true;
+    return this.#request(options, onLane, ({ client, lane }, request) =>
+      onLane
+        ? lane
+            .request({ method: 'tools/call', params: { name, arguments: args } }, request)
+            .then(checkedCallResult)
+        : callToolAsTask(client, this.serverId, name, args, request, {
             onProgress: options.onProgress,
             ceilingMs: this.#options.maxTotalTimeoutMs,
-          })
-        : lane
-            .request({ method: 'tools/call', params: { name, arguments: args } }, request)
-            .then(checkedCallResult),
+          }),
     );
   }
 
@@ -197,33 +199,34 @@ export class PooledConnection {
   async listResources(
     options: CallOptions & { readonly maxItems?: number } = {},
   ): Promise<ResourceListing> {
-    return this.#request(options, ({ client }, request) =>
+    return this.#request(options, false, ({ client }, request) =>
       listAllResources(client, request, options.maxItems ?? 1_000),
     );
   }
 
   /** Reads one resource by URI, with the same timeout and cancellation as a tool call. */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#request(options, ({ client }, request) => client.readResource({ uri }, request));
+    return this.#request(options, false, ({ client }, req) => client.readResource({ uri }, req));
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
   // once when a streamable-HTTP server forgot it. Not async, nor #send: no resumption of its own.
   #request<T>(
     options: CallOptions,
+    onLane: boolean,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
     return this.#usage.measure(async () => {
       if (!this.isReady) await this.ensureReady();
       try {
-        return await this.#send(options, run);
+        return await this.#send(options, run, onLane);
       } catch (error) {
         // A streamable-HTTP session the server forgot: initialise once, retry once.
         if (!isSessionExpired(error)) throw error;
         this.#logger.warn({}, 'session not found; re-initialising once');
         await this.#drop('session expired');
         await this.ensureReady();
-        return await this.#send(options, run);
+        return await this.#send(options, run, onLane);
       }
     });
   }
@@ -244,6 +247,7 @@ export class PooledConnection {
   #send<T>(
     options: CallOptions,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
+    onLane: boolean,
   ): Promise<T> {
     const session = this.#session;
     if (session === undefined)
@@ -252,7 +256,7 @@ export class PooledConnection {
       );
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs ?? this.#options.requestTimeoutMs;
     const limits = { timeoutMs, ceilingMs: this.#options.maxTotalTimeoutMs };
-    return sendRequest(session, this.serverId, limits, options, run);
+    return sendRequest(session, this.serverId, limits, options, run, onLane);
   }
 
   async #discover(): Promise<void> {
@@ -291,7 +295,7 @@ export class PooledConnection {
       } catch (error) {
         this.#breaker.recordFailure();
         failed = true;
-        lastError = message(error);
+        lastError = errorText(error);
         needsAuthorization = error instanceof NeedsAuthorization;
         this.#logger.warn({ attempt: attempt + 1, error: lastError }, 'discovery attempt failed');
         // Without signing in, another attempt gets the same 401.
@@ -339,7 +343,7 @@ export class PooledConnection {
         await this.#setState({ toolCount: update.toolCount, catalogVersion: update.version });
         this.#hooks.onToolsChanged(update);
       } catch (error) {
-        this.#logger.warn({ error: message(error) }, 'refreshing the tool list failed');
+        this.#logger.warn({ error: errorText(error) }, 'refreshing the tool list failed');
       }
     });
   }
@@ -384,7 +388,7 @@ export class PooledConnection {
       });
     } catch (error) {
       // The server may have been removed meanwhile; readiness in memory stays authoritative.
-      this.#logger.debug({ error: message(error) }, 'could not record state');
+      this.#logger.debug({ error: errorText(error) }, 'could not record state');
     }
     this.#hooks.onState(state);
   }
@@ -393,8 +397,4 @@ export class PooledConnection {
     const { status, attempts, lastError } = this.#state;
     return { id: this.serverId, status, attempts, lastError };
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

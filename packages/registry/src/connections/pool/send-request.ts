@@ -23,21 +23,24 @@ export async function sendRequest<T>(
   limits: { readonly timeoutMs: number; readonly ceilingMs: number },
   options: CallOptions,
   run: (session: PooledSession, request: RequestOptions) => Promise<T>,
+  onLane = false,
 ): Promise<T> {
   // The SDK adds an abort listener to the signal of every request and never removes it; a
-  // per-call signal linked to the caller's keeps a long-lived signal from collecting them.
+  // per-call signal linked to the caller's keeps a long-lived signal from collecting them. The
+  // request lane removes its own: a request on it gets the caller's signal as it is.
   const outer = options.signal;
   if (outer?.aborted) throw outer.reason;
-  const linked = outer === undefined ? undefined : new AbortController();
+  const linked = outer === undefined || onLane ? undefined : new AbortController();
   const forward = () => linked?.abort(outer?.reason);
-  outer?.addEventListener('abort', forward, { once: true });
+  if (linked !== undefined) outer?.addEventListener('abort', forward, { once: true });
+  const signal = linked?.signal ?? outer;
   const { timeoutMs, ceilingMs } = limits;
   const seen = new ProgressSeen();
   try {
     return await run(session, {
       timeout: timeoutMs,
       maxTotalTimeout: ceilingMs,
-      ...(linked === undefined ? {} : { signal: linked.signal }),
+      ...(signal === undefined ? {} : { signal }),
       // Always a listener: without one the SDK sends no progress token, and the server's
       // progress could not reset the timeout (HTTP-04).
       onprogress: seen.listen(options.onProgress ?? ignoreProgress),
@@ -46,7 +49,7 @@ export async function sendRequest<T>(
   } catch (error) {
     throw explainTimeout(error, serverId, { timeoutMs, ceilingMs }, seen);
   } finally {
-    outer?.removeEventListener('abort', forward);
+    if (linked !== undefined) outer?.removeEventListener('abort', forward);
   }
 }
 
