@@ -26,14 +26,24 @@ const TRACER_VERSION = '0.1.0';
 const NOT_RECORDING: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 // The registered SDK's tracer, or `undefined` when none is: the API's global provider is its
-// proxy, with nothing behind it until an application registers one. Asked per span (the SDK
-// keeps its tracers by name), so an SDK registered, or unregistered and registered again, later
-// takes effect at once.
+// proxy, with nothing behind it until an application registers one. The provider behind it is
+// checked per span, so an SDK registered, or unregistered and registered again, later takes
+// effect at once; its tracer is kept by provider (`null`: none), as the SDK would otherwise write
+// a key for every ask, and held no longer than the provider is.
+const tracers = new WeakMap<object, Tracer | null>();
 function sdkTracer(): Tracer | undefined {
-  const provider = trace.getTracerProvider();
-  return provider instanceof ProxyTracerProvider
-    ? provider.getDelegateTracer(TRACER_NAME, TRACER_VERSION)
-    : provider.getTracer(TRACER_NAME, TRACER_VERSION);
+  const global = trace.getTracerProvider();
+  const proxied = global instanceof ProxyTracerProvider;
+  const provider = proxied ? global.getDelegate() : global;
+  let tracer = tracers.get(provider);
+  if (tracer === undefined) {
+    tracer =
+      (proxied
+        ? global.getDelegateTracer(TRACER_NAME, TRACER_VERSION)
+        : global.getTracer(TRACER_NAME, TRACER_VERSION)) ?? null;
+    tracers.set(provider, tracer);
+  }
+  return tracer ?? undefined;
 }
 
 /**
