@@ -131,8 +131,13 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
 
   // Hot path: an open, ready session that was used lately is handed out without a wait.
   #readyNow(ctx: AgentContext, serverId: string): PooledConnection | undefined {
-    const open = this.#closed ? undefined : this.#connections.get(key(ctx.userId, serverId));
-    return open?.isReady === true && open.idleFor() <= this.#pingAfterIdleMs ? open : undefined;
+    return this.#usable(this.#connections.get(key(ctx.userId, serverId)));
+  }
+
+  #usable(held: PooledConnection | undefined): PooledConnection | undefined {
+    return !this.#closed && held?.isReady === true && held.idleFor() <= this.#pingAfterIdleMs
+      ? held
+      : undefined;
   }
 
   /**
@@ -215,14 +220,15 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    const held = this.#connections.get(key(ctx.userId, serverId));
     // Reused: the tenant's session was open and ready before this call asked for it.
-    const reused = this.#connections.get(key(ctx.userId, serverId))?.state.status === 'ready';
+    const reused = held?.isReady === true;
     // No async frame of its own, nor inside: each would be one more resumption for every answer.
     const call = (connection: PooledConnection) =>
       connection.callTool(toolName, args, { ...options, signal: options.signal ?? ctx.signal });
     return tracedToolCall(ctx, serverId, toolName, args, reused, () => {
       // A ready session is used at once: awaiting `ready` would cost a tick even then.
-      const open = this.#readyNow(ctx, serverId);
+      const open = this.#usable(held);
       return open === undefined ? this.ready(ctx, serverId).then(call) : call(open);
     });
   }
