@@ -122,6 +122,26 @@ describe('RequestLane', () => {
     await client.close();
   });
 
+  it('times each request out at its own deadline, a shorter one sent later first', async () => {
+    const { client, lane } = await laneTo(() => undefined);
+    const started = Date.now();
+    const ended: [string, number][] = [];
+    const timed = (name: string, timeout: number) =>
+      lane.request(call, { timeout }).catch((error: McpError) => {
+        ended.push([name, Date.now() - started]);
+        expect(error.code).toBe(ErrorCode.RequestTimeout);
+      });
+    const long = timed('long', 600);
+    const short = timed('short', 40);
+    await Promise.all([long, short]);
+    expect(ended.map(([name]) => name)).toEqual(['short', 'long']);
+    // Each at its own time: the short one long before the long one's deadline.
+    expect(ended[0]?.[1]).toBeLessThan(400);
+    expect(ended[1]?.[1]).toBeGreaterThanOrEqual(600);
+    expect(lane.pending).toBe(0);
+    await client.close();
+  });
+
   it("an abort cancels at once with the abort's reason, and drops the late answer", async () => {
     let late: (() => void) | undefined;
     const { client, lane, seen } = await laneTo((request, reply) => {

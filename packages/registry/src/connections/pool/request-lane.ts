@@ -17,11 +17,63 @@ export interface LaneRequest {
 // a response or a progress token says whose request it is.
 const FIRST_ID = 2 ** 40;
 
-interface Pending {
-  readonly resolve: (result: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  readonly onProgress: ((progress: Progress) => void) | undefined;
-  progressed: () => void;
+// One request waiting for its answer: settled once, by its answer, its deadline, its caller's
+// abort or the connection's close. An object with methods rather than closures per request; it
+// is its signal's abort listener itself (`handleEvent`), so nothing else is made to remove it.
+class Pending {
+  /** When it times out (epoch ms); moved on by progress when the caller asked for that. */
+  deadline: number;
+  readonly #started: number;
+
+  constructor(
+    readonly id: number,
+    readonly options: RequestOptions,
+    readonly settled: (pending: Pending) => void,
+    readonly cancel: (pending: Pending, reason: unknown) => void,
+    readonly resolve: (result: unknown) => void,
+    readonly reject: (error: unknown) => void,
+  ) {
+    this.#started = Date.now();
+    this.deadline = this.#started + this.timeout;
+  }
+
+  get timeout(): number {
+    return this.options.timeout ?? 60_000;
+  }
+
+  answer(result: unknown): void {
+    this.settled(this);
+    this.resolve(result);
+  }
+
+  fail(error: unknown): void {
+    this.settled(this);
+    this.reject(error);
+  }
+
+  // A progress notification: handed on, and the deadline moved on when asked, within the ceiling.
+  progressed(progress: Progress): void {
+    this.options.onprogress?.(progress);
+    if (this.options.resetTimeoutOnProgress !== true) return;
+    const now = Date.now();
+    const totalElapsed = now - this.#started;
+    const ceiling = this.options.maxTotalTimeout;
+    if (ceiling !== undefined && totalElapsed >= ceiling) {
+      this.cancel(
+        this,
+        McpError.fromError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+          maxTotalTimeout: ceiling,
+          totalElapsed,
+        }),
+      );
+      return;
+    }
+    this.deadline = now + this.timeout;
+  }
+
+  handleEvent(): void {
+    this.cancel(this, this.options.signal?.reason);
+  }
 }
 
 /**
@@ -41,6 +93,10 @@ export class RequestLane {
   readonly #pending = new Map<number, Pending>();
   #nextId = FIRST_ID;
   #closed = false;
+  // One timer for every request's deadline, set for the earliest: a request answered in time
+  // (nearly all) then costs no timer of its own. Unref'd: what waits keeps the transport open.
+  #watchdog: NodeJS.Timeout | undefined;
+  #watchedAt = Number.POSITIVE_INFINITY;
 
   constructor(transport: Transport) {
     this.#transport = transport;
@@ -54,7 +110,8 @@ export class RequestLane {
       const pending = [...this.#pending.values()];
       this.#pending.clear();
       for (const request of pending)
-        request.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+        request.fail(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+      clearTimeout(this.#watchdog);
       sdkClose?.();
     };
   }
@@ -71,76 +128,70 @@ export class RequestLane {
     if (this.#closed)
       return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
     const id = this.#nextId++;
-    const onProgress = options.onprogress;
     const params =
-      onProgress === undefined
+      options.onprogress === undefined
         ? request.params
         : {
             ...request.params,
             _meta: { ...(request.params._meta as object | undefined), progressToken: id },
           };
     return new Promise((resolve, reject) => {
-      const timeout = options.timeout ?? 60_000;
-      const started = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const settle = () => {
-        this.#pending.delete(id);
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const cancel = (reason: unknown) => {
-        if (!this.#pending.has(id)) return;
-        settle();
-        this.#transport
-          .send({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: String(reason) },
-          })
-          .catch(() => undefined);
-        reject(
-          reason instanceof McpError
-            ? reason
-            : new McpError(ErrorCode.RequestTimeout, String(reason)),
-        );
-      };
-      const onTimeout = () =>
-        cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout }));
-      const onAbort = () => cancel(signal?.reason);
-      this.#pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-        onProgress,
-        progressed: () => {
-          if (options.resetTimeoutOnProgress !== true) return;
-          const totalElapsed = Date.now() - started;
-          const ceiling = options.maxTotalTimeout;
-          if (ceiling !== undefined && totalElapsed >= ceiling) {
-            cancel(
-              McpError.fromError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-                maxTotalTimeout: ceiling,
-                totalElapsed,
-              }),
-            );
-            return;
-          }
-          clearTimeout(timer);
-          timer = setTimeout(onTimeout, timeout);
-        },
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(onTimeout, timeout);
+      const pending = new Pending(id, options, this.#settled, this.#cancel, resolve, reject);
+      this.#pending.set(id, pending);
+      signal?.addEventListener('abort', pending, { once: true });
+      this.#watch(pending.deadline);
       this.#transport
         .send({ jsonrpc: '2.0', id, method: request.method, params })
-        .catch((error: unknown) => this.#pending.get(id)?.reject(error));
+        .catch((error: unknown) => this.#pending.get(id)?.fail(error));
     });
   }
+
+  readonly #settled = (pending: Pending): void => {
+    this.#pending.delete(pending.id);
+    pending.options.signal?.removeEventListener('abort', pending);
+  };
+
+  // Ends a request the caller gave up on (its abort, its deadline): the server is told.
+  readonly #cancel = (pending: Pending, reason: unknown): void => {
+    if (this.#pending.get(pending.id) !== pending) return;
+    this.#transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: pending.id, reason: String(reason) },
+      })
+      .catch(() => undefined);
+    pending.fail(
+      reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)),
+    );
+  };
+
+  // Sets the watchdog for `deadline` when it comes before the one it is set for.
+  #watch(deadline: number): void {
+    if (deadline >= this.#watchedAt) return;
+    clearTimeout(this.#watchdog);
+    this.#watchedAt = deadline;
+    this.#watchdog = setTimeout(this.#expire, Math.max(0, deadline - Date.now())).unref();
+  }
+
+  // The watchdog: times out every request past its deadline, then waits for the next one.
+  readonly #expire = (): void => {
+    this.#watchdog = undefined;
+    this.#watchedAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const pending of [...this.#pending.values()]) {
+      if (pending.deadline <= now)
+        this.#cancel(
+          pending,
+          McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', {
+            timeout: pending.timeout,
+          }),
+        );
+      else next = Math.min(next, pending.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#watch(next);
+  };
 
   // A response or a progress notification of one of the lane's requests: handled here.
   #take(message: JSONRPCMessage): boolean {
@@ -155,8 +206,8 @@ export class RequestLane {
         result?: unknown;
         error?: { code: number; message: string; data?: unknown };
       };
-      if (error !== undefined) pending.reject(new McpError(error.code, error.message, error.data));
-      else pending.resolve(result);
+      if (error !== undefined) pending.fail(new McpError(error.code, error.message, error.data));
+      else pending.answer(result);
       return true;
     }
     if ((message as { method?: unknown }).method !== 'notifications/progress') return false;
@@ -166,8 +217,7 @@ export class RequestLane {
     const pending = this.#pending.get(token);
     if (pending === undefined) return true;
     const { progressToken: _token, ...progress } = params as Progress & { progressToken: number };
-    pending.onProgress?.(progress);
-    pending.progressed();
+    pending.progressed(progress);
     return true;
   }
 }
