@@ -1,5 +1,5 @@
 import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
-import { inSpan, instruments, isTracing, markSpanFailed, tenantAttributes } from '@mcp-agent/core';
+import { inSpan, instruments, markSpanFailed, tenantAttributes } from '@mcp-agent/core';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GATEWAY_USER } from '../telemetry/mcp-trace-log.js';
 
@@ -43,48 +43,47 @@ export function traceGatewayRequest<T extends object>(
         ? request.tool
         : 'unknown';
   const toolId = request.arguments?.tool_id;
-  const traced = () =>
-    inSpan(
-      tool === undefined ? request.method : `${request.method} ${tool}`,
-      () => ({
-        kind: SpanKind.SERVER,
-        attributes: {
-          'mcp_agent.gateway': true,
+  return inSpan(
+    tool === undefined ? request.method : `${request.method} ${tool}`,
+    () => ({
+      kind: SpanKind.SERVER,
+      attributes: {
+        'mcp_agent.gateway': true,
+        'mcp.method.name': request.method,
+        ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+        ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
+        ...tenantAttributes(request.userId),
+      },
+      // The client's trace context, and the user in it (for spans alone: read only when made).
+      context: propagation
+        .extract(context.active(), request.meta ?? {})
+        .setValue(GATEWAY_USER, request.userId),
+    }),
+    async (span: Span) => {
+      const started = performance.now();
+      let outcome = 'error';
+      try {
+        if (span.isRecording() && request.arguments !== undefined)
+          span.setAttribute('mcp_agent.request.bytes', bytes(request.arguments));
+        const result = await run();
+        const isError = (result as { isError?: unknown }).isError === true;
+        outcome = isError ? 'tool_error' : 'ok';
+        if (isError) markSpanFailed(span, 'tool_error');
+        if (span.isRecording())
+          span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
+        return result;
+      } finally {
+        const labels = {
           'mcp.method.name': request.method,
           ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-          ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
-          ...tenantAttributes(request.userId),
-        },
-      }),
-      async (span: Span) => {
-        const started = performance.now();
-        let outcome = 'error';
-        try {
-          if (span.isRecording() && request.arguments !== undefined)
-            span.setAttribute('mcp_agent.request.bytes', bytes(request.arguments));
-          const result = await run();
-          const isError = (result as { isError?: unknown }).isError === true;
-          outcome = isError ? 'tool_error' : 'ok';
-          if (isError) markSpanFailed(span, 'tool_error');
-          if (span.isRecording())
-            span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
-          return result;
-        } finally {
-          const labels = {
-            'mcp.method.name': request.method,
-            ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-            outcome,
-          };
-          const metrics = instruments();
-          metrics.gatewayRequests.add(1, labels);
-          metrics.gatewayDuration.record((performance.now() - started) / 1000, labels);
-        }
-      },
-    );
-  // The client's trace context and the user in it are for spans alone: read only when made.
-  if (!isTracing()) return traced();
-  const parent = propagation.extract(context.active(), request.meta ?? {});
-  return context.with(parent.setValue(GATEWAY_USER, request.userId), traced);
+          outcome,
+        };
+        const metrics = instruments();
+        metrics.gatewayRequests.add(1, labels);
+        metrics.gatewayDuration.record((performance.now() - started) / 1000, labels);
+      }
+    },
+  );
 }
 
 function bytes(value: unknown): number {

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createContextKey,
   INVALID_SPAN_CONTEXT,
   metrics,
+  ROOT_CONTEXT,
   SpanKind,
   trace,
   type Meter,
+  type Context,
   type MeterProvider,
   type Span,
   type SpanOptions,
@@ -59,6 +62,29 @@ describe('telemetry without an SDK', () => {
     trace.disable();
     await inSpan('after', start, async () => 0);
     expect(started).toHaveLength(1);
+  });
+
+  it('inSpan starts a span in the context it is given, entered once with the span', async () => {
+    const key = createContextKey('test.user');
+    const parents: (Context | undefined)[] = [];
+    const tracer = {
+      startActiveSpan: (...args: unknown[]) => {
+        // (name, options, run) or (name, options, context, run): the SDK's two forms.
+        parents.push(args.length === 4 ? (args[2] as Context) : undefined);
+        const run = args.at(-1) as (span: Span) => unknown;
+        return run(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+      },
+    } as unknown as Tracer;
+    trace.setGlobalTracerProvider({ getTracer: () => tracer });
+    const given = ROOT_CONTEXT.setValue(key, 'alice');
+    await inSpan(
+      'request',
+      () => ({ kind: SpanKind.SERVER, context: given }),
+      async () => 1,
+    );
+    await inSpan('plain', { kind: SpanKind.SERVER }, async () => 2);
+    expect(parents).toEqual([given, undefined]);
+    expect(parents[0]?.getValue(key)).toBe('alice');
   });
 
   it('inSpan makes only server and client spans while internal ones are off', async () => {

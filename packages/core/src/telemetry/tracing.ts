@@ -18,6 +18,12 @@ export interface SpanStart {
   readonly kind?: SpanKind;
   /** Set at the start, so samplers see them; never a secret or a user's text. */
   readonly attributes?: Attributes;
+  /**
+   * The trace context to start it in, and to run its work in under it; default the active one.
+   * A request that continues a caller's trace passes that context here rather than entering it
+   * first: the work is entered once.
+   */
+  readonly context?: Context;
 }
 
 const TRACER_NAME = 'mcp-agent';
@@ -94,26 +100,28 @@ export function inSpan<T>(
 ): Promise<T> {
   const tracer = sdkTracer();
   if (tracer === undefined) return runUnrecorded(run);
-  const { kind, attributes } = typeof start === 'function' ? start() : start;
+  const { kind, attributes, context: parent } = typeof start === 'function' ? start() : start;
   if (spanSwitch[INTERNAL_SPANS] === false && (kind ?? SpanKind.INTERNAL) === SpanKind.INTERNAL)
-    return runUnrecorded(run);
-  return tracer.startActiveSpan(
-    name,
-    {
-      ...(kind === undefined ? {} : { kind }),
-      ...(attributes === undefined ? {} : { attributes }),
-    },
-    async (span) => {
-      try {
-        return await run(span);
-      } catch (thrown) {
-        markSpanFailed(span, toMcpAgentError(thrown).code);
-        throw thrown;
-      } finally {
-        span.end();
-      }
-    },
-  );
+    return parent === undefined
+      ? runUnrecorded(run)
+      : context.with(parent, () => runUnrecorded(run));
+  const traced = async (span: Span) => {
+    try {
+      return await run(span);
+    } catch (thrown) {
+      markSpanFailed(span, toMcpAgentError(thrown).code);
+      throw thrown;
+    } finally {
+      span.end();
+    }
+  };
+  const options = {
+    ...(kind === undefined ? {} : { kind }),
+    ...(attributes === undefined ? {} : { attributes }),
+  };
+  return parent === undefined
+    ? tracer.startActiveSpan(name, options, traced)
+    : tracer.startActiveSpan(name, options, parent, traced);
 }
 
 function runUnrecorded<T>(run: (span: Span) => Promise<T>): Promise<T> {
