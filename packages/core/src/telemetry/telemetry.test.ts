@@ -87,6 +87,34 @@ describe('telemetry without an SDK', () => {
     expect(parents[0]?.getValue(key)).toBe('alice');
   });
 
+  it('inSpan starts a leaf span without entering it, and ends it whatever its work does', async () => {
+    const made: { name: string; ended: boolean }[] = [];
+    const tracer = {
+      startSpan: (name: string) => {
+        const record = { name, ended: false };
+        made.push(record);
+        const span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+        span.end = () => void (record.ended = true);
+        return span;
+      },
+      startActiveSpan: () => {
+        throw new Error('a leaf is never entered');
+      },
+    } as unknown as Tracer;
+    trace.setGlobalTracerProvider({ getTracer: () => tracer });
+    const leaf = { kind: SpanKind.CLIENT, leaf: true };
+    await expect(inSpan('tools/call a', leaf, async () => 3)).resolves.toBe(3);
+    await expect(
+      inSpan('tools/call b', leaf, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(made).toEqual([
+      { name: 'tools/call a', ended: true },
+      { name: 'tools/call b', ended: true },
+    ]);
+  });
+
   it('inSpan makes only server and client spans while internal ones are off', async () => {
     const names: string[] = [];
     const tracer = {

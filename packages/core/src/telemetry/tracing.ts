@@ -24,6 +24,12 @@ export interface SpanStart {
    * first: the work is entered once.
    */
   readonly context?: Context;
+  /**
+   * Nothing its work does makes a span (a request to a server, at the end of the chain): it is
+   * started (in `context` or the active one) without being entered, so its work runs in the
+   * context it was called in, and entering it is spared.
+   */
+  readonly leaf?: boolean;
 }
 
 const TRACER_NAME = 'mcp-agent';
@@ -79,7 +85,7 @@ export function recordInternalSpans(on: boolean): void {
 
 /**
  * Runs `run` inside a new span that is the active one for everything it awaits, so the spans of
- * the work it starts become its children. A throw marks the span failed with the error's stable
+ * the work it starts become its children (but for a `leaf`, which is never entered). A throw marks the span failed with the error's stable
  * code (never its message, which may quote a server or a user) and is rethrown; the span always
  * ends. `start` may be a function, called only when a span is made. Without an SDK registered no
  * span is made at all: `run` gets a span that records nothing, on the per-call path that costs
@@ -100,7 +106,7 @@ export function inSpan<T>(
 ): Promise<T> {
   const tracer = sdkTracer();
   if (tracer === undefined) return runUnrecorded(run);
-  const { kind, attributes, context: parent } = typeof start === 'function' ? start() : start;
+  const { kind, attributes, context: parent, leaf } = typeof start === 'function' ? start() : start;
   if (spanSwitch[INTERNAL_SPANS] === false && (kind ?? SpanKind.INTERNAL) === SpanKind.INTERNAL)
     return parent === undefined
       ? runUnrecorded(run)
@@ -119,6 +125,7 @@ export function inSpan<T>(
     ...(kind === undefined ? {} : { kind }),
     ...(attributes === undefined ? {} : { attributes }),
   };
+  if (leaf === true) return traced(tracer.startSpan(name, options, parent));
   return parent === undefined
     ? tracer.startActiveSpan(name, options, traced)
     : tracer.startActiveSpan(name, options, parent, traced);

@@ -30,6 +30,8 @@ export function tracedToolCall(
     `tools/call ${toolName}`,
     () => ({
       kind: SpanKind.CLIENT,
+      // The request to the server: nothing under it makes a span.
+      leaf: true,
       attributes: {
         'mcp.method.name': 'tools/call',
         'gen_ai.tool.name': toolName,
