@@ -94,7 +94,8 @@ export interface CreateContextOptions {
  * Creates the context of one request, with its user id normalised.
  *
  * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link normalizeUserId}
- *   refuses, an empty thread id, a task id that is not 1 to 200 characters, or an `allowServers` that is not a list of at most 500 strings.
+ *   refuses, an empty thread id, a task id that is not 1 to 200 characters, or an
+ *   `allowServers` that is not a list of at most 500 strings.
  * @example
  * ```ts
  * const ctx = createContext({ userId: 'alice', signal: request.signal, logger });

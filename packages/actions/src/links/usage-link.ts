@@ -3,9 +3,10 @@ import type { DispatchLink } from '../tool-call.js';
 
 /**
  * Records every call that reaches a server — from the model or from code — for its tenant, its
- * task (`ctx.taskId`: the request's id unless its caller gave one) and its server: success or failure and duration, in the database and
- * on the task's meter. A failure to record is logged, never the call's failure: the call
- * happened, and its result is not thrown away. `usage` is the registry (`usageLink(registry)`).
+ * task (`ctx.taskId`: the request's id unless its caller gave one) and its server: success or
+ * failure and duration, in the database and on the task's meter. A failure to record is logged,
+ * never the call's failure: the call happened, and its result is not thrown away. `usage` is the
+ * registry (`usageLink(registry)`).
  */
 export function usageLink(usage: Pick<Registry, 'recordToolCall'>): DispatchLink {
   return async (ctx, call, next) => {

@@ -85,11 +85,12 @@ export function recordInternalSpans(on: boolean): void {
 
 /**
  * Runs `run` inside a new span that is the active one for everything it awaits, so the spans of
- * the work it starts become its children (but for a `leaf`, which is never entered). A throw marks the span failed with the error's stable
- * code (never its message, which may quote a server or a user) and is rethrown; the span always
- * ends. `start` may be a function, called only when a span is made. Without an SDK registered no
- * span is made at all: `run` gets a span that records nothing, on the per-call path that costs
- * nothing but this check; nor is an internal one while {@link recordInternalSpans} is off.
+ * the work it starts become its children (but for a `leaf`, which is never entered). A throw
+ * marks the span failed with the error's stable code (never its message, which may quote a
+ * server or a user) and is rethrown; the span always ends. `start` may be a function, called
+ * only when a span is made. Without an SDK registered no span is made at all: `run` gets a span
+ * that records nothing, on the per-call path that costs nothing but this check; nor is an
+ * internal one while {@link recordInternalSpans} is off.
  *
  * @throws whatever `run` throws, unchanged.
  * @example
