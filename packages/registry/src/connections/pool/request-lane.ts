@@ -21,7 +21,7 @@ const FIRST_ID = 2 ** 40;
 // abort or the connection's close. An object with methods rather than closures per request; it
 // is its signal's abort listener itself (`handleEvent`), so nothing else is made to remove it.
 class Pending {
-  /** When it times out (epoch ms); moved on by progress when the caller asked for that. */
+  /** When it times out (`performance.now()`, which never jumps); progress may move it on. */
   deadline: number;
   readonly #started: number;
 
@@ -33,7 +33,7 @@ class Pending {
     readonly resolve: (result: unknown) => void,
     readonly reject: (error: unknown) => void,
   ) {
-    this.#started = Date.now();
+    this.#started = performance.now();
     this.deadline = this.#started + this.timeout;
   }
 
@@ -55,8 +55,8 @@ class Pending {
   progressed(progress: Progress): void {
     this.options.onprogress?.(progress);
     if (this.options.resetTimeoutOnProgress !== true) return;
-    const now = Date.now();
-    const totalElapsed = now - this.#started;
+    const now = performance.now();
+    const totalElapsed = Math.round(now - this.#started);
     const ceiling = this.options.maxTotalTimeout;
     if (ceiling !== undefined && totalElapsed >= ceiling) {
       this.cancel(
@@ -171,14 +171,14 @@ export class RequestLane {
     if (deadline >= this.#watchedAt) return;
     clearTimeout(this.#watchdog);
     this.#watchedAt = deadline;
-    this.#watchdog = setTimeout(this.#expire, Math.max(0, deadline - Date.now())).unref();
+    this.#watchdog = setTimeout(this.#expire, Math.max(0, deadline - performance.now())).unref();
   }
 
   // The watchdog: times out every request past its deadline, then waits for the next one.
   readonly #expire = (): void => {
     this.#watchdog = undefined;
     this.#watchedAt = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
     for (const pending of [...this.#pending.values()]) {
       if (pending.deadline <= now)
