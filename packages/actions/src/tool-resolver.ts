@@ -71,11 +71,13 @@ export class ToolResolver {
    * failed before) starts it, waiting by that server's own timeout; the verdict then says how
    * it went (the server and its error).
    */
-  resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
-    const known = this.known(ctx, serverId, toolName);
-    return known === undefined
-      ? this.#resolveStarting(ctx, serverId, toolName)
-      : Promise.resolve(known);
+  async resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
+    const entry = await this.resolve(ctx, serverId, toolName);
+    const { verdict } = entry;
+    if (verdict.available || !STARTABLE.has(verdict.code) || this.pool?.ready === undefined)
+      return entry;
+    await this.pool.ready(ctx, serverId).catch(() => undefined);
+    return this.resolve(ctx, serverId, toolName);
   }
 
   /**
@@ -85,15 +87,6 @@ export class ToolResolver {
   known(ctx: AgentContext, serverId: string, toolName: string): Entry | undefined {
     const cached = this.#cache.get(cacheKey(ctx, serverId, toolName));
     return cached?.verdict.available === true ? cached : undefined;
-  }
-
-  async #resolveStarting(ctx: AgentContext, serverId: string, toolName: string): Promise<Entry> {
-    const entry = await this.resolve(ctx, serverId, toolName);
-    const { verdict } = entry;
-    if (verdict.available || !STARTABLE.has(verdict.code) || this.pool?.ready === undefined)
-      return entry;
-    await this.pool.ready(ctx, serverId).catch(() => undefined);
-    return this.resolve(ctx, serverId, toolName);
   }
 
   /** The tool and whether it can be called (the tool is absent when it cannot). */
