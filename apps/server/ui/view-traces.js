@@ -2,18 +2,19 @@ import { request } from './api.js';
 import { badge, duration, h, size, table, time } from './dom.js';
 
 /**
- * The gateway's MCP traffic: each incoming request, then the requests it sent to servers.
- * Names, sizes, outcomes and codes only: arguments and results are never recorded.
+ * The MCP traffic: each request the gateway answered, then the requests sent to servers for it
+ * (a task's calls under the task's own request). Names, sizes, outcomes and codes only:
+ * arguments and results are never recorded.
  * @param {import('./view-servers.js').View} view
  */
 export async function traces(view) {
   const { main, signal, session } = view;
   const answer = await request('/ui/api/traces', { query: { limit: 300 }, signal });
   /** @type {Map<string, any[]>} */
-  const byTrace = new Map();
+  const byRequest = new Map();
   for (const entry of [...answer.traces].reverse())
-    byTrace.set(entry.traceId, [...(byTrace.get(entry.traceId) ?? []), entry]);
-  const groups = [...byTrace.values()].reverse();
+    byRequest.set(entry.requestId, [...(byRequest.get(entry.requestId) ?? []), entry]);
+  const groups = [...byRequest.values()].reverse();
   const operator = session.operator === true && session.userId === null;
   /** @type {any[][]} */
   const rows = [];
@@ -46,8 +47,8 @@ export async function traces(view) {
         'p',
         { class: 'muted' },
         answer.enabled
-          ? 'Incoming requests (→) and the requests they sent to servers (←), newest first; arguments and results are never recorded, only names, sizes, outcomes and codes.'
-          : 'Tracing is off in this process (OTEL_SDK_DISABLED), so nothing is recorded.',
+          ? 'Requests the gateway answered (→) and the requests sent to servers for them (←; a task’s under its own), newest first; arguments and results are never recorded, only names, sizes, outcomes and codes.'
+          : 'Telemetry is off in this process (OTEL_SDK_DISABLED), so nothing is recorded.',
       ),
       rows.length === 0
         ? h('p', {}, 'No gateway traffic recorded yet.')
@@ -66,7 +67,7 @@ export async function traces(view) {
               { label: 'Response', numeric: true },
             ],
             rows,
-            `${answer.traces.length} requests in ${groups.length} traces`,
+            `${answer.traces.length} requests in ${groups.length} groups`,
           ),
     ),
   );

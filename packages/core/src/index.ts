@@ -91,6 +91,13 @@ export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';
 export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';
 export {
+  jsonBytes,
+  mcpTrafficObserver,
+  observeMcpTraffic,
+  type McpExchange,
+  type McpTrafficObserver,
+} from './telemetry/mcp-traffic.js';
+export {
   configureTenantAttribute,
   TENANT_ATTRIBUTE,
   tenantAttributes,

@@ -97,12 +97,13 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     }),
   );
   server.setCallHandler(
-    tracedToolCall(userId, async (request, extra): Promise<MeasuredAnswer> => {
+    tracedToolCall(userId, async (request, extra, requestId): Promise<MeasuredAnswer> => {
       // Awaited only until it settled: every call after that starts at once.
       if (!discovered) await discover();
       const ctx = createContext({
         userId,
         taskId,
+        ...(requestId === undefined ? {} : { requestId }),
         signal: extra.signal,
         ...(options.logger === undefined ? {} : { logger: options.logger }),
       });

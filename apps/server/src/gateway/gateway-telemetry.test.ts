@@ -7,6 +7,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { jsonBytes, NotFoundError, observeMcpTraffic, type McpExchange } from '@mcp-agent/core';
 import { tracedToolCall } from './gateway-telemetry.js';
 
 const exporter = new InMemorySpanExporter();
@@ -37,5 +38,57 @@ describe('tracedToolCall', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span?.name).toBe('tools/call call_tool');
     expect(span?.attributes['mcp_agent.response.bytes']).toBe(4_321);
+  });
+
+  it('tells the MCP traffic observer of each request, and hands its id on for the calls it makes', async () => {
+    const request = (name: string) =>
+      ({
+        method: 'tools/call',
+        params: { name, arguments: { tool_id: 'github.list_issues', arguments: { q: 'x' } } },
+      }) as CallToolRequest;
+    const result = { content: [{ type: 'text' as const, text: 'ok' }] };
+    const ids: (string | undefined)[] = [];
+    const handler = tracedToolCall('alice', async (_request, _extra, requestId) => {
+      ids.push(requestId);
+      if (_request.params.name === 'run_code') throw new NotFoundError('gone');
+      return { result, bytes: 2 };
+    });
+    await handler(request('call_tool'), {});
+    // Without an observer no id is made: the context makes its own when it is read.
+    expect(ids).toEqual([undefined]);
+    const seen: McpExchange[] = [];
+    observeMcpTraffic({ exchanged: (exchange) => seen.push(exchange) });
+    try {
+      await handler(request('call_tool'), {});
+      await expect(handler(request('run_code'), {})).rejects.toThrow('gone');
+      await handler(request('made_up'), {});
+    } finally {
+      observeMcpTraffic(undefined);
+    }
+    expect(ids.slice(1).every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(4);
+    expect(seen).toEqual([
+      {
+        direction: 'in',
+        userId: 'alice',
+        requestId: ids[1],
+        method: 'tools/call',
+        name: 'call_tool',
+        toolId: 'github.list_issues',
+        at: expect.any(Number),
+        durationMs: expect.any(Number),
+        outcome: 'ok',
+        requestBytes: jsonBytes(request('call_tool').params.arguments),
+        responseBytes: 2,
+      },
+      expect.objectContaining({
+        requestId: ids[2],
+        name: 'run_code',
+        outcome: 'error',
+        errorType: 'NOT_FOUND',
+      }),
+      // A name the client made up is not recorded as it is: it would grow without bound.
+      expect.objectContaining({ requestId: ids[3], name: 'unknown', outcome: 'ok' }),
+    ]);
   });
 });

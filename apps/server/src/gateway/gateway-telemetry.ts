@@ -1,7 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
-import { inSpan, instruments, markSpanFailed, tenantAttributes } from '@mcp-agent/core';
+import {
+  inSpan,
+  instruments,
+  jsonBytes,
+  markSpanFailed,
+  mcpTrafficObserver,
+  tenantAttributes,
+  toMcpAgentError,
+} from '@mcp-agent/core';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GATEWAY_USER } from '../telemetry/mcp-trace-log.js';
 
 const META_TOOLS = new Set([
   'search_tools',
@@ -25,15 +33,16 @@ export interface GatewayRequest {
 
 /**
  * Runs one gateway request in a server span, `tools/call <meta-tool>` (the MCP conventions),
- * continuing the client's trace when its `_meta` carries one, with the user in the trace context
- * (for the web UI's MCP trace log, never on a span) and counts and latency per method and
- * meta-tool. `run` answers whether the request succeeded; `responseBytes` sizes its answer for
- * the span (default: written out as JSON, only while the span records).
+ * continuing the client's trace when its `_meta` carries one, with counts and latency per method
+ * and meta-tool, and tells the process's MCP traffic observer of it (see `observeMcpTraffic`).
+ * `run` gets the id its context is to have (`createContext`'s `requestId`) while an observer
+ * is set, so the calls it makes are read with it; `undefined` otherwise. `responseBytes` sizes
+ * its answer (default: written out as JSON, only while a span records or an observer is set).
  */
 export function traceGatewayRequest<T extends object>(
   request: GatewayRequest,
-  run: () => Promise<T>,
-  responseBytes: (result: T) => number = bytes,
+  run: (requestId: string | undefined) => Promise<T>,
+  responseBytes: (result: T) => number = jsonBytes,
 ): Promise<T> {
   // A client's own name for a tool it made up is not a label: it would grow without bound.
   const tool =
@@ -54,25 +63,39 @@ export function traceGatewayRequest<T extends object>(
         ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
         ...tenantAttributes(request.userId),
       },
-      // The client's trace context, and the user in it (for spans alone: read only when made).
-      context: propagation
-        .extract(context.active(), request.meta ?? {})
-        .setValue(GATEWAY_USER, request.userId),
+      // The client's trace context (read only when a span is made).
+      context: propagation.extract(context.active(), request.meta ?? {}),
     }),
     async (span: Span) => {
+      const observer = mcpTrafficObserver();
+      const sized = observer !== undefined || span.isRecording();
+      const requestId = observer === undefined ? undefined : randomUUID();
+      const requestBytes =
+        sized && request.arguments !== undefined ? jsonBytes(request.arguments) : undefined;
+      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
+      const at = observer === undefined ? 0 : Date.now();
       const started = performance.now();
       let outcome = 'error';
+      let errorType: string | undefined;
+      let answerBytes: number | undefined;
       try {
-        if (span.isRecording() && request.arguments !== undefined)
-          span.setAttribute('mcp_agent.request.bytes', bytes(request.arguments));
-        const result = await run();
+        const result = await run(requestId);
         const isError = (result as { isError?: unknown }).isError === true;
         outcome = isError ? 'tool_error' : 'ok';
-        if (isError) markSpanFailed(span, 'tool_error');
-        if (span.isRecording())
-          span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
+        if (isError) {
+          errorType = 'tool_error';
+          markSpanFailed(span, errorType);
+        }
+        if (sized) {
+          answerBytes = responseBytes(result);
+          span.setAttribute('mcp_agent.response.bytes', answerBytes);
+        }
         return result;
+      } catch (thrown) {
+        errorType = toMcpAgentError(thrown).code;
+        throw thrown;
       } finally {
+        const durationMs = performance.now() - started;
         const labels = {
           'mcp.method.name': request.method,
           ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
@@ -80,18 +103,25 @@ export function traceGatewayRequest<T extends object>(
         };
         const metrics = instruments();
         metrics.gatewayRequests.add(1, labels);
-        metrics.gatewayDuration.record((performance.now() - started) / 1000, labels);
+        metrics.gatewayDuration.record(durationMs / 1000, labels);
+        if (requestId !== undefined)
+          observer?.exchanged({
+            direction: 'in',
+            userId: request.userId,
+            requestId,
+            method: request.method,
+            name: tool ?? request.method,
+            ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
+            at,
+            durationMs,
+            outcome: errorType === undefined ? 'ok' : 'error',
+            ...(errorType === undefined ? {} : { errorType }),
+            ...(requestBytes === undefined ? {} : { requestBytes }),
+            ...(answerBytes === undefined ? {} : { responseBytes: answerBytes }),
+          });
       }
     },
   );
-}
-
-function bytes(value: unknown): number {
-  try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-  } catch {
-    return -1;
-  }
 }
 
 /**
@@ -103,10 +133,17 @@ export interface MeasuredAnswer {
   readonly bytes: number;
 }
 
-/** A `tools/call` handler of the gateway, traced by {@link traceGatewayRequest}. */
+/**
+ * A `tools/call` handler of the gateway, traced by {@link traceGatewayRequest}: `requestId` is
+ * the id its context is to have, when one is given.
+ */
 export function tracedToolCall<Extra>(
   userId: string,
-  handler: (request: CallToolRequest, extra: Extra) => Promise<MeasuredAnswer>,
+  handler: (
+    request: CallToolRequest,
+    extra: Extra,
+    requestId: string | undefined,
+  ) => Promise<MeasuredAnswer>,
 ): (request: CallToolRequest, extra: Extra) => Promise<CallToolResult> {
   return (request, extra) => {
     let size = -1;
@@ -118,8 +155,8 @@ export function tracedToolCall<Extra>(
         ...(request.params.arguments === undefined ? {} : { arguments: request.params.arguments }),
         ...(request.params._meta === undefined ? {} : { meta: request.params._meta }),
       },
-      async () => {
-        const answer = await handler(request, extra);
+      async (requestId) => {
+        const answer = await handler(request, extra, requestId);
         size = answer.bytes;
         return answer.result;
       },

@@ -1,39 +1,11 @@
-import { createContextKey, SpanKind, type Context } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { McpExchange, McpTrafficObserver } from '@mcp-agent/core';
 
-/** One MCP request the gateway received (`in`) or sent to a server on its behalf (`out`). */
-export interface McpTraceEntry {
-  /** The span's id; an outgoing entry's `parentId` leads to the request that caused it. */
-  readonly id: string;
-  /** The trace it belongs to. */
-  readonly traceId: string;
-  /** The span that caused it; `null` for a request from outside. */
-  readonly parentId: string | null;
-  /** The user it was for (shown to that user, and to the operator). */
-  readonly userId: string;
-  /** Received by the gateway (`in`) or sent to a server for it (`out`). */
-  readonly direction: 'in' | 'out';
-  /** The MCP method: `tools/call`, `tools/list`. */
-  readonly method: string;
-  /** The meta-tool called on the gateway, or the server's tool called by the pool. */
-  readonly name: string;
-  /** The server an outgoing call went to. */
-  readonly server?: string;
-  /** The tool a gateway `call_tool` named. */
-  readonly toolId?: string;
-  /** When it started, epoch milliseconds. */
-  readonly at: number;
-  /** How long it took. */
-  readonly durationMs: number;
-  /** Whether it succeeded. */
-  readonly outcome: 'ok' | 'error';
-  /** The stable code or JSON-RPC code of a failure; never its message. */
-  readonly errorType?: string;
-  /** The request's size, when known. */
-  readonly requestBytes?: number;
-  /** The response's size, when known. */
-  readonly responseBytes?: number;
-}
+/**
+ * One MCP request the gateway answered (`in`) or sent to a server (`out`), as the web UI shows
+ * it: the process's {@link McpExchange}s, redacted by construction (names, sizes, outcomes and
+ * codes; never arguments or results).
+ */
+export type McpTraceEntry = McpExchange;
 
 /** Bounds of the log: entries kept in all, and per user. */
 export interface McpTraceLogLimits {
@@ -43,42 +15,29 @@ export interface McpTraceLogLimits {
   readonly maxPerUser: number;
 }
 
-/** Marks the work of one gateway request with its user, in the trace context, never on a span. */
-export const GATEWAY_USER = createContextKey('mcp-agent.gateway-user');
-
 /**
- * The gateway's MCP traffic, incoming and outgoing, for the web UI: filled from the spans as they
- * end (a span processor), so it shows exactly what tracing saw. Redacted by construction: spans
- * carry names, sizes, outcomes and codes, never arguments or results. The user comes from the
- * trace context (`GATEWAY_USER`), not from an attribute, so it is never exported. Bounded: the
- * newest `maxEntries` in all and `maxPerUser` per user.
+ * The process's MCP traffic for the web UI: the requests the gateway answered and those sent to
+ * servers, each with the request it belongs to (an `execute_task`'s calls belong to its task's
+ * own request). Fed directly (`observeMcpTraffic`), not from spans: a server that exports no
+ * traces makes none for it. Bounded: the newest `maxEntries` in all and `maxPerUser` per user.
  */
-export class McpTraceLog {
+export class McpTraceLog implements McpTrafficObserver {
   readonly #limits: McpTraceLogLimits;
   /** Every entry by its sequence number; insertion order is age, the first is the oldest. */
   readonly #entries = new Map<number, McpTraceEntry>();
   /** Each user's sequence numbers, oldest first from `head`: eviction is O(1), not a scan. */
   readonly #perUser = new Map<string, { seqs: number[]; head: number }>();
-  readonly #users = new WeakMap<object, string>();
   #seq = 0;
 
   constructor(limits: Partial<McpTraceLogLimits> = {}) {
     this.#limits = { maxEntries: 5_000, maxPerUser: 500, ...limits };
   }
 
-  /** The span processor that feeds this log. */
-  readonly processor: SpanProcessor = {
-    onStart: (span: Span, parentContext: Context) => {
-      const userId = parentContext.getValue(GATEWAY_USER);
-      if (typeof userId === 'string' && isMcpSpan(span)) this.#users.set(span, userId);
-    },
-    onEnd: (span: ReadableSpan) => {
-      const userId = this.#users.get(span);
-      if (userId !== undefined) this.#add(toEntry(span, userId));
-    },
-    forceFlush: async () => undefined,
-    shutdown: async () => undefined,
-  };
+  /** Keeps one exchange, dropping the oldest past the bounds. */
+  exchanged(exchange: McpExchange): void {
+    // Hundredths of a millisecond: more is noise, and it is shown as such.
+    this.#add({ ...exchange, durationMs: Math.round(exchange.durationMs * 100) / 100 });
+  }
 
   /** How many entries are held. */
   get size(): number {
@@ -131,43 +90,4 @@ export class McpTraceLog {
       queue.head = 0;
     }
   }
-}
-
-// The gateway's own request spans, and the pool's requests to servers.
-function isMcpSpan(span: Span): boolean {
-  return (
-    (span.kind === SpanKind.SERVER && span.attributes['mcp_agent.gateway'] === true) ||
-    (span.kind === SpanKind.CLIENT && typeof span.attributes['mcp.method.name'] === 'string')
-  );
-}
-
-function toEntry(span: ReadableSpan, userId: string): McpTraceEntry {
-  const attributes = span.attributes;
-  const text = (name: string) =>
-    typeof attributes[name] === 'string' ? (attributes[name] as string) : undefined;
-  const number = (name: string) =>
-    typeof attributes[name] === 'number' ? (attributes[name] as number) : undefined;
-  const ms = (time: readonly [number, number]) => time[0] * 1_000 + time[1] / 1e6;
-  const errorType = text('error.type');
-  const server = text('mcp.server');
-  const toolId = text('mcp_agent.tool_id');
-  const requestBytes = number('mcp_agent.request.bytes');
-  const responseBytes = number('mcp_agent.response.bytes');
-  return {
-    id: span.spanContext().spanId,
-    traceId: span.spanContext().traceId,
-    parentId: span.parentSpanContext?.spanId ?? null,
-    userId,
-    direction: span.kind === SpanKind.SERVER ? 'in' : 'out',
-    method: text('mcp.method.name') ?? 'unknown',
-    name: text('gen_ai.tool.name') ?? span.name,
-    ...(server === undefined ? {} : { server }),
-    ...(toolId === undefined ? {} : { toolId }),
-    at: Math.round(ms(span.startTime)),
-    durationMs: Math.round(ms(span.duration) * 100) / 100,
-    outcome: errorType === undefined ? 'ok' : 'error',
-    ...(errorType === undefined ? {} : { errorType }),
-    ...(requestBytes === undefined ? {} : { requestBytes }),
-    ...(responseBytes === undefined ? {} : { responseBytes }),
-  };
 }

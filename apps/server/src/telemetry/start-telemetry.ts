@@ -23,7 +23,8 @@ import {
 import {
   configureTenantAttribute,
   ConfigError,
-  recordInternalSpans,
+  mcpTrafficObserver,
+  observeMcpTraffic,
   type Environment,
 } from '@mcp-agent/core';
 import { McpTraceLog } from './mcp-trace-log.js';
@@ -44,7 +45,7 @@ export interface StartTelemetryOptions {
 export interface Telemetry {
   /** What the SDK was started with. */
   readonly config: TelemetryConfig;
-  /** The gateway's MCP traffic, from the spans, for the web UI. */
+  /** The process's MCP traffic (the gateway's requests, the calls to servers), for the web UI. */
   readonly mcpTraces: McpTraceLog;
   /** Every metric now as Prometheus text (`/metrics`); `undefined` when the SDK is disabled. */
   prometheus(): Promise<string | undefined>;
@@ -57,13 +58,13 @@ export interface Telemetry {
 }
 
 /**
- * Registers the OpenTelemetry SDK for this process from the standard `OTEL_*` variables: an
- * AsyncLocalStorage context manager (so spans nest across awaits), W3C trace-context and baggage
- * propagation, a tracer provider that always feeds the web UI's MCP trace log and exports over
- * OTLP/HTTP only when an endpoint is configured, and a meter provider read as Prometheus text at
- * `/metrics` and exported over OTLP/HTTP when configured. Without a trace exporter only the
- * server and client spans are made, the ones the log reads (see `recordInternalSpans`). `OTEL_SDK_DISABLED=true` registers
- * nothing. One process registers once: a second call is a `ConfigError`.
+ * Registers the OpenTelemetry SDK for this process from the standard `OTEL_*` variables: a meter
+ * provider read as Prometheus text at `/metrics` and exported over OTLP/HTTP when configured;
+ * when traces are exported over OTLP/HTTP (or `spanProcessors` given), a tracer provider, an
+ * AsyncLocalStorage context manager (so spans nest across awaits) and W3C trace-context and
+ * baggage propagation. The web UI's MCP trace log observes the MCP traffic directly, spans or
+ * none (`observeMcpTraffic`). `OTEL_SDK_DISABLED=true` registers nothing and keeps no log. One
+ * process registers once: a second call is a `ConfigError`.
  */
 export async function startTelemetry(options: StartTelemetryOptions = {}): Promise<Telemetry> {
   const config = readTelemetryConfig(options.env ?? process.env);
@@ -86,25 +87,25 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     'service.name': options.serviceName ?? 'mcp-agent-server',
     'service.version': '0.1.0',
   }).merge(detectResources({ detectors: [envDetector] }));
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  const tracerProvider = new TracerProvider({
-    resource,
-    sampler: samplerOf(config),
-    spanProcessors: [
-      mcpTraces.processor,
-      ...(config.traces === undefined
-        ? []
-        : [
-            new BatchSpanProcessor({
-              exporter: new OTLPTraceExporter({
-                url: config.traces.url,
-                headers: { ...config.traces.headers },
-              }),
+  // Spans are made only for something that reads them: an exporter, or the caller's processors.
+  // The web UI's MCP trace log is fed directly (observeMcpTraffic), at a fraction of the cost.
+  const spanProcessors: SpanProcessor[] = [
+    ...(config.traces === undefined
+      ? []
+      : [
+          new BatchSpanProcessor({
+            exporter: new OTLPTraceExporter({
+              url: config.traces.url,
+              headers: { ...config.traces.headers },
             }),
-          ]),
-      ...(options.spanProcessors ?? []),
-    ],
-  });
+          }),
+        ]),
+    ...(options.spanProcessors ?? []),
+  ];
+  const tracerProvider =
+    spanProcessors.length === 0
+      ? undefined
+      : new TracerProvider({ resource, sampler: samplerOf(config), spanProcessors });
   const prometheus = new PrometheusExporter({ preventServerStart: true });
   const meterProvider = new MeterProvider({
     resource,
@@ -124,23 +125,22 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     ],
   });
   const registered =
-    context.setGlobalContextManager(contextManager) &&
-    trace.setGlobalTracerProvider(tracerProvider) &&
     metrics.setGlobalMeterProvider(meterProvider) &&
-    propagation.setGlobalPropagator(
-      new CompositePropagator({
-        propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-      }),
-    );
+    (tracerProvider === undefined ||
+      (context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) &&
+        trace.setGlobalTracerProvider(tracerProvider) &&
+        propagation.setGlobalPropagator(
+          new CompositePropagator({
+            propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+          }),
+        )));
   if (!registered) {
-    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+    await Promise.all([tracerProvider?.shutdown(), meterProvider.shutdown()]);
     throw new ConfigError(
       'OpenTelemetry is already registered in this process: start telemetry once, before opening the stack.',
     );
   }
-  // The agent's own steps (meta-tool, dispatch, task spans) are recorded only when something
-  // exports them; the web UI's MCP trace log reads the requests answered and made alone.
-  recordInternalSpans(config.traces !== undefined || (options.spanProcessors?.length ?? 0) > 0);
+  observeMcpTraffic(mcpTraces);
   const serializer = new PrometheusSerializer();
   const stopObserving: (() => void)[] = [];
   return {
@@ -154,13 +154,13 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       stopObserving.push(observeProcess(meterProvider, sources));
     },
     async flush() {
-      await Promise.all([tracerProvider.forceFlush(), meterProvider.forceFlush()]);
+      await Promise.all([tracerProvider?.forceFlush(), meterProvider.forceFlush()]);
     },
     async shutdown() {
       for (const stop of stopObserving.splice(0)) stop();
-      await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
+      await Promise.allSettled([tracerProvider?.shutdown(), meterProvider.shutdown()]);
+      if (mcpTrafficObserver() === mcpTraces) observeMcpTraffic(undefined);
       trace.disable();
-      recordInternalSpans(true);
       metrics.disable();
       propagation.disable();
       context.disable();

@@ -2,7 +2,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   inSpan,
   instruments,
+  jsonBytes,
   markSpanFailed,
+  mcpTrafficObserver,
   SpanKind,
   tenantAttributes,
   toMcpAgentError,
@@ -14,8 +16,8 @@ import {
  * conventions: `mcp.method.name`, `gen_ai.tool.name`, `error.type`), with the server, the
  * tenant as the operator chose to record it, whether the connection was reused, the outcome and
  * the sizes of the request and the result in bytes — never the arguments or the result. The
- * per-server counters and latency histogram are recorded here too, so every call through the
- * pool counts, whoever made it.
+ * per-server counters and latency histogram are recorded here too, and the process's MCP traffic
+ * observer told of the call, so every call through the pool counts, whoever made it.
  */
 export function tracedToolCall(
   ctx: AgentContext,
@@ -43,11 +45,16 @@ export function tracedToolCall(
     async (span) => {
       const metrics = instruments();
       metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
-      // Sizes cost a serialisation: only for a span that is recorded.
-      if (span.isRecording()) span.setAttribute('mcp_agent.request.bytes', jsonBytes(args));
+      const observer = mcpTrafficObserver();
+      // Sizes cost a serialisation: only for a span that is recorded or an observer.
+      const sized = observer !== undefined || span.isRecording();
+      const requestBytes = sized ? jsonBytes(args) : undefined;
+      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
+      const at = observer === undefined ? 0 : Date.now();
       const started = performance.now();
       let outcome = 'error';
       let errorType: string | undefined;
+      let responseBytes: number | undefined;
       try {
         const result = await call();
         outcome = result.isError === true ? 'tool_error' : 'ok';
@@ -55,21 +62,36 @@ export function tracedToolCall(
           errorType = 'tool_error';
           markSpanFailed(span, errorType);
         }
-        if (span.isRecording()) span.setAttribute('mcp_agent.response.bytes', jsonBytes(result));
+        if (sized) {
+          responseBytes = jsonBytes(result);
+          span.setAttribute('mcp_agent.response.bytes', responseBytes);
+        }
         return result;
       } catch (thrown) {
         errorType = errorTypeOf(thrown);
         markSpanFailed(span, errorType);
         throw thrown;
       } finally {
+        const durationMs = performance.now() - started;
         span.setAttribute('mcp_agent.outcome', outcome);
         metrics.serverCalls.add(1, { ...server, outcome });
-        metrics.serverDuration.record((performance.now() - started) / 1000, {
-          ...server,
-          outcome,
-        });
+        metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
         if (errorType !== undefined)
           metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
+        observer?.exchanged({
+          direction: 'out',
+          userId: ctx.userId,
+          requestId: ctx.requestId,
+          method: 'tools/call',
+          name: toolName,
+          server: serverId,
+          at,
+          durationMs,
+          outcome: errorType === undefined ? 'ok' : 'error',
+          ...(errorType === undefined ? {} : { errorType }),
+          ...(requestBytes === undefined ? {} : { requestBytes }),
+          ...(responseBytes === undefined ? {} : { responseBytes }),
+        });
       }
     },
   );
@@ -79,12 +101,4 @@ export function tracedToolCall(
 function errorTypeOf(thrown: unknown): string {
   const code = (thrown as { code?: unknown } | null)?.code;
   return typeof code === 'number' ? String(code) : toMcpAgentError(thrown).code;
-}
-
-function jsonBytes(value: unknown): number {
-  try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-  } catch {
-    return -1;
-  }
 }
