@@ -87,6 +87,7 @@ export {
   type LoggerOptions,
   type LogLevel,
 } from './logger.js';
+export { afterTurn } from './after-turn.js';
 export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';
 export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';

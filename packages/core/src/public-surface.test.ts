@@ -32,6 +32,7 @@ describe('the public surface of @mcp-agent/core', () => {
         "ToolExecutionError",
         "ToolNotFoundError",
         "UnauthorizedError",
+        "afterTurn",
         "assertSupportedNode",
         "backoffDelay",
         "canonicalHash",

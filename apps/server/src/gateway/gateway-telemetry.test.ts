@@ -62,6 +62,8 @@ describe('tracedToolCall', () => {
       await handler(request('call_tool'), {});
       await expect(handler(request('run_code'), {})).rejects.toThrow('gone');
       await handler(request('made_up'), {});
+      // Told after the turn that answered: once it is over.
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       observeMcpTraffic(undefined);
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
 import {
+  afterTurn,
   inSpan,
   instruments,
   jsonBytes,
@@ -34,10 +35,11 @@ export interface GatewayRequest {
 /**
  * Runs one gateway request in a server span, `tools/call <meta-tool>` (the MCP conventions),
  * continuing the client's trace when its `_meta` carries one, with counts and latency per method
- * and meta-tool, and tells the process's MCP traffic observer of it (see `observeMcpTraffic`).
+ * and meta-tool, and tells the process's MCP traffic observer of it (see `observeMcpTraffic`);
+ * those two after the turn that answered it (`afterTurn`), so that neither delays the answer.
  * `run` gets the id its context is to have (`createContext`'s `requestId`) while an observer
  * is set, so the calls it makes are read with it; `undefined` otherwise. `responseBytes` sizes
- * its answer (default: written out as JSON, only while a span records or an observer is set).
+ * its answer (default: written out as JSON, only for a span that records or an observer).
  */
 export function traceGatewayRequest<T extends object>(
   request: GatewayRequest,
@@ -67,58 +69,60 @@ export function traceGatewayRequest<T extends object>(
       context: propagation.extract(context.active(), request.meta ?? {}),
     }),
     async (span: Span) => {
-      const observer = mcpTrafficObserver();
-      const sized = observer !== undefined || span.isRecording();
-      const requestId = observer === undefined ? undefined : randomUUID();
-      const requestBytes =
-        sized && request.arguments !== undefined ? jsonBytes(request.arguments) : undefined;
-      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
-      const at = observer === undefined ? 0 : Date.now();
+      const recording = span.isRecording();
+      // Only while an observer is set: a context otherwise makes its own id when it is read.
+      const requestId = mcpTrafficObserver() === undefined ? undefined : randomUUID();
+      if (recording && request.arguments !== undefined)
+        span.setAttribute('mcp_agent.request.bytes', jsonBytes(request.arguments));
+      const at = Date.now();
       const started = performance.now();
       let outcome = 'error';
       let errorType: string | undefined;
-      let answerBytes: number | undefined;
+      let answered: T | undefined;
       try {
         const result = await run(requestId);
+        answered = result;
         const isError = (result as { isError?: unknown }).isError === true;
         outcome = isError ? 'tool_error' : 'ok';
         if (isError) {
           errorType = 'tool_error';
           markSpanFailed(span, errorType);
         }
-        if (sized) {
-          answerBytes = responseBytes(result);
-          span.setAttribute('mcp_agent.response.bytes', answerBytes);
-        }
+        if (recording) span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
         return result;
       } catch (thrown) {
         errorType = toMcpAgentError(thrown).code;
         throw thrown;
       } finally {
         const durationMs = performance.now() - started;
-        const labels = {
-          'mcp.method.name': request.method,
-          ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-          outcome,
-        };
-        const metrics = instruments();
-        metrics.gatewayRequests.add(1, labels);
-        metrics.gatewayDuration.record(durationMs / 1000, labels);
-        if (requestId !== undefined)
-          observer?.exchanged({
-            direction: 'in',
-            userId: request.userId,
-            requestId,
-            method: request.method,
-            name: tool ?? request.method,
-            ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
-            at,
-            durationMs,
-            outcome: errorType === undefined ? 'ok' : 'error',
-            ...(errorType === undefined ? {} : { errorType }),
-            ...(requestBytes === undefined ? {} : { requestBytes }),
-            ...(answerBytes === undefined ? {} : { responseBytes: answerBytes }),
-          });
+        // Counted once the answer is on its way: none of it changes the answer.
+        afterTurn(() => {
+          const labels = {
+            'mcp.method.name': request.method,
+            ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+            outcome,
+          };
+          const metrics = instruments();
+          metrics.gatewayRequests.add(1, labels);
+          metrics.gatewayDuration.record(durationMs / 1000, labels);
+          if (requestId !== undefined)
+            mcpTrafficObserver()?.exchanged({
+              direction: 'in',
+              userId: request.userId,
+              requestId,
+              method: request.method,
+              name: tool ?? request.method,
+              ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
+              at,
+              durationMs,
+              outcome: errorType === undefined ? 'ok' : 'error',
+              ...(errorType === undefined ? {} : { errorType }),
+              ...(request.arguments === undefined
+                ? {}
+                : { requestBytes: jsonBytes(request.arguments) }),
+              ...(answered === undefined ? {} : { responseBytes: responseBytes(answered) }),
+            });
+        });
       }
     },
   );

@@ -30,6 +30,7 @@ describe('the pool tells the MCP traffic observer of each call it makes', () => 
   it('with the user, the request it was made for, the server and tool, sizes and outcome', async () => {
     // Made before an observer is set: no one is told of it.
     await pool.callTool(createContext({ userId: 'alice' }), 'everything', 'echo', { message: 'a' });
+    await new Promise((resolve) => setImmediate(resolve));
     observeMcpTraffic({ exchanged: (exchange) => seen.push(exchange) });
     const ctx = createContext({ userId: 'alice', requestId: 'request-1' });
     const args = { message: 'Zoë ✓' };
@@ -37,6 +38,8 @@ describe('the pool tells the MCP traffic observer of each call it makes', () => 
     await expect(pool.callTool(ctx, 'everything', 'no_such_tool', {})).resolves.toMatchObject({
       isError: true,
     });
+    // Told after the turn that answered: once it is over.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toEqual([
       {
         direction: 'out',

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  afterTurn,
   inSpan,
   instruments,
   jsonBytes,
@@ -16,8 +17,9 @@ import {
  * conventions: `mcp.method.name`, `gen_ai.tool.name`, `error.type`), with the server, the
  * tenant as the operator chose to record it, whether the connection was reused, the outcome and
  * the sizes of the request and the result in bytes — never the arguments or the result. The
- * per-server counters and latency histogram are recorded here too, and the process's MCP traffic
- * observer told of the call, so every call through the pool counts, whoever made it.
+ * per-server counters and latency histogram are recorded too, and the process's MCP traffic
+ * observer told of the call, so every call through the pool counts, whoever made it: after the
+ * turn that answered it (`afterTurn`), so that none of it delays the answer.
  */
 export function tracedToolCall(
   ctx: AgentContext,
@@ -27,7 +29,6 @@ export function tracedToolCall(
   reused: boolean,
   call: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  const server = { server: serverId };
   return inSpan(
     `tools/call ${toolName}`,
     () => ({
@@ -43,58 +44,63 @@ export function tracedToolCall(
       },
     }),
     async (span) => {
-      const metrics = instruments();
-      metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
-      const observer = mcpTrafficObserver();
-      // Sizes cost a serialisation: only for a span that is recorded or an observer.
-      const sized = observer !== undefined || span.isRecording();
-      const requestBytes = sized ? jsonBytes(args) : undefined;
-      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
-      const at = observer === undefined ? 0 : Date.now();
+      // Sizes cost a serialisation: on the span only while it records.
+      const recording = span.isRecording();
+      if (recording) span.setAttribute('mcp_agent.request.bytes', jsonBytes(args));
+      const at = Date.now();
       const started = performance.now();
-      let outcome = 'error';
-      let errorType: string | undefined;
-      let responseBytes: number | undefined;
+      const ended: CallEnd = { outcome: 'error', errorType: undefined, result: undefined };
       try {
         const result = await call();
-        outcome = result.isError === true ? 'tool_error' : 'ok';
-        if (outcome === 'tool_error') {
-          errorType = 'tool_error';
-          markSpanFailed(span, errorType);
+        ended.result = result;
+        ended.outcome = result.isError === true ? 'tool_error' : 'ok';
+        if (ended.outcome === 'tool_error') {
+          ended.errorType = 'tool_error';
+          markSpanFailed(span, ended.errorType);
         }
-        if (sized) {
-          responseBytes = jsonBytes(result);
-          span.setAttribute('mcp_agent.response.bytes', responseBytes);
-        }
+        if (recording) span.setAttribute('mcp_agent.response.bytes', jsonBytes(result));
         return result;
       } catch (thrown) {
-        errorType = errorTypeOf(thrown);
-        markSpanFailed(span, errorType);
+        ended.errorType = errorTypeOf(thrown);
+        markSpanFailed(span, ended.errorType);
         throw thrown;
       } finally {
         const durationMs = performance.now() - started;
-        span.setAttribute('mcp_agent.outcome', outcome);
-        metrics.serverCalls.add(1, { ...server, outcome });
-        metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
-        if (errorType !== undefined)
-          metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
-        observer?.exchanged({
-          direction: 'out',
-          userId: ctx.userId,
-          requestId: ctx.requestId,
-          method: 'tools/call',
-          name: toolName,
-          server: serverId,
-          at,
-          durationMs,
-          outcome: errorType === undefined ? 'ok' : 'error',
-          ...(errorType === undefined ? {} : { errorType }),
-          ...(requestBytes === undefined ? {} : { requestBytes }),
-          ...(responseBytes === undefined ? {} : { responseBytes }),
+        span.setAttribute('mcp_agent.outcome', ended.outcome);
+        // Counted once the answer is on its way: none of it changes the answer.
+        afterTurn(() => {
+          const { outcome, errorType, result } = ended;
+          const server = { server: serverId };
+          const metrics = instruments();
+          metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
+          metrics.serverCalls.add(1, { ...server, outcome });
+          metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
+          if (errorType !== undefined)
+            metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
+          mcpTrafficObserver()?.exchanged({
+            direction: 'out',
+            userId: ctx.userId,
+            requestId: ctx.requestId,
+            method: 'tools/call',
+            name: toolName,
+            server: serverId,
+            at,
+            durationMs,
+            outcome: errorType === undefined ? 'ok' : 'error',
+            ...(errorType === undefined ? {} : { errorType }),
+            requestBytes: jsonBytes(args),
+            ...(result === undefined ? {} : { responseBytes: jsonBytes(result) }),
+          });
         });
       }
     },
   );
+}
+
+interface CallEnd {
+  outcome: 'ok' | 'tool_error' | 'error';
+  errorType: string | undefined;
+  result: CallToolResult | undefined;
 }
 
 // A JSON-RPC error keeps its numeric code (as the MCP conventions say); anything else gets ours.
