@@ -24,15 +24,19 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
  * and through the bare proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all
  * in one run: each round calls every path once, in an order that rotates, so drift hits all
  * alike; then the same number of calls in runs of `block` on one path (rotating too), as a
- * client calling one gateway again and again sees it, every process awake. Then each gateway runs again under `--cpu-prof` for calls alone, and the profile
+ * client calling one gateway again and again sees it, every process awake. Then every path
+ * is called `steadyRounds` rounds more and timed one call per path in turn again: the same
+ * comparison once every process's JIT has compiled its hot path, as a long-lived gateway runs
+ * (the first is a process in its first thousand calls). Then each gateway runs again under `--cpu-prof` for calls alone, and the profile
  * gives each step's share of a call (see call-steps.ts); profiling slows a process, so those
  * runs are not in the latencies.
  */
 export async function runGatewayBenchmark(
-  options: { calls?: number; profileCalls?: number; block?: number } = {},
+  options: { calls?: number; profileCalls?: number; block?: number; steadyRounds?: number } = {},
 ): Promise<Record<string, unknown>> {
   const calls = options.calls ?? 2_000;
   const block = options.block ?? 50;
+  const steadyRounds = options.steadyRounds ?? 2_000;
   const paths: GatewayPath[] = [];
   try {
     for (const open of [
@@ -50,6 +54,9 @@ export async function runGatewayBenchmark(
     // The same calls in runs of `block` on one path: a client calling one gateway again and
     // again, its processes awake; the runs still rotate, so drift hits every path alike.
     const inRuns = summarise(await timed(paths, Math.max(1, Math.round(calls / block)), block));
+    for (let i = 0; i < steadyRounds; i += 1)
+      for (const path of paths) await path.call(`steady ${i}`);
+    const steady = summarise(await timed(paths, calls, 1));
     const bestProxy = (s: Stats) =>
       Math.min(s.ms.mcp_hub?.p50 ?? Infinity, s.ms.supergateway?.p50 ?? Infinity);
     const targets = (s: Stats) => {
@@ -78,6 +85,12 @@ export async function runGatewayBenchmark(
       calls_per_path: calls,
       interleaved_per_call: { ...perCall, targets: targets(perCall) },
       [`interleaved_in_runs_of_${block}`]: { ...inRuns, targets: targets(inRuns) },
+      interleaved_per_call_steady: {
+        calls_per_path_before:
+          200 + calls + Math.max(1, Math.round(calls / block)) * block + steadyRounds,
+        ...steady,
+        targets: targets(steady),
+      },
       steps: {
         stdio_gateway: await profiled(stdioGatewayPath, profileCalls),
         http_gateway: await profiled(httpGatewayPath, profileCalls),

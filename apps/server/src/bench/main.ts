@@ -9,7 +9,7 @@ import { runSoak } from './soak.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
 // Entry point of `pnpm bench gateway [--calls 2000] [--block 50]
-// [--profile-calls 3000]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
+// [--steady-rounds 2000] [--profile-calls 3000]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
 // [--tasks 1000] [--runs 5]`, `pnpm bench scale
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
@@ -34,6 +34,7 @@ const { values, positionals } = parseArgs({
     'idle-ms': { type: 'string' },
     'profile-calls': { type: 'string' },
     block: { type: 'string' },
+    'steady-rounds': { type: 'string' },
     check: { type: 'boolean' },
     servers: { type: 'string' },
   },
@@ -45,7 +46,12 @@ const number = (name: Exclude<keyof typeof values, 'check'>) =>
 const benches: Record<string, () => Promise<unknown>> = {
   served: () => runServedBenchmark({ ...number('results'), ...number('sessions') }),
   gateway: () =>
-    runGatewayBenchmark({ ...number('calls'), ...number('block'), ...number('profile-calls') }),
+    runGatewayBenchmark({
+      ...number('calls'),
+      ...number('block'),
+      ...number('steady-rounds'),
+      ...number('profile-calls'),
+    }),
   ui: () => runUiLoadBenchmark({ ...number('tasks'), ...number('runs') }),
   scale: () => runScaleBenchmark({ ...number('tenants'), ...number('calls') }),
   'load-03': () => runLoad03({ ...number('tenants'), ...number('ramp-ms') }),
