@@ -116,8 +116,8 @@ function either(file: TokenFileVerifier, jwt: JwtVerifier): TokenVerifier {
     authorizationServers: jwt.authorizationServers,
     requiredScopes: jwt.requiredScopes,
     onRevoke: (listener) => file.onRevoke(listener),
-    async verify(token) {
-      const user = await file.verify(token);
+    async verify(token, digest) {
+      const user = await file.verify(token, digest);
       if (user !== undefined || token.split('.').length !== 3) return user;
       return jwt.verify(token);
     },

@@ -60,9 +60,11 @@ export async function authenticateBearer(
       message: `This needs a bearer token: send "Authorization: Bearer <token>". The metadata at ${metadataUrl()} names where to get one.`,
       headers: challenge({}),
     };
+  // Once per request: the static verifiers look the token up by it, and sessions are tied to it.
+  const digest = tokenDigest(token);
   let verified: string | VerifiedToken | undefined;
   try {
-    verified = await verifier.verify(token);
+    verified = await verifier.verify(token, digest);
   } catch (thrown) {
     if (UnauthorizedError.isInstance(thrown) || PolicyDeniedError.isInstance(thrown)) {
       const insufficient = PolicyDeniedError.isInstance(thrown);
@@ -115,7 +117,7 @@ export async function authenticateBearer(
       headers: challenge({ error: 'invalid_token', error_description: message }),
     };
   }
-  return { ...found, userId, tokenDigest: tokenDigest(token) };
+  return { ...found, userId, tokenDigest: digest };
 }
 
 /** True for an authenticated caller, false for a {@link Refusal}. */

@@ -66,8 +66,8 @@ export class TokenFileVerifier implements TokenVerifier {
   }
 
   /** The user of a token in force in the file, or `undefined`; never throws. */
-  async verify(token: string): Promise<string | undefined> {
-    return this.#users.get(tokenDigest(token));
+  async verify(token: string, digest = tokenDigest(token)): Promise<string | undefined> {
+    return this.#users.get(digest);
   }
 
   onRevoke(listener: (digests: ReadonlySet<string>) => void): () => void {

@@ -20,8 +20,12 @@ export interface VerifiedToken {
  * `NotReadyError` when it cannot check tokens right now (503).
  */
 export interface TokenVerifier {
-  /** The user `token` names, as described above. */
-  verify(token: string): Promise<string | VerifiedToken | undefined>;
+  /**
+   * The user `token` names, as described above. `digest` is the token's `tokenDigest`, which
+   * the server works out once per request and hands on, so that a verifier that looks tokens up
+   * by it need not hash the token again; one that does not ignores it.
+   */
+  verify(token: string, digest?: string): Promise<string | VerifiedToken | undefined>;
   /** Where callers get tokens: named in the protected-resource metadata (RFC 9728). */
   readonly authorizationServers?: readonly string[];
   /** The scopes a token needs here: named in the metadata and in every challenge. */
@@ -63,7 +67,7 @@ export class StaticTokenVerifier implements TokenVerifier {
   }
 
   /** The user of a token in the map, or `undefined`; never throws. */
-  async verify(token: string): Promise<string | undefined> {
-    return this.#users.get(tokenDigest(token));
+  async verify(token: string, digest = tokenDigest(token)): Promise<string | undefined> {
+    return this.#users.get(digest);
   }
 }
