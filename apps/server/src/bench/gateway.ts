@@ -17,19 +17,19 @@ import {
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * `pnpm bench gateway [--calls 2000] [--block 50] [--profile-calls 3000]`: an SDK client calling
- * server-everything's `echo` directly over stdio, through `mcp-agent serve --stdio`
- * (`call_tool` after `describe_tools`), through a stdio gateway of the bare SDK (sdk-gateway.ts:
- * the floor of ours), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
+ * `pnpm bench gateway [--calls 2000] [--block 50] [--steady-rounds 2000] [--profile-calls 3000]`:
+ * an SDK client calling server-everything's `echo` directly over stdio, through `mcp-agent serve
+ * --stdio` (`call_tool` after `describe_tools`), through a stdio gateway of the bare SDK
+ * (sdk-gateway.ts: the floor of ours), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
  * and through the bare proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all
- * in one run: each round calls every path once, in an order that rotates, so drift hits all
- * alike; then the same number of calls in runs of `block` on one path (rotating too), as a
- * client calling one gateway again and again sees it, every process awake. Then every path
- * is called `steadyRounds` rounds more and timed one call per path in turn again: the same
- * comparison once every process's JIT has compiled its hot path, as a long-lived gateway runs
- * (the first is a process in its first thousand calls). Then each gateway runs again under `--cpu-prof` for calls alone, and the profile
- * gives each step's share of a call (see call-steps.ts); profiling slows a process, so those
- * runs are not in the latencies.
+ * in one run: each round calls every path once, in an order shuffled every round, so drift and
+ * the path called before hit all alike; then the same number of calls in runs of `block` on one
+ * path (rotating), as a client calling one gateway again and again sees it, every process awake.
+ * Then every path is called `steadyRounds` rounds more and timed one call per path again: the
+ * same comparison once every process's JIT has compiled its hot path, as in a long-lived server
+ * (the first is a process in its first thousand calls). Then each gateway runs again under
+ * `--cpu-prof` for calls alone, and the profile gives each step's share of a call (see
+ * call-steps.ts); profiling slows a process, so those runs are not in the latencies.
  */
 export async function runGatewayBenchmark(
   options: { calls?: number; profileCalls?: number; block?: number; steadyRounds?: number } = {},
@@ -110,12 +110,21 @@ interface Stats {
   versus_direct: Record<string, { ratio_p50: number; ratio_p99: number; overhead_p50_ms: number }>;
 }
 
-// `rounds` rounds; each calls every path `block` times in a row, in an order that rotates.
+// `rounds` rounds; each calls every path `block` times in a row. One call per path: in an order
+// shuffled every round (seeded, so a run can be repeated), because a path's time depends on the
+// path called before it: in a fixed rotation one of two identical stdio gateways measured
+// 28-61 µs slower than the other, the one always called right after the direct path. Runs of
+// `block`: in an order that rotates, where only a run's first call follows another path.
 async function timed(paths: readonly GatewayPath[], rounds: number, block: number) {
   const times = new Map(paths.map((path) => [path.name, [] as number[]]));
+  const random = seededRandom(SHUFFLE_SEED);
+  const order = paths.map((_, k) => k);
   for (let i = 0; i < rounds; i += 1) {
+    if (block === 1) shuffle(order, random);
     for (let k = 0; k < paths.length; k += 1) {
-      const path = paths[(i + k) % paths.length] as GatewayPath;
+      const path = paths[
+        block === 1 ? (order[k] as number) : (i + k) % paths.length
+      ] as GatewayPath;
       const into = times.get(path.name) as number[];
       for (let j = 0; j < block; j += 1) {
         const started = performance.now();
@@ -125,6 +134,28 @@ async function timed(paths: readonly GatewayPath[], rounds: number, block: numbe
     }
   }
   return times;
+}
+
+const SHUFFLE_SEED = 0x6d63_7061;
+
+// mulberry32: a small seeded generator, so the same run calls the paths in the same orders.
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// Fisher-Yates, in place.
+function shuffle(items: number[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j] as number, items[i] as number];
+  }
 }
 
 function summarise(times: Map<string, number[]>): Stats {
