@@ -40,6 +40,10 @@ interface Answer {
   readonly streamId: string;
   /** Answered with one JSON body, not a stream. */
   readonly json: boolean;
+  /** A stream that starts with a priming event (see `PRIMING_FROM_VERSION`). */
+  readonly resumable: boolean;
+  /** The stream's head was written (see `#opening`). */
+  opened: boolean;
   /** Where its events go now: none once the client went away, until it resumes. */
   live: ServerResponse | undefined;
 }
@@ -51,7 +55,8 @@ const OWN_STREAM = 'answer-';
  * One gateway session's transport: the SDK's streamable-HTTP transport, except for the call path.
  * A POST of one request (not `initialize`) that passes every check the SDK would make is answered
  * here, from the Node request straight to the socket: an SSE stream that starts with a priming
- * event and carries the request's messages, each kept in the session's resume store once as the
+ * event (written once the request is on its way to the server, so the server starts on it first)
+ * and carries the request's messages, each kept in the session's resume store once as the
  * string written, or, when the operator chose `jsonAnswers` and the request asked for no
  * progress, one JSON body. A client that lost such a stream resumes it with `GET` and
  * `Last-Event-ID` (GW-01): it gets what followed, then live events, and the stream ends with the
@@ -104,7 +109,7 @@ export class SessionTransport implements Transport {
       // Open streams end as the SDK ends its own; a JSON answer not given is cut.
       for (const answer of this.#answers.values())
         if (answer.json) answer.live?.destroy();
-        else answer.live?.end();
+        else answer.live?.end(this.#opening(answer));
       this.#answers.clear();
       this.#streams.clear();
       this.onclose?.();
@@ -135,7 +140,9 @@ export class SessionTransport implements Transport {
     }
     // Serialised once: the string kept for a resume is the one written.
     const json = JSON.stringify(message);
-    const event = messageEvent(this.#events.append(answer.streamId, json), json);
+    // An answer given before its stream was opened (in the turn its request arrived) opens it.
+    const opening = this.#opening(answer);
+    const event = opening + messageEvent(this.#events.append(answer.streamId, json), json);
     const res = writable(answer.live);
     if (!response) {
       res?.write(event);
@@ -186,43 +193,51 @@ export class SessionTransport implements Transport {
   }
 
   #answer(message: JSONRPCRequest, req: IncomingMessage, res: ServerResponse): void {
-    const sessionId = this.sessionId as string;
     const progress = message.params?._meta?.progressToken !== undefined;
+    const json = this.#options.jsonAnswers && !progress;
     const answer: Answer = {
       streamId: `${OWN_STREAM}${(this.#streamCount += 1)}`,
-      json: this.#options.jsonAnswers && !progress,
+      json,
+      // Checked supported in #mayAnswer; versions are dates, so they compare as strings.
+      resumable: !json && (req.headers['mcp-protocol-version'] as string) >= PRIMING_FROM_VERSION,
+      opened: json,
       live: res,
     };
     this.#answers.set(message.id, answer);
     res.once('close', () => {
       if (answer.live === res) answer.live = undefined;
     });
-    let resumable = false;
-    if (!answer.json) {
+    const resumable = answer.resumable;
+    if (!json) {
       this.#streams.set(answer.streamId, answer);
-      res.writeHead(200, sseHeaders(sessionId));
-      // Checked supported in #mayAnswer; versions are dates, so they compare as strings.
-      resumable = (req.headers['mcp-protocol-version'] as string) >= PRIMING_FROM_VERSION;
-      if (resumable) {
-        const primingId = this.#events.append(answer.streamId, '{}');
-        res.write(primingEvent(primingId, this.#options.retryIntervalMs));
-      } else res.flushHeaders();
       this.#keepAlive ??= setInterval(() => this.#ping(), KEEP_ALIVE_MS).unref();
     }
-    this.onmessage?.(message, {
-      requestInfo: { headers: req.headers },
-      // A handler may end the stream early: the client then resumes it, as from a lost one.
-      ...(resumable
-        ? {
-            closeSSEStream: () => {
-              const live = answer.live;
-              answer.live = undefined;
-              live?.end();
-            },
-            closeStandaloneSSEStream: () => this.#inner.closeStandaloneSSEStream(),
-          }
-        : {}),
-    });
+    try {
+      this.onmessage?.(message, {
+        requestInfo: { headers: req.headers },
+        // A handler may end the stream early: the client then resumes it, as from a lost one.
+        ...(resumable
+          ? {
+              closeSSEStream: () => {
+                const opening = this.#opening(answer);
+                const live = answer.live;
+                answer.live = undefined;
+                live?.end(opening);
+              },
+              closeStandaloneSSEStream: () => this.#inner.closeStandaloneSSEStream(),
+            }
+          : {}),
+      });
+    } finally {
+      // Opened once the request is on its way: on the hot path the server has it already, and
+      // the client sets up its reader of the stream while the server works, not before.
+      if (!answer.opened) {
+        const opening = this.#opening(answer);
+        const live = writable(answer.live);
+        if (opening === '') live?.flushHeaders();
+        else live?.write(opening);
+      }
+    }
   }
 
   // A resume of one of this transport's streams: what followed `lastEventId`, then live events
@@ -249,7 +264,19 @@ export class SessionTransport implements Transport {
   }
 
   #ping(): void {
-    for (const answer of this.#streams.values()) writable(answer.live)?.write(KEEP_ALIVE);
+    for (const answer of this.#streams.values())
+      if (answer.opened) writable(answer.live)?.write(KEEP_ALIVE);
+  }
+
+  // Writes the head of an answer stream (sent with the first write after it) and gives what must
+  // come first on it: its priming event, stored for a resume, or nothing. Once per stream.
+  #opening(answer: Answer): string {
+    if (answer.opened) return '';
+    answer.opened = true;
+    writable(answer.live)?.writeHead(200, sseHeaders(this.sessionId as string));
+    if (!answer.resumable) return '';
+    const primingId = this.#events.append(answer.streamId, '{}');
+    return primingEvent(primingId, this.#options.retryIntervalMs);
   }
 
   // The checks the SDK's transport makes of a POST: what fails one is left to it, to refuse.
