@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryEventStore } from './event-store.js';
@@ -168,6 +168,50 @@ describe("the session transport's own answer streams", () => {
     expect(rest).toEqual(['']);
     // Kept for a resume: the priming event and the response (after initialize's two).
     expect(session.store.stats().events).toBe(4);
+  });
+
+  it('writes the head and the priming event once the request is on its way; an answer given at once goes out with them in one piece', async () => {
+    const session = await openSession();
+    const dispatched = vi.fn();
+    const handler = session.transport.onmessage;
+    session.transport.onmessage = (message, extra) => {
+      dispatched();
+      // Answered in the turn it arrived in, as a handler refusing it might.
+      if ('id' in message && message.id === 9)
+        void session.transport.send(result(9, 'at once'), { relatedRequestId: 9 });
+      else handler?.(message, extra);
+    };
+    const writeHead = vi.spyOn(ServerResponse.prototype, 'writeHead');
+    const write = vi.spyOn(ServerResponse.prototype, 'write');
+    const end = vi.spyOn(ServerResponse.prototype, 'end');
+    try {
+      const later = session.post(call(8));
+      await session.nextRequest();
+      expect(dispatched).toHaveBeenCalledTimes(1);
+      expect(writeHead).toHaveBeenCalledTimes(1);
+      expect(dispatched.mock.invocationCallOrder[0]).toBeLessThan(
+        writeHead.mock.invocationCallOrder[0] as number,
+      );
+      await session.transport.send(result(8, 'later'), { relatedRequestId: 8 });
+      expect(await (await later).text()).toMatch(
+        /^id: .*\nretry: 1000\ndata: \n\nevent: message\n/,
+      );
+      writeHead.mockClear();
+      write.mockClear();
+      end.mockClear();
+      const text = await (await session.post(call(9))).text();
+      expect(writeHead).toHaveBeenCalledTimes(1);
+      expect(write).not.toHaveBeenCalled();
+      expect(end).toHaveBeenCalledTimes(1);
+      const [priming, answer, ...rest] = text.split('\n\n');
+      expect(priming).toMatch(/^id: [A-Za-z0-9_-]{22}\nretry: 1000\ndata: $/);
+      expect(answer).toBe(
+        `event: message\nid: ${idOf(answer as string)}\ndata: ${JSON.stringify(result(9, 'at once'))}`,
+      );
+      expect(rest).toEqual(['']);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('GW-01 a stream lost before its response is resumed with Last-Event-ID: the rest arrives live, then it ends; the newest resume wins', async () => {
