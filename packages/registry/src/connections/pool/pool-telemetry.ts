@@ -49,27 +49,28 @@ export function tracedToolCall(
       if (recording) span.setAttribute('mcp_agent.request.bytes', jsonBytes(args));
       const at = Date.now();
       const started = performance.now();
-      const ended: CallEnd = { outcome: 'error', errorType: undefined, result: undefined };
+      let outcome = 'error';
+      let errorType: string | undefined;
+      let answered: CallToolResult | undefined;
       try {
         const result = await call();
-        ended.result = result;
-        ended.outcome = result.isError === true ? 'tool_error' : 'ok';
-        if (ended.outcome === 'tool_error') {
-          ended.errorType = 'tool_error';
-          markSpanFailed(span, ended.errorType);
+        answered = result;
+        outcome = result.isError === true ? 'tool_error' : 'ok';
+        if (outcome === 'tool_error') {
+          errorType = 'tool_error';
+          markSpanFailed(span, errorType);
         }
         if (recording) span.setAttribute('mcp_agent.response.bytes', jsonBytes(result));
         return result;
       } catch (thrown) {
-        ended.errorType = errorTypeOf(thrown);
-        markSpanFailed(span, ended.errorType);
+        errorType = errorTypeOf(thrown);
+        markSpanFailed(span, errorType);
         throw thrown;
       } finally {
         const durationMs = performance.now() - started;
-        span.setAttribute('mcp_agent.outcome', ended.outcome);
+        span.setAttribute('mcp_agent.outcome', outcome);
         // Counted once the answer is on its way: none of it changes the answer.
         afterTurn(() => {
-          const { outcome, errorType, result } = ended;
           const server = { server: serverId };
           const metrics = instruments();
           metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
@@ -89,18 +90,12 @@ export function tracedToolCall(
             outcome: errorType === undefined ? 'ok' : 'error',
             ...(errorType === undefined ? {} : { errorType }),
             requestBytes: jsonBytes(args),
-            ...(result === undefined ? {} : { responseBytes: jsonBytes(result) }),
+            ...(answered === undefined ? {} : { responseBytes: jsonBytes(answered) }),
           });
         });
       }
     },
   );
-}
-
-interface CallEnd {
-  outcome: 'ok' | 'tool_error' | 'error';
-  errorType: string | undefined;
-  result: CallToolResult | undefined;
 }
 
 // A JSON-RPC error keeps its numeric code (as the MCP conventions say); anything else gets ours.
