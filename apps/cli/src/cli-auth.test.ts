@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -43,7 +43,10 @@ beforeAll(async () => {
   const added = run(baseEnv, 'servers', 'add', 'linear', '--url', `${base}/mcp`);
   expect(added.stdout).toMatch(/added linear/);
 });
-afterAll(() => fixture.kill('SIGKILL'));
+afterAll(() => {
+  fixture.kill('SIGKILL');
+  rmSync(home, { recursive: true, force: true });
+});
 
 describe('mcp-agent auth login (the built binary)', () => {
   it('before signing in, servers status says the server needs authorisation and how to sign in', () => {

@@ -2,10 +2,11 @@
 // its own, and the loopback fixtures that print `listening <url>`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -46,9 +47,19 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** A fresh home and environment for one user, and a way to run the command in them. */
+// Every home made in a test file, removed after its tests (each file loads this module afresh).
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+/**
+ * A fresh home and environment for one user, and a way to run the command in them; the home is
+ * removed once the file's tests are done.
+ */
 export function cliHome(prefix: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const home = mkdtempSync(join(tmpdir(), prefix));
+  homes.push(home);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),

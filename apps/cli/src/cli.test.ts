@@ -1,10 +1,10 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOpenAIServer } from '@mcp-agent/agent/testing';
 
 // End to end: the built binary, spawned as a user would run it, against real MCP servers.
@@ -13,6 +13,7 @@ const memory = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url),
 );
 const home = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 const env = {
   ...process.env,
   MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),

@@ -1,6 +1,6 @@
 // The end-to-end stack the agent tests share: real SDK over HTTP to a scripted model, real MCP
 // servers through the pool, real isolated-vm.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -29,6 +29,8 @@ export { ADAPTERS, say, use, type Adapter } from './bench/scripted-model-endpoin
 import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
+// Made once per test file (each file loads this module afresh), and removed after its tests.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 export const USER = 'alice';
 export const META = [
   'search_tools',

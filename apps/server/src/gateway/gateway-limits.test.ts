@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -155,6 +155,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await served.close();
   await stack.close();
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('the gateway holds nothing for ever, and nothing of one tenant reaches another', () => {
