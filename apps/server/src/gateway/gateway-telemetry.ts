@@ -95,34 +95,36 @@ export function traceGatewayRequest<T extends object>(
         throw thrown;
       } finally {
         const durationMs = performance.now() - started;
-        // Counted once the answer is on its way: none of it changes the answer.
-        afterTurn(() => {
-          const labels = {
-            'mcp.method.name': request.method,
-            ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-            outcome,
-          };
-          const metrics = instruments();
-          metrics.gatewayRequests.add(1, labels);
-          metrics.gatewayDuration.record(durationMs / 1000, labels);
-          if (requestId !== undefined)
-            mcpTrafficObserver()?.exchanged({
-              direction: 'in',
-              userId: request.userId,
-              requestId,
-              method: request.method,
-              name: tool ?? request.method,
-              ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
-              at,
-              durationMs,
-              outcome: errorType === undefined ? 'ok' : 'error',
-              ...(errorType === undefined ? {} : { errorType }),
-              ...(request.arguments === undefined
-                ? {}
-                : { requestBytes: jsonBytes(request.arguments) }),
-              ...(answered === undefined ? {} : { responseBytes: responseBytes(answered) }),
-            });
-        });
+        // Counted once the answer is on its way (none of it changes the answer), when anything
+        // counts it.
+        const metrics = instruments();
+        if (metrics.recording || requestId !== undefined)
+          afterTurn(() => {
+            const labels = {
+              'mcp.method.name': request.method,
+              ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+              outcome,
+            };
+            metrics.gatewayRequests.add(1, labels);
+            metrics.gatewayDuration.record(durationMs / 1000, labels);
+            if (requestId !== undefined)
+              mcpTrafficObserver()?.exchanged({
+                direction: 'in',
+                userId: request.userId,
+                requestId,
+                method: request.method,
+                name: tool ?? request.method,
+                ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
+                at,
+                durationMs,
+                outcome: errorType === undefined ? 'ok' : 'error',
+                ...(errorType === undefined ? {} : { errorType }),
+                ...(request.arguments === undefined
+                  ? {}
+                  : { requestBytes: jsonBytes(request.arguments) }),
+                ...(answered === undefined ? {} : { responseBytes: responseBytes(answered) }),
+              });
+          });
       }
     },
   );

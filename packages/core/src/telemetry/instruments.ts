@@ -1,4 +1,5 @@
 import {
+  createNoopMeter,
   metrics,
   type Counter,
   type Histogram,
@@ -8,6 +9,11 @@ import {
 
 /** The metric instruments the packages record into; their names are the public contract. */
 export interface Instruments {
+  /**
+   * Whether a metrics SDK records them: without one each is a no-op, and work that would only
+   * feed them (labels, a deferred record) is skipped.
+   */
+  readonly recording: boolean;
   /** Tool calls sent to a server: `server`, `outcome` (`ok`, `tool_error`, `error`). */
   readonly serverCalls: Counter;
   /** Calls that failed or returned a tool error: `server`, `error.type`. */
@@ -65,6 +71,8 @@ export function instruments(): Instruments {
 }
 
 function create(meter: Meter): Instruments {
+  // The API hands out its one no-op meter while no SDK is registered.
+  const recording = meter !== createNoopMeter();
   const seconds = (name: string, description: string) =>
     meter.createHistogram(name, {
       description,
@@ -72,6 +80,7 @@ function create(meter: Meter): Instruments {
       advice: { explicitBucketBoundaries: SECONDS },
     });
   return {
+    recording,
     // The server instruments keep their first names, `mcp_agent.connector.*` (issue 31): the
     // metric names are what dashboards and alerts query; the code says "server" like the rest.
     serverCalls: meter.createCounter('mcp_agent.connector.calls', {

@@ -174,6 +174,8 @@ describe('instruments', () => {
     metrics.setGlobalMeterProvider(provider);
     const after = instruments();
     expect(after).not.toBe(before);
+    // Nothing recorded them before; the application's meter does.
+    expect([before.recording, after.recording]).toEqual([false, true]);
     expect(created).toContain('createCounter:mcp_agent.connector.calls');
     expect(created).toContain('createHistogram:mcp_agent.connector.duration');
     expect(instruments()).toBe(after);

@@ -69,30 +69,32 @@ export function tracedToolCall(
       } finally {
         const durationMs = performance.now() - started;
         span.setAttribute('mcp_agent.outcome', outcome);
-        // Counted once the answer is on its way: none of it changes the answer.
-        afterTurn(() => {
-          const server = { server: serverId };
-          const metrics = instruments();
-          metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
-          metrics.serverCalls.add(1, { ...server, outcome });
-          metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
-          if (errorType !== undefined)
-            metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
-          mcpTrafficObserver()?.exchanged({
-            direction: 'out',
-            userId: ctx.userId,
-            requestId: ctx.requestId,
-            method: 'tools/call',
-            name: toolName,
-            server: serverId,
-            at,
-            durationMs,
-            outcome: errorType === undefined ? 'ok' : 'error',
-            ...(errorType === undefined ? {} : { errorType }),
-            requestBytes: jsonBytes(args),
-            ...(answered === undefined ? {} : { responseBytes: jsonBytes(answered) }),
+        // Counted once the answer is on its way (none of it changes the answer), when anything
+        // counts it.
+        const metrics = instruments();
+        if (metrics.recording || mcpTrafficObserver() !== undefined)
+          afterTurn(() => {
+            const server = { server: serverId };
+            metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
+            metrics.serverCalls.add(1, { ...server, outcome });
+            metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
+            if (errorType !== undefined)
+              metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
+            mcpTrafficObserver()?.exchanged({
+              direction: 'out',
+              userId: ctx.userId,
+              requestId: ctx.requestId,
+              method: 'tools/call',
+              name: toolName,
+              server: serverId,
+              at,
+              durationMs,
+              outcome: errorType === undefined ? 'ok' : 'error',
+              ...(errorType === undefined ? {} : { errorType }),
+              requestBytes: jsonBytes(args),
+              ...(answered === undefined ? {} : { responseBytes: jsonBytes(answered) }),
+            });
           });
-        });
       }
     },
   );
