@@ -12,6 +12,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: [source, 'module', 'node', 'development|production'] } },
   test: {
     projects,
+    // One temporary root per run, removed at its end (see the file).
+    globalSetup: ['./scripts/lib/test-temp-root.mjs'],
     passWithNoTests: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
