@@ -2,7 +2,7 @@
 // `mcp-agent serve --http` (single-user mode on loopback) and prints one summary line.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,12 +22,13 @@ const scenarios = [
   'dns-rebinding-protection',
 ];
 
+const home = mkdtempSync(join(tmpdir(), 'mcp-conf-'));
 const gateway = spawn(
   process.execPath,
   [
     join(root, 'apps/cli/dist/cli.js'),
     '--home',
-    mkdtempSync(join(tmpdir(), 'mcp-conf-')),
+    home,
     '--user',
     'conformance',
     'serve',
@@ -56,5 +57,12 @@ const run = (scenario) => runScenario(suite, ['server', '--url', url], scenario)
 
 const results = [];
 for (const scenario of scenarios) results.push(await run(scenario));
+// Its home goes once it has exited and let go of its database.
+const exited =
+  gateway.exitCode === null && gateway.signalCode === null
+    ? new Promise((resolve) => gateway.once('exit', resolve))
+    : Promise.resolve();
 gateway.kill('SIGTERM');
+await exited;
+rmSync(home, { recursive: true, force: true });
 process.exit(report('conformance-server', results) ? 0 : 1);
