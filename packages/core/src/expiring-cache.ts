@@ -31,6 +31,9 @@ export class ExpiringCache<K, V> {
   readonly #maxEntries: number;
   readonly #ttlMs: number;
   readonly #clock: Clock;
+  // The key used last, which is the map's last entry: a hit on it (one hot tenant, one hot tool)
+  // needs no move, and a move is a delete and an insert that leave a hole the map must compact.
+  #newest: K | undefined;
 
   /** `maxEntries` below 1 is taken as 1. */
   constructor(options: ExpiringCacheOptions) {
@@ -43,9 +46,15 @@ export class ExpiringCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    if (entry.expiresAt <= this.#clock.now()) return undefined;
-    this.#entries.set(key, entry);
+    if (entry.expiresAt <= this.#clock.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = key;
+    }
     return entry.value;
   }
 
@@ -53,22 +62,25 @@ export class ExpiringCache<K, V> {
   set(key: K, value: V): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, expiresAt: this.#clock.now() + this.#ttlMs });
+    this.#newest = key;
     if (this.#entries.size > this.#maxEntries) this.#sweep();
   }
 
   /** Drops the entry under `key`, if any. */
   delete(key: K): void {
     this.#entries.delete(key);
+    if (key === this.#newest) this.#newest = undefined;
   }
 
   /** Drops every entry whose key matches. */
   deleteWhere(matches: (key: K) => boolean): void {
-    for (const key of [...this.#entries.keys()]) if (matches(key)) this.#entries.delete(key);
+    for (const key of [...this.#entries.keys()]) if (matches(key)) this.delete(key);
   }
 
   /** Drops every entry. */
   clear(): void {
     this.#entries.clear();
+    this.#newest = undefined;
   }
 
   /** Entries held, expired ones not yet swept included. */
@@ -78,10 +90,10 @@ export class ExpiringCache<K, V> {
 
   #sweep(): void {
     const now = this.#clock.now();
-    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.delete(key);
     for (const key of this.#entries.keys()) {
       if (this.#entries.size <= this.#maxEntries) break;
-      this.#entries.delete(key);
+      this.delete(key);
     }
   }
 }
