@@ -109,6 +109,23 @@ describe('dispatchTool', () => {
     expect(await serverCalls()).toBe(1);
   });
 
+  it('BRG-03 counts objects and arrays alike: 64 levels pass, 65 do not', async () => {
+    // The arguments object is level 1; each level below alternates an array and an object.
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: unknown = {};
+      for (let level = levels - 1; level > 1; level--)
+        value = level % 2 === 0 ? [value] : { value };
+      return { value } as Record<string, unknown>;
+    };
+    expectError(
+      await dispatcher().dispatchTool(alice, 'github.recursive', nested(65)),
+      'INVALID_ARGUMENTS',
+      /deeper than 64/,
+    );
+    const passed = await dispatcher().dispatchTool(alice, 'github.recursive', nested(64));
+    expect(passed.ok === false ? passed.error.message : '').not.toMatch(/deeper than/);
+  });
+
   it('a tool whose schema does not compile is refused with a clear error', async () => {
     expectError(
       await dispatcher().dispatchTool(alice, 'github.broken_schema', {}),

@@ -58,7 +58,7 @@ export function checkArguments(payload: unknown, max = 1_000_000): Record<string
       `Tool arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}.`,
     );
   }
-  if (depthOf(value) > MAX_DEPTH) {
+  if (nestsDeeper(value, MAX_DEPTH)) {
     throw new InvalidArgumentsError(`Tool arguments nest deeper than ${MAX_DEPTH} levels.`);
   }
   let size: number;
@@ -76,15 +76,18 @@ export function checkArguments(payload: unknown, max = 1_000_000): Record<string
   return value as Record<string, unknown>;
 }
 
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (node === null || typeof node !== 'object') continue;
-    max = Math.max(max, depth);
-    if (max > MAX_DEPTH) return max;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+// Whether `value` nests deeper than `left` more levels (a plain object or array is one level).
+// Recursive, and so bounded by MAX_DEPTH frames: it stops as soon as the bound is passed, and
+// allocates nothing for the arguments of an ordinary call.
+function nestsDeeper(value: unknown, left: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (left === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsDeeper(item, left - 1)) return true;
+    return false;
   }
-  return max;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && nestsDeeper((value as Record<string, unknown>)[key], left - 1))
+      return true;
+  return false;
 }
