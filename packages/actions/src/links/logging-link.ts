@@ -1,10 +1,33 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DispatchLink } from '../tool-call.js';
 
-/** Logs each call's tool, caller, outcome and duration; never its arguments or result. */
-export const loggingLink: DispatchLink = async (ctx, call, next) => {
+/**
+ * Logs each call's tool, caller, outcome and duration; never its arguments or result. A success
+ * is logged at debug, a failure at warn: at a level above debug (the usual one) a success builds
+ * nothing and the call goes on without a frame of this link's own.
+ */
+export const loggingLink: DispatchLink = (ctx, call, next) => {
   const started = performance.now();
+  const failed = (error: unknown): never => {
+    ctx.logger.warn(
+      {
+        toolId: call.toolId,
+        caller: call.caller,
+        error: (error as Error | undefined)?.message?.slice(0, 300),
+        ms: round(performance.now() - started),
+      },
+      'tool call failed',
+    );
+    throw error;
+  };
+  let answer: Promise<CallToolResult>;
   try {
-    const result = await next(call);
+    answer = next(call);
+  } catch (error) {
+    answer = Promise.reject(error as Error);
+  }
+  if (ctx.logger.isLevelEnabled?.('debug') === false) return answer.catch(failed);
+  return answer.then((result) => {
     ctx.logger.debug(
       {
         toolId: call.toolId,
@@ -15,18 +38,7 @@ export const loggingLink: DispatchLink = async (ctx, call, next) => {
       'tool call',
     );
     return result;
-  } catch (error) {
-    ctx.logger.warn(
-      {
-        toolId: call.toolId,
-        caller: call.caller,
-        error: (error as Error).message?.slice(0, 300),
-        ms: round(performance.now() - started),
-      },
-      'tool call failed',
-    );
-    throw error;
-  }
+  }, failed);
 };
 
 function round(ms: number): number {

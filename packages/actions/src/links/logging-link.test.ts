@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createContext, createLogger } from '@mcp-agent/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { operationCall } from '../server-operations.js';
+import { loggingLink } from './logging-link.js';
+
+// A real logger at `level`, its lines kept.
+function logged(level: 'debug' | 'info') {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const ctx = createContext({ userId: 'alice', logger: createLogger({ level, destination }) });
+  return { ctx, lines };
+}
+
+const call = operationCall(
+  'resources/list',
+  'docs',
+  {},
+  {
+    caller: 'model',
+    signal: new AbortController().signal,
+  },
+);
+const answered: CallToolResult = { content: [{ type: 'text', text: 'ok' }] };
+
+describe('loggingLink', () => {
+  it('logs a success at debug, with the tool, the caller, the outcome and nothing of the result', async () => {
+    const { ctx, lines } = logged('debug');
+    await expect(loggingLink(ctx, call, async () => answered)).resolves.toBe(answered);
+    expect(lines).toMatchObject([
+      {
+        level: 20,
+        msg: 'tool call',
+        toolId: 'docs.resources/list',
+        caller: 'model',
+        isError: false,
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('"ok"');
+  });
+
+  it('logs no success above debug, and still every failure at warn, thrown or rejected', async () => {
+    const { ctx, lines } = logged('info');
+    await expect(loggingLink(ctx, call, async () => answered)).resolves.toBe(answered);
+    expect(lines).toEqual([]);
+    await expect(
+      loggingLink(ctx, call, () => Promise.reject(new Error('server went away'))),
+    ).rejects.toThrow('server went away');
+    await expect(
+      loggingLink(ctx, call, () => {
+        throw new Error('link threw at once');
+      }),
+    ).rejects.toThrow('link threw at once');
+    expect(lines).toMatchObject([
+      {
+        level: 40,
+        msg: 'tool call failed',
+        toolId: 'docs.resources/list',
+        error: 'server went away',
+      },
+      { level: 40, msg: 'tool call failed', error: 'link threw at once' },
+    ]);
+  });
+});
