@@ -161,11 +161,11 @@ export function tracedToolCall<Extra>(
         ...(request.params.arguments === undefined ? {} : { arguments: request.params.arguments }),
         ...(request.params._meta === undefined ? {} : { meta: request.params._meta }),
       },
-      async (requestId) => {
-        const answer = await handler(request, extra, requestId);
-        size = answer.bytes;
-        return answer.result;
-      },
+      (requestId) =>
+        handler(request, extra, requestId).then((answer) => {
+          size = answer.bytes;
+          return answer.result;
+        }),
       () => size,
     );
   };
