@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   inSpan,
+  isTracing,
   markSpanFailed,
   toMcpAgentError,
   type Span,
@@ -163,6 +164,8 @@ export class MetaToolSession {
    * @throws CancelledError (`CANCELLED`), or the abort's reason, once `call.ctx.signal` aborts.
    */
   run(name: string, input: unknown, call: MetaToolCall): Promise<Observation> {
+    // Without a tracer, no span and no frame around the call.
+    if (!isTracing()) return this.#run(name, input, call, undefined);
     // One span per meta-tool call, a child of the loop step or the gateway request that made it.
     const known = this.#tools.has(name) || this.#direct.has(name);
     return inSpan(known ? `mcp_agent.${name}` : 'mcp_agent.unknown_command', {}, async (span) => {
@@ -172,7 +175,12 @@ export class MetaToolSession {
     });
   }
 
-  async #run(name: string, input: unknown, call: MetaToolCall, span: Span): Promise<Observation> {
+  async #run(
+    name: string,
+    input: unknown,
+    call: MetaToolCall,
+    span: Span | undefined,
+  ): Promise<Observation> {
     const direct = this.#direct.get(name);
     const tool = direct === undefined ? this.#tools.get(name) : this.#call;
     if (tool === undefined) {
@@ -192,7 +200,7 @@ export class MetaToolSession {
       direct === undefined ? input : { tool_id: direct.toolId, arguments: input ?? {} },
     );
     if (!parsed.ok) return failed({ code: ErrorCode.InvalidArguments, message: parsed.message });
-    span.setAttributes(metaToolAttributes(name, parsed.value));
+    if (span?.isRecording() === true) span.setAttributes(metaToolAttributes(name, parsed.value));
     try {
       return await tool.run(parsed.value, call);
     } catch (thrown) {
