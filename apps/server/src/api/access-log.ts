@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '@mcp-agent/core';
 
@@ -42,6 +42,8 @@ export function logAccess(
     readonly userId?: string;
   },
 ): void {
+  // Nothing built, nothing hashed, where access lines are not written.
+  if (logger.isLevelEnabled?.('info') === false) return;
   logger.info(
     {
       method: request.method,
@@ -50,7 +52,7 @@ export function logAccess(
       durationMs: Math.round(request.durationMs * 10) / 10,
       ...(request.userId === undefined
         ? {}
-        : { user: createHash('sha256').update(request.userId).digest('hex').slice(0, 12) }),
+        : { user: hash('sha256', request.userId, 'hex').slice(0, 12) }),
     },
     'request',
   );
