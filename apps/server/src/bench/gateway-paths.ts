@@ -28,7 +28,7 @@ const supergateway = here('../../node_modules/supergateway/dist/index.js');
 export interface GatewayPath {
   readonly name: string;
   call(message: string): Promise<void>;
-  /** The process serving the path (a gateway or proxy), when there is one. */
+  /** The process serving the path (a gateway or proxy; the server itself when direct). */
   readonly pid?: number;
   close(): Promise<void>;
 }
@@ -49,13 +49,17 @@ function checked(result: unknown, path: string): void {
 /** A direct SDK call on a held stdio connection. */
 export async function directPath(): Promise<GatewayPath> {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [everything], stderr: 'ignore' }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [everything],
+    stderr: 'ignore',
+  });
+  await client.connect(transport);
   return {
     name: 'direct_stdio',
     call: async (message) =>
       checked(await client.callTool({ name: 'echo', arguments: { message } }), 'direct'),
+    ...(transport.pid === null ? {} : { pid: transport.pid }),
     close: () => client.close(),
   };
 }

@@ -13,6 +13,7 @@ import {
   type GatewayPath,
   type PathOptions,
 } from './gateway-paths.js';
+import { treeCpuNs } from './process-cpu.js';
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -27,9 +28,12 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
  * path (rotating), as a client calling one gateway again and again sees it, every process awake.
  * Then every path is called `steadyRounds` rounds more and timed one call per path again: the
  * same comparison once every process's JIT has compiled its hot path, as in a long-lived server
- * (the first is a process in its first thousand calls). Then each gateway runs again under
- * `--cpu-prof` for calls alone, and the profile gives each step's share of a call (see
- * call-steps.ts); profiling slows a process, so those runs are not in the latencies.
+ * (the first is a process in its first thousand calls). Each timing also gives the CPU a call
+ * cost (`cpu_us_per_call`): the client's, and the serving process tree's (process-cpu.ts), so a
+ * latency can be told apart into what the gateway spends and what its transport costs the
+ * client. Then each gateway runs again under `--cpu-prof` for calls alone, and the profile gives
+ * each step's share of a call (see call-steps.ts); profiling slows a process, so those runs are
+ * not in the latencies.
  */
 export async function runGatewayBenchmark(
   options: { calls?: number; profileCalls?: number; block?: number; steadyRounds?: number } = {},
@@ -108,6 +112,7 @@ export async function runGatewayBenchmark(
 interface Stats {
   ms: Record<string, { p50: number; p99: number; n: number }>;
   versus_direct: Record<string, { ratio_p50: number; ratio_p99: number; overhead_p50_ms: number }>;
+  cpu_us_per_call: Timed['cpu'];
 }
 
 // `rounds` rounds; each calls every path `block` times in a row. One call per path: in an order
@@ -115,8 +120,15 @@ interface Stats {
 // path called before it: in a fixed rotation one of two identical stdio gateways measured
 // 28-61 µs slower than the other, the one always called right after the direct path. Runs of
 // `block`: in an order that rotates, where only a run's first call follows another path.
-async function timed(paths: readonly GatewayPath[], rounds: number, block: number) {
+// Also the CPU each path cost: this client's, summed over its calls (read outside the timed
+// window), and the serving process tree's (the gateway or proxy and the server under it) over
+// the whole run, in which it served only that path's calls.
+async function timed(paths: readonly GatewayPath[], rounds: number, block: number): Promise<Timed> {
   const times = new Map(paths.map((path) => [path.name, [] as number[]]));
+  const clientUs = new Map(paths.map((path) => [path.name, 0]));
+  const servedBefore = paths.map((path) =>
+    path.pid === undefined ? undefined : treeCpuNs(path.pid),
+  );
   const random = seededRandom(SHUFFLE_SEED);
   const order = paths.map((_, k) => k);
   for (let i = 0; i < rounds; i += 1) {
@@ -127,14 +139,37 @@ async function timed(paths: readonly GatewayPath[], rounds: number, block: numbe
       ] as GatewayPath;
       const into = times.get(path.name) as number[];
       for (let j = 0; j < block; j += 1) {
+        const cpu = process.cpuUsage();
         const started = performance.now();
         await path.call(`hello from the benchmark ${i}.${j}`);
         into.push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        clientUs.set(path.name, (clientUs.get(path.name) ?? 0) + used.user + used.system);
       }
     }
   }
-  return times;
+  const calls = rounds * block;
+  const cpu = Object.fromEntries(
+    paths.map((path, k) => {
+      const before = servedBefore[k];
+      const after = path.pid === undefined ? undefined : treeCpuNs(path.pid);
+      const served =
+        before === undefined || after === undefined
+          ? {}
+          : { served: round1((after - before) / 1_000 / calls) };
+      return [path.name, { client: round1((clientUs.get(path.name) ?? 0) / calls), ...served }];
+    }),
+  );
+  return { times, cpu };
 }
+
+interface Timed {
+  times: Map<string, number[]>;
+  /** Microseconds of CPU per call: this client's, and the serving process tree's where known. */
+  cpu: Record<string, { client: number; served?: number }>;
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
 
 const SHUFFLE_SEED = 0x6d63_7061;
 
@@ -158,7 +193,7 @@ function shuffle(items: number[], random: () => number): void {
   }
 }
 
-function summarise(times: Map<string, number[]>): Stats {
+function summarise({ times, cpu }: Timed): Stats {
   const ms = Object.fromEntries([...times].map(([name, values]) => [name, latencyStats(values)]));
   const direct = ms.direct_stdio as { p50: number; p99: number };
   const versus = Object.fromEntries(
@@ -173,7 +208,7 @@ function summarise(times: Map<string, number[]>): Stats {
         },
       ]),
   );
-  return { ms, versus_direct: versus };
+  return { ms, versus_direct: versus, cpu_us_per_call: cpu };
 }
 
 // A gateway under `--cpu-prof`: warmed, then `calls` calls in a window the profile is cut to.
