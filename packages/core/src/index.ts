@@ -91,6 +91,7 @@ export { afterTurn } from './after-turn.js';
 export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';
 export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';
+export { isTelemetryObserved } from './telemetry/telemetry-observed.js';
 export {
   jsonBytes,
   mcpTrafficObserver,

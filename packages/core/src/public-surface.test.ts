@@ -54,6 +54,7 @@ describe('the public surface of @mcp-agent/core', () => {
         "instruments",
         "isErrorCode",
         "isJsonObject",
+        "isTelemetryObserved",
         "isTracing",
         "jsonBytes",
         "markSpanFailed",

@@ -4,6 +4,7 @@ import {
   afterTurn,
   inSpan,
   instruments,
+  isTelemetryObserved,
   jsonBytes,
   markSpanFailed,
   mcpTrafficObserver,
@@ -53,6 +54,8 @@ export function traceGatewayRequest<T extends object>(
       : META_TOOLS.has(request.tool)
         ? request.tool
         : 'unknown';
+  // Nothing reads spans, metrics or the traffic: the request runs as it is.
+  if (!isTelemetryObserved()) return run(undefined);
   const toolId = request.arguments?.tool_id;
   return inSpan(
     tool === undefined ? request.method : `${request.method} ${tool}`,

@@ -14,6 +14,8 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { instruments } from './instruments.js';
+import { observeMcpTraffic } from './mcp-traffic.js';
+import { isTelemetryObserved } from './telemetry-observed.js';
 import { configureTenantAttribute, tenantAttributes, tenantHash } from './tenant-attribute.js';
 import { inSpan, recordInternalSpans } from './tracing.js';
 
@@ -179,5 +181,27 @@ describe('instruments', () => {
     expect(created).toContain('createCounter:mcp_agent.connector.calls');
     expect(created).toContain('createHistogram:mcp_agent.connector.duration');
     expect(instruments()).toBe(after);
+  });
+});
+
+describe('isTelemetryObserved', () => {
+  it('is true while a tracer, a recording meter or a traffic observer is there, and only then', () => {
+    expect(isTelemetryObserved()).toBe(false);
+    trace.setGlobalTracerProvider({ getTracer: () => ({}) as Tracer });
+    expect(isTelemetryObserved()).toBe(true);
+    trace.disable();
+    const meter = new Proxy({} as Meter, {
+      get: () => () => ({ add: () => undefined, record: () => undefined }),
+    });
+    metrics.setGlobalMeterProvider({ getMeter: () => meter });
+    expect(isTelemetryObserved()).toBe(true);
+    metrics.disable();
+    observeMcpTraffic({ exchanged: () => undefined });
+    try {
+      expect(isTelemetryObserved()).toBe(true);
+    } finally {
+      observeMcpTraffic(undefined);
+    }
+    expect(isTelemetryObserved()).toBe(false);
   });
 });

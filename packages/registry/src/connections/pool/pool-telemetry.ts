@@ -3,6 +3,7 @@ import {
   afterTurn,
   inSpan,
   instruments,
+  isTelemetryObserved,
   jsonBytes,
   markSpanFailed,
   mcpTrafficObserver,
@@ -19,7 +20,8 @@ import {
  * the sizes of the request and the result in bytes — never the arguments or the result. The
  * per-server counters and latency histogram are recorded too, and the process's MCP traffic
  * observer told of the call, so every call through the pool counts, whoever made it: after the
- * turn that answered it (`afterTurn`), so that none of it delays the answer.
+ * turn that answered it (`afterTurn`), so that none of it delays the answer. Where nothing reads
+ * any of it (`isTelemetryObserved`), the call runs as it is.
  */
 export function tracedToolCall(
   ctx: AgentContext,
@@ -29,6 +31,7 @@ export function tracedToolCall(
   reused: boolean,
   call: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
+  if (!isTelemetryObserved()) return call();
   return inSpan(
     `tools/call ${toolName}`,
     () => ({
