@@ -47,17 +47,15 @@ export class ConnectionUsage {
     this.#lastActiveAt = this.#clock.now();
   }
 
-  /** Runs one request counted in flight, timed, and counted as an error when it throws. */
-  async measure<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one request counted in flight, timed, and counted as an error when it throws. No async
+   * frame of its own: the answer passes through one handler here.
+   */
+  measure<T>(run: () => Promise<T>): Promise<T> {
     this.#inFlight += 1;
     this.touch();
     const started = performance.now();
-    try {
-      return await run();
-    } catch (error) {
-      this.#errors += 1;
-      throw error;
-    } finally {
+    const ended = () => {
       this.#inFlight -= 1;
       const latency = performance.now() - started;
       this.#calls += 1;
@@ -65,6 +63,21 @@ export class ConnectionUsage {
       this.#totalLatencyMs += latency;
       this.#lastUsedAt = this.#clock.now();
       this.touch();
+    };
+    const failed = (error: unknown): never => {
+      this.#errors += 1;
+      ended();
+      throw error;
+    };
+    let running: Promise<T>;
+    try {
+      running = run();
+    } catch (error) {
+      return Promise.reject(error as Error).catch(failed);
     }
+    return running.then((value) => {
+      ended();
+      return value;
+    }, failed);
   }
 }

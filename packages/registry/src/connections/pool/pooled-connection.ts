@@ -210,24 +210,25 @@ export class PooledConnection {
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
-  // once when a streamable-HTTP server forgot it. Not async, nor #send: no resumption of its own.
+  // once when a streamable-HTTP server forgot it. Not async, nor #send: on a ready session the
+  // answer has no resumption of its own here, only the handler that catches a forgotten session.
   #request<T>(
     options: CallOptions,
     onLane: boolean,
     run: (session: PooledSession, request: RequestOptions) => Promise<T>,
   ): Promise<T> {
-    return this.#usage.measure(async () => {
-      if (!this.isReady) await this.ensureReady();
-      try {
-        return await this.#send(options, run, onLane);
-      } catch (error) {
+    return this.#usage.measure(() => {
+      const sent = this.isReady
+        ? this.#send(options, run, onLane)
+        : this.ensureReady().then(() => this.#send(options, run, onLane));
+      return sent.catch(async (error: unknown) => {
         // A streamable-HTTP session the server forgot: initialise once, retry once.
         if (!isSessionExpired(error)) throw error;
         this.#logger.warn({}, 'session not found; re-initialising once');
         await this.#drop('session expired');
         await this.ensureReady();
         return await this.#send(options, run, onLane);
-      }
+      });
     });
   }
 

@@ -16,8 +16,9 @@ const ignoreProgress = (): void => undefined;
 /**
  * Runs one request on a ready session with its timeout (reset by progress), its ceiling and
  * the caller's cancellation; a timeout is explained in the error (what was waited for, how long).
+ * No async frame of its own: on the request lane the answer passes through one handler only.
  */
-export async function sendRequest<T>(
+export function sendRequest<T>(
   session: PooledSession,
   serverId: string,
   limits: { readonly timeoutMs: number; readonly ceilingMs: number },
@@ -29,15 +30,19 @@ export async function sendRequest<T>(
   // per-call signal linked to the caller's keeps a long-lived signal from collecting them. The
   // request lane removes its own: a request on it gets the caller's signal as it is.
   const outer = options.signal;
-  if (outer?.aborted) throw outer.reason;
+  if (outer?.aborted) return Promise.reject(outer.reason as Error);
   const linked = outer === undefined || onLane ? undefined : new AbortController();
   const forward = () => linked?.abort(outer?.reason);
   if (linked !== undefined) outer?.addEventListener('abort', forward, { once: true });
   const signal = linked?.signal ?? outer;
   const { timeoutMs, ceilingMs } = limits;
   const seen = new ProgressSeen();
+  const explained = (error: unknown): never => {
+    throw explainTimeout(error, serverId, { timeoutMs, ceilingMs }, seen);
+  };
+  let sent: Promise<T>;
   try {
-    return await run(session, {
+    sent = run(session, {
       timeout: timeoutMs,
       maxTotalTimeout: ceilingMs,
       ...(signal === undefined ? {} : { signal }),
@@ -47,10 +52,10 @@ export async function sendRequest<T>(
       resetTimeoutOnProgress: true,
     });
   } catch (error) {
-    throw explainTimeout(error, serverId, { timeoutMs, ceilingMs }, seen);
-  } finally {
-    if (linked !== undefined) outer?.removeEventListener('abort', forward);
+    sent = Promise.reject(error as Error);
   }
+  if (linked === undefined) return sent.catch(explained);
+  return sent.catch(explained).finally(() => outer?.removeEventListener('abort', forward));
 }
 
 // The spec says 404; some servers (server-everything among them) answer 400 "No valid session
