@@ -175,7 +175,8 @@ export class MetaToolSession {
     });
   }
 
-  async #run(
+  // Not async: a call's answer passes one handler here (the one that keeps a failure a value).
+  #run(
     name: string,
     input: unknown,
     call: MetaToolCall,
@@ -184,26 +185,35 @@ export class MetaToolSession {
     const direct = this.#direct.get(name);
     const tool = direct === undefined ? this.#tools.get(name) : this.#call;
     if (tool === undefined) {
-      return failed({
-        code: ErrorCode.InvalidArguments,
-        message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys(), ...this.#direct.keys()].join(', ')}.`,
-      });
+      return Promise.resolve(
+        failed({
+          code: ErrorCode.InvalidArguments,
+          message: `Unknown command "${String(name).slice(0, 80)}". Use one of: ${[...this.#tools.keys(), ...this.#direct.keys()].join(', ')}.`,
+        }),
+      );
     }
     if (input instanceof InvalidToolInput) {
-      return failed({
-        code: ErrorCode.InvalidArguments,
-        message: `The arguments of ${name} are not valid JSON (${input.reason.slice(0, 200)}). Send the call again with one JSON object as its arguments.`,
-      });
+      return Promise.resolve(
+        failed({
+          code: ErrorCode.InvalidArguments,
+          message: `The arguments of ${name} are not valid JSON (${input.reason.slice(0, 200)}). Send the call again with one JSON object as its arguments.`,
+        }),
+      );
     }
     const parsed = parseMetaToolInput(
       tool,
       direct === undefined ? input : { tool_id: direct.toolId, arguments: input ?? {} },
     );
-    if (!parsed.ok) return failed({ code: ErrorCode.InvalidArguments, message: parsed.message });
+    if (!parsed.ok)
+      return Promise.resolve(failed({ code: ErrorCode.InvalidArguments, message: parsed.message }));
     if (span?.isRecording() === true) span.setAttributes(metaToolAttributes(name, parsed.value));
+    let running: Promise<Observation>;
     try {
-      return await tool.run(parsed.value, call);
+      running = tool.run(parsed.value, call);
     } catch (thrown) {
+      running = Promise.reject(thrown as Error);
+    }
+    return running.catch((thrown: unknown) => {
       const error = toMcpAgentError(thrown);
       if (
         error.code === ErrorCode.BudgetExceeded ||
@@ -213,7 +223,7 @@ export class MetaToolSession {
         throw thrown;
       // Every other failure, a quota too, is the call's outcome: its reader decides what it means.
       return failed(error);
-    }
+    });
   }
 }
 
