@@ -1,5 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { NotReadyError, type AgentContext, type ToolId, type ToolSpec } from '@mcp-agent/core';
+import {
+  NotReadyError,
+  promised,
+  type AgentContext,
+  type ToolId,
+  type ToolSpec,
+} from '@mcp-agent/core';
 import type { ConnectionPool, ResourceListing } from '@mcp-agent/registry';
 import type { ServerOperation, ToolCall } from './tool-call.js';
 
@@ -68,17 +74,15 @@ export function reachServer(
   const operation = call.operation ?? 'tools/call';
   if (operation !== 'tools/call') return reachOther(pool, ctx, call, operation);
   // The pool's own promise: no frame here, so no resumption of its own on every answer.
-  try {
-    return pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
+  return promised(() =>
+    pool.callTool(ctx, call.serverId, call.toolName, call.arguments, {
       signal: call.signal,
       ...(call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs }),
       ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
       // A tool that runs only as an MCP task is called as one (the SDK's task support).
       ...(call.spec.taskSupport === 'required' ? { task: true } : {}),
-    });
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
+    }),
+  );
 }
 
 async function reachOther(

@@ -88,6 +88,7 @@ export {
   type LogLevel,
 } from './logger.js';
 export { afterTurn } from './after-turn.js';
+export { promised } from './promised.js';
 export { renamedOption } from './renamed-option.js';
 export type { StepEvent, StepEventType } from './step-event.js';
 export { instruments, METER_NAME, type Instruments } from './telemetry/instruments.js';

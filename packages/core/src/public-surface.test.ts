@@ -65,6 +65,7 @@ describe('the public surface of @mcp-agent/core', () => {
         "parseServerConfigFile",
         "parseServerEntry",
         "parseToolId",
+        "promised",
         "recordInternalSpans",
         "redactSecrets",
         "renamedOption",

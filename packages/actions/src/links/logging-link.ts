@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { promised } from '@mcp-agent/core';
 import type { DispatchLink } from '../tool-call.js';
 
 /**
@@ -20,12 +20,7 @@ export const loggingLink: DispatchLink = (ctx, call, next) => {
     );
     throw error;
   };
-  let answer: Promise<CallToolResult>;
-  try {
-    answer = next(call);
-  } catch (error) {
-    answer = Promise.reject(error as Error);
-  }
+  const answer = promised(() => next(call));
   if (ctx.logger.isLevelEnabled?.('debug') === false) return answer.catch(failed);
   return answer.then((result) => {
     ctx.logger.debug(

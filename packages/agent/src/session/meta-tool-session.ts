@@ -3,6 +3,7 @@ import {
   inSpan,
   isTracing,
   markSpanFailed,
+  promised,
   toMcpAgentError,
   type Span,
   type ToolId,
@@ -207,13 +208,7 @@ export class MetaToolSession {
     if (!parsed.ok)
       return Promise.resolve(failed({ code: ErrorCode.InvalidArguments, message: parsed.message }));
     if (span?.isRecording() === true) span.setAttributes(metaToolAttributes(name, parsed.value));
-    let running: Promise<Observation>;
-    try {
-      running = tool.run(parsed.value, call);
-    } catch (thrown) {
-      running = Promise.reject(thrown as Error);
-    }
-    return running.catch((thrown: unknown) => {
+    return promised(() => tool.run(parsed.value, call)).catch((thrown: unknown) => {
       const error = toMcpAgentError(thrown);
       if (
         error.code === ErrorCode.BudgetExceeded ||

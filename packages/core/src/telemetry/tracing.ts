@@ -10,6 +10,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import { promised } from '../promised.js';
 import { toMcpAgentError } from '../to-mcp-agent-error.js';
 
 /** What a span starts with: its kind and first attributes. */
@@ -133,11 +134,7 @@ export function inSpan<T>(
 }
 
 function runUnrecorded<T>(run: (span: Span) => Promise<T>): Promise<T> {
-  try {
-    return run(NOT_RECORDING);
-  } catch (thrown) {
-    return Promise.reject(thrown as Error);
-  }
+  return promised(() => run(NOT_RECORDING));
 }
 
 /** Marks a span failed with a stable error code, for work that reports failure without throwing. */

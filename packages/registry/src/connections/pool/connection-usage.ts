@@ -1,4 +1,4 @@
-import type { Clock } from '@mcp-agent/core';
+import { promised, type Clock } from '@mcp-agent/core';
 import type { ConnectionMetrics } from '../../store/readiness/connection-state.js';
 
 /**
@@ -69,13 +69,7 @@ export class ConnectionUsage {
       ended();
       throw error;
     };
-    let running: Promise<T>;
-    try {
-      running = run();
-    } catch (error) {
-      return Promise.reject(error as Error).catch(failed);
-    }
-    return running.then((value) => {
+    return promised(run).then((value) => {
       ended();
       return value;
     }, failed);

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { promised } from '@mcp-agent/core';
 import type { CallOptions } from './connection-options.js';
 import type { RequestLane } from './request-lane.js';
 import { explainTimeout, ProgressSeen } from './request-timeout.js';
@@ -40,9 +41,8 @@ export function sendRequest<T>(
   const explained = (error: unknown): never => {
     throw explainTimeout(error, serverId, { timeoutMs, ceilingMs }, seen);
   };
-  let sent: Promise<T>;
-  try {
-    sent = run(session, {
+  const sent = promised(() =>
+    run(session, {
       timeout: timeoutMs,
       maxTotalTimeout: ceilingMs,
       ...(signal === undefined ? {} : { signal }),
@@ -50,10 +50,8 @@ export function sendRequest<T>(
       // progress could not reset the timeout (HTTP-04).
       onprogress: seen.listen(options.onProgress ?? ignoreProgress),
       resetTimeoutOnProgress: true,
-    });
-  } catch (error) {
-    sent = Promise.reject(error as Error);
-  }
+    }),
+  );
   if (linked === undefined) return sent.catch(explained);
   return sent.catch(explained).finally(() => outer?.removeEventListener('abort', forward));
 }
