@@ -210,8 +210,7 @@ export class PooledConnection {
   }
 
   // One request of the session: counted in flight (never evicted meanwhile), timed, re-initialised
-  // once when a streamable-HTTP server forgot it. Not async, nor #send: on a ready session the
-  // answer has no resumption of its own here, only the handler that catches a forgotten session.
+  // once when a streamable-HTTP server forgot it. Not async: one handler here, not a frame.
   #request<T>(
     options: CallOptions,
     onLane: boolean,
