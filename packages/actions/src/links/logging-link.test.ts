@@ -1,22 +1,14 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext, createLogger } from '@mcp-agent/core';
+import { createContext } from '@mcp-agent/core';
+import { createMemoryLogger } from '@mcp-agent/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { operationCall } from '../server-operations.js';
 import { loggingLink } from './logging-link.js';
 
-// A real logger at `level`, its lines kept.
+// A real logger at `level`, its lines kept, on a request's context.
 function logged(level: 'debug' | 'info') {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n'))
-        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  const ctx = createContext({ userId: 'alice', logger: createLogger({ level, destination }) });
-  return { ctx, lines };
+  const memory = createMemoryLogger(level);
+  return { ctx: createContext({ userId: 'alice', logger: memory.logger }), lines: memory.lines };
 }
 
 const call = operationCall(
@@ -34,7 +26,7 @@ describe('loggingLink', () => {
   it('logs a success at debug, with the tool, the caller, the outcome and nothing of the result', async () => {
     const { ctx, lines } = logged('debug');
     await expect(loggingLink(ctx, call, async () => answered)).resolves.toBe(answered);
-    expect(lines).toMatchObject([
+    expect(lines()).toMatchObject([
       {
         level: 20,
         msg: 'tool call',
@@ -43,13 +35,13 @@ describe('loggingLink', () => {
         isError: false,
       },
     ]);
-    expect(JSON.stringify(lines)).not.toContain('"ok"');
+    expect(JSON.stringify(lines())).not.toContain('"ok"');
   });
 
   it('logs no success above debug, and still every failure at warn, thrown or rejected', async () => {
     const { ctx, lines } = logged('info');
     await expect(loggingLink(ctx, call, async () => answered)).resolves.toBe(answered);
-    expect(lines).toEqual([]);
+    expect(lines()).toEqual([]);
     await expect(
       loggingLink(ctx, call, () => Promise.reject(new Error('server went away'))),
     ).rejects.toThrow('server went away');
@@ -58,7 +50,7 @@ describe('loggingLink', () => {
         throw new Error('link threw at once');
       }),
     ).rejects.toThrow('link threw at once');
-    expect(lines).toMatchObject([
+    expect(lines()).toMatchObject([
       {
         level: 40,
         msg: 'tool call failed',

@@ -10,8 +10,8 @@ export interface MemoryLogger {
   text(): string;
 }
 
-/** Creates a {@link MemoryLogger} at level `debug`. */
-export function createMemoryLogger(): MemoryLogger {
+/** Creates a {@link MemoryLogger} at `level` (default `debug`: every line kept). */
+export function createMemoryLogger(level: 'debug' | 'info' | 'warn' = 'debug'): MemoryLogger {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -19,7 +19,7 @@ export function createMemoryLogger(): MemoryLogger {
       callback();
     },
   });
-  const logger = createLogger({ level: 'debug', destination });
+  const logger = createLogger({ level, destination });
   const text = () => chunks.join('');
   return {
     logger,
