@@ -25,7 +25,8 @@ export function sweepServers(world: CompatWorld) {
     }),
     eslint: compatServer('eslint', '@eslint/mcp'),
     excel: compatServer('excel', '@negokaz/excel-mcp-server'),
-    runner: compatServer('runner', 'mcp-server-code-runner'),
+    // It writes the code it runs to os.tmpdir(): the world's folder, removed with it.
+    runner: compatServer('runner', 'mcp-server-code-runner', [], { TMPDIR: world.root }),
     calculator: compatServer('calculator', '@wrtnlabs/calculator-mcp'),
     tasks: compatServer('tasks', '@kazuph/mcp-taskmanager', [], {
       TASK_MANAGER_FILE_PATH: join(world.root, 'tasks.json'),
