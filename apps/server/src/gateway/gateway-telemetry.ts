@@ -41,12 +41,15 @@ export interface GatewayRequest {
  * `run` gets the id its context is to have (`createContext`'s `requestId`) while an observer
  * is set, so the calls it makes are read with it; `undefined` otherwise. `responseBytes` sizes
  * its answer (default: written out as JSON, only for a span that records or an observer).
+ * Where nothing reads any of it (`isTelemetryObserved`), `run` runs as it is.
  */
 export function traceGatewayRequest<T extends object>(
   request: GatewayRequest,
   run: (requestId: string | undefined) => Promise<T>,
   responseBytes: (result: T) => number = jsonBytes,
 ): Promise<T> {
+  // Nothing reads spans, metrics or the traffic: the request runs as it is.
+  if (!isTelemetryObserved()) return run(undefined);
   // A client's own name for a tool it made up is not a label: it would grow without bound.
   const tool =
     request.tool === undefined
@@ -54,8 +57,6 @@ export function traceGatewayRequest<T extends object>(
       : META_TOOLS.has(request.tool)
         ? request.tool
         : 'unknown';
-  // Nothing reads spans, metrics or the traffic: the request runs as it is.
-  if (!isTelemetryObserved()) return run(undefined);
   const toolId = request.arguments?.tool_id;
   return inSpan(
     tool === undefined ? request.method : `${request.method} ${tool}`,
@@ -155,6 +156,8 @@ export function tracedToolCall<Extra>(
   ) => Promise<MeasuredAnswer>,
 ): (request: CallToolRequest, extra: Extra) => Promise<CallToolResult> {
   return (request, extra) => {
+    // Nothing reads it: no request described, no size kept.
+    if (!isTelemetryObserved()) return handler(request, extra, undefined).then(resultOf);
     let size = -1;
     return traceGatewayRequest(
       {
@@ -173,3 +176,5 @@ export function tracedToolCall<Extra>(
     );
   };
 }
+
+const resultOf = (answer: MeasuredAnswer): CallToolResult => answer.result;
