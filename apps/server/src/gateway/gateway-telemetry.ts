@@ -76,8 +76,11 @@ export function traceGatewayRequest<T extends object>(
       const recording = span.isRecording();
       // Only while an observer is set: a context otherwise makes its own id when it is read.
       const requestId = mcpTrafficObserver() === undefined ? undefined : randomUUID();
-      if (recording && request.arguments !== undefined)
-        span.setAttribute('mcp_agent.request.bytes', jsonBytes(request.arguments));
+      // Sizes written once, for the span that records and the observer alike.
+      const requestBytes =
+        recording && request.arguments !== undefined ? jsonBytes(request.arguments) : undefined;
+      let answerBytes: number | undefined;
+      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
       const at = Date.now();
       const started = performance.now();
       let outcome = 'error';
@@ -92,7 +95,10 @@ export function traceGatewayRequest<T extends object>(
           errorType = 'tool_error';
           markSpanFailed(span, errorType);
         }
-        if (recording) span.setAttribute('mcp_agent.response.bytes', responseBytes(result));
+        if (recording) {
+          answerBytes = responseBytes(result);
+          span.setAttribute('mcp_agent.response.bytes', answerBytes);
+        }
         return result;
       } catch (thrown) {
         errorType = toMcpAgentError(thrown).code;
@@ -125,8 +131,10 @@ export function traceGatewayRequest<T extends object>(
                 ...(errorType === undefined ? {} : { errorType }),
                 ...(request.arguments === undefined
                   ? {}
-                  : { requestBytes: jsonBytes(request.arguments) }),
-                ...(answered === undefined ? {} : { responseBytes: responseBytes(answered) }),
+                  : { requestBytes: requestBytes ?? jsonBytes(request.arguments) }),
+                ...(answered === undefined
+                  ? {}
+                  : { responseBytes: answerBytes ?? responseBytes(answered) }),
               });
           });
       }

@@ -47,9 +47,12 @@ export function tracedToolCall(
       },
     }),
     async (span) => {
-      // Sizes cost a serialisation: on the span only while it records.
+      // Sizes cost a serialisation: on the span only while it records, and written once when
+      // the traffic observer is told of them too.
       const recording = span.isRecording();
-      if (recording) span.setAttribute('mcp_agent.request.bytes', jsonBytes(args));
+      const requestBytes = recording ? jsonBytes(args) : undefined;
+      let responseBytes: number | undefined;
+      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
       const at = Date.now();
       const started = performance.now();
       let outcome = 'error';
@@ -63,7 +66,10 @@ export function tracedToolCall(
           errorType = 'tool_error';
           markSpanFailed(span, errorType);
         }
-        if (recording) span.setAttribute('mcp_agent.response.bytes', jsonBytes(result));
+        if (recording) {
+          responseBytes = jsonBytes(result);
+          span.setAttribute('mcp_agent.response.bytes', responseBytes);
+        }
         return result;
       } catch (thrown) {
         errorType = errorTypeOf(thrown);
@@ -94,8 +100,10 @@ export function tracedToolCall(
               durationMs,
               outcome: errorType === undefined ? 'ok' : 'error',
               ...(errorType === undefined ? {} : { errorType }),
-              requestBytes: jsonBytes(args),
-              ...(answered === undefined ? {} : { responseBytes: jsonBytes(answered) }),
+              requestBytes: requestBytes ?? jsonBytes(args),
+              ...(answered === undefined
+                ? {}
+                : { responseBytes: responseBytes ?? jsonBytes(answered) }),
             });
           });
       }
