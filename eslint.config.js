@@ -3,7 +3,7 @@ import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-import { LAYERS, PACKAGES } from './scripts/layers.mjs';
+import { FOLDER_RULES, LAYERS, PACKAGES } from './scripts/layers.mjs';
 
 // Packages talk to each other only through their public entry points.
 const ENTRY_POINTS_ONLY = {
@@ -34,12 +34,17 @@ function layerRule(folder, allowed, extra = []) {
   ];
 }
 
-// Inside registry, the store never reaches the live connections: connections read the store.
-const STORE_NOT_CONNECTIONS = {
-  regex: '(^|/)(connections|mcp-registry-client)/|^@mcp-agent/registry/connections$',
-  message:
-    "registry's store/ must not import connections/ (or the MCP Registry client): the edge runs one way, connections → store.",
-};
+/**
+ * The pattern of one folder rule (scripts/layers.mjs): a relative import that names a forbidden
+ * folder, or one of the package's subpath entries that leads into it.
+ */
+function folderPattern({ notInto, entries, message }) {
+  const names = notInto.map((folder) => folder.split('/').filter(Boolean).at(-1));
+  return {
+    regex: [`(^|/)(${names.join('|')})/`, ...entries.map((entry) => `^${entry}$`)].join('|'),
+    message,
+  };
+}
 
 export default tseslint.config(
   {
@@ -69,14 +74,15 @@ export default tseslint.config(
     files: [`${folder}/**/*.{ts,mts,js,mjs}`],
     rules: { 'no-restricted-imports': layerRule(folder, allowed) },
   })),
-  {
-    files: ['packages/registry/src/store/**/*.{ts,mts,js,mjs}'],
-    rules: {
-      'no-restricted-imports': layerRule('packages/registry', LAYERS['packages/registry'], [
-        STORE_NOT_CONNECTIONS,
-      ]),
-    },
-  },
+  ...FOLDER_RULES.map((rule) => {
+    const member = rule.folder.split('/').slice(0, 2).join('/');
+    return {
+      files: [`${rule.folder}**/*.{ts,mts,js,mjs}`],
+      rules: {
+        'no-restricted-imports': layerRule(member, LAYERS[member], [folderPattern(rule)]),
+      },
+    };
+  }),
   // The server's web UI runs in the browser.
   { files: ['apps/server/ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   prettier,

@@ -35,9 +35,24 @@ export const PACKAGES = [
   'cli',
 ];
 
-// Inside registry, the store never reaches the live connections: connections read the store.
-export const REGISTRY_STORE = 'packages/registry/src/store/';
-export const REGISTRY_ABOVE_STORE = [
-  'packages/registry/src/connections/',
-  'packages/registry/src/mcp-registry-client/',
+// Rules between folders of one package: files under `folder` never import from `notInto`
+// (relative imports, or the package's own subpath entries in `entries`). Enforced by
+// eslint.config.js and counted by scripts/source-figures.mjs.
+export const FOLDER_RULES = [
+  {
+    // Connections read the store; the store never reaches the live connections.
+    folder: 'packages/registry/src/store/',
+    notInto: ['packages/registry/src/connections/', 'packages/registry/src/mcp-registry-client/'],
+    entries: ['@mcp-agent/registry/connections'],
+    message:
+      "registry's store/ must not import connections/ (or the MCP Registry client): the edge runs one way, connections → store.",
+  },
+  {
+    // Sign-in sits below every surface that uses it: the gateway, the API and the UI read auth/.
+    folder: 'apps/server/src/auth/',
+    notInto: ['apps/server/src/gateway/'],
+    entries: [],
+    message:
+      "the server's auth/ must not import gateway/: sign-in sits below the surfaces, the edge runs one way, gateway → auth.",
+  },
 ];

@@ -6,7 +6,7 @@
 // note can show them without running the linter.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { LAYERS, REGISTRY_ABOVE_STORE, REGISTRY_STORE } from './layers.mjs';
+import { FOLDER_RULES, LAYERS } from './layers.mjs';
 
 const root = join(import.meta.dirname, '..');
 const members = ['packages', 'apps'].flatMap((group) =>
@@ -47,7 +47,7 @@ function lineCount(path) {
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The imports of one file that run upward: to a package its layer does not allow, or from registry's store into its connections. */
+/** The imports of one file that run upward: to a package its layer does not allow, or against a folder rule (registry's store → connections, the server's auth → gateway). */
 function upwardImports(file, text) {
   const member = file.split('/').slice(0, 2).join('/');
   const allowed = LAYERS[member];
@@ -58,15 +58,15 @@ function upwardImports(file, text) {
     if (workspace !== null && allowed !== undefined) {
       const target = workspace[1];
       if (target !== member.split('/')[1] && !allowed.includes(target)) found.push(spec);
-      continue;
     }
-    if (file.startsWith(REGISTRY_STORE)) {
+    for (const rule of FOLDER_RULES) {
+      if (!file.startsWith(rule.folder)) continue;
       const target = spec.startsWith('.')
         ? relative(root, resolve(root, dirname(file), spec))
         : spec;
       if (
-        REGISTRY_ABOVE_STORE.some((folder) => `${target}/`.startsWith(folder)) ||
-        target === '@mcp-agent/registry/connections'
+        rule.notInto.some((folder) => `${target}/`.startsWith(folder)) ||
+        rule.entries.includes(target)
       )
         found.push(spec);
     }

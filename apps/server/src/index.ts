@@ -15,7 +15,7 @@ export {
   StaticTokenVerifier,
   type TokenVerifier,
   type VerifiedToken,
-} from './gateway/token-verifier.js';
+} from './auth/token-verifier.js';
 export { type AuthConfig } from './auth/auth-config.js';
 export {
   JwtVerifier,

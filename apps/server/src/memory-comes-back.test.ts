@@ -10,7 +10,7 @@ import { openRegistry, type Registry } from '@mcp-agent/registry';
 import { liveChildren, serverFixtures } from '@mcp-agent/test-support';
 import { serveHttpApi, type ServedApi } from './api/serve-api.js';
 import { GatewaySession } from './bench/gateway-client.js';
-import { StaticTokenVerifier } from './gateway/token-verifier.js';
+import { StaticTokenVerifier } from './auth/token-verifier.js';
 
 const SESSION_IDLE_MS = 30 * 60_000;
 const CONNECTION_IDLE_MS = 10 * 60_000;

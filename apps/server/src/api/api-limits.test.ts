@@ -12,7 +12,7 @@ import {
   type ScriptedAnthropicServer,
   type ScriptStep,
 } from '@mcp-agent/agent/testing';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { apiCall, readBody, until } from './api-test-helpers.js';
 import { serveHttpApi } from './serve-api.js';
 

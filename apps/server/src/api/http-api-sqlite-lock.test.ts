@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { MULTI_TENANT_POLICY } from '@mcp-agent/registry';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serveHttpApi } from './serve-api.js';
 import { holdSqliteLock, watchEventLoop } from '@mcp-agent/test-support';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { createMemoryLogger } from '@mcp-agent/core/testing';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { apiCall, readBody } from './api-test-helpers.js';
 import { serveHttpApi } from './serve-api.js';
 import { serverFixtures } from '@mcp-agent/test-support';

@@ -13,7 +13,7 @@ import {
   type ScriptedAnthropicServer,
 } from '@mcp-agent/agent/testing';
 import { SINGLE_USER_POLICY } from '@mcp-agent/registry';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { createHttpApi } from './http-api.js';
 import { serveHttpApi } from './serve-api.js';
 import { readStdioAllowlist } from './stdio-allowlist.js';

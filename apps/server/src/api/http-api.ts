@@ -23,7 +23,7 @@ import {
   protectedResourceMetadata,
   resourceMetadataUrl,
 } from '../auth/protected-resource.js';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from '../auth/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
 import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { apiCall, MCP_INITIALIZE } from './api-test-helpers.js';
 import { serveHttpApi } from './serve-api.js';
 import { serverFixtures } from '@mcp-agent/test-support';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { OperatorToken } from '../auth/operator-token.js';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import type { ObservabilityOptions } from '../ui/observability-routes.js';
 import { createHttpApi } from './http-api.js';
 import { serveHttpApi } from './serve-api.js';

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { MockModelClient, mockText, mockToolUse } from '@mcp-agent/agent/testing';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serveHttpApi } from './serve-api.js';
 
 // RES-01 on the real server over loopback: a server's resources, listed and read in a tight

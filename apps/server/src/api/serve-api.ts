@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger, type Clock, type Logger } from '@mcp-agent/core';
 import { DurableTasks, type AgentStack, type DurableTasksOptions } from '@mcp-agent/agent';
 import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
 import { gatewayEndpoint, isGatewayRequest } from './gateway-endpoint.js';
 import { createHttpApi } from './http-api.js';

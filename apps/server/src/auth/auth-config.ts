@@ -1,5 +1,5 @@
 import { ConfigError, type Environment, type Logger } from '@mcp-agent/core';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from './token-verifier.js';
 import { JwtVerifier, protectedResourceAudiences, type JwtAlgorithm } from './jwt-verifier.js';
 import { TokenFileVerifier } from './token-file-verifier.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@mcp-agent/core';
-import { StaticTokenVerifier, type TokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier, type TokenVerifier } from './token-verifier.js';
 import { authenticateBearer } from './bearer-auth.js';
 import { tokenDigest } from './token-digest.js';
 

@@ -7,7 +7,7 @@ import {
   UnauthorizedError,
   type Logger,
 } from '@mcp-agent/core';
-import type { TokenVerifier, VerifiedToken } from '../gateway/token-verifier.js';
+import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
 import { tokenDigest } from './token-digest.js';
 
 /** The caller of an authenticated request. */

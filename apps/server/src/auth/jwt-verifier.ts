@@ -11,7 +11,7 @@ import {
   type Logger,
 } from '@mcp-agent/core';
 import { guardedFetch } from '@mcp-agent/registry';
-import type { TokenVerifier, VerifiedToken } from '../gateway/token-verifier.js';
+import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
 import { discoverJwksUrl } from './issuer-metadata.js';
 import { JwksKeySet } from './jwks-key-set.js';
 

@@ -1,5 +1,5 @@
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from './token-verifier.js';
 
 /** Where the protected-resource metadata (RFC 9728) is served, under the public base URL. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

@@ -9,7 +9,7 @@ import { freePort } from '@mcp-agent/test-support';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { initializeMcp } from '../api/api-test-helpers.js';
 import { serveHttpApi } from '../api/serve-api.js';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from './token-verifier.js';
 import {
   jwkOf,
   rsaKey,

@@ -1,7 +1,7 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { silentLogger, toMcpAgentError, type Logger } from '@mcp-agent/core';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from './token-verifier.js';
 import { tokenDigest } from './token-digest.js';
 import { readTokenFile, type TokenFile } from './token-file.js';
 

@@ -19,7 +19,7 @@ import {
 } from '@mcp-agent/agent/testing';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { OperatorToken } from '../auth/operator-token.js';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serveHttpApi } from '../api/serve-api.js';
 import { startTelemetry, type Telemetry } from '../telemetry/start-telemetry.js';
 import { LogBuffer } from '../ui/log-buffer.js';

@@ -12,7 +12,7 @@ import { openAgentStack } from '@mcp-agent/agent';
 import { createAnthropicModelClient } from '@mcp-agent/agent/anthropic';
 import { IsolatedVmSandbox, MemoryObservationStore } from '@mcp-agent/execution';
 import { serveHttpApi } from '../api/serve-api.js';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 /** What the bench tells its server process. */
 export interface SoakServerConfig {

@@ -7,7 +7,7 @@ import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serveHttpGateway } from './http-gateway.js';
-import { StaticTokenVerifier } from './token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 
 // Small limits, so that a few calls reach them; the defaults are documented in the README.

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serveHttpGateway } from './http-gateway.js';
-import { StaticTokenVerifier } from './token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-media-'));
 const ALICE = `alice-${randomBytes(12).toString('hex')}`;

@@ -9,7 +9,7 @@ import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
 import { serveHttpGateway } from './http-gateway.js';
-import { StaticTokenVerifier } from './token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 
 // The multi-tenant HTTP gateway the gateway tests share: Alice with GitHub and Slack, Bob with

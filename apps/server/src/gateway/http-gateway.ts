@@ -15,7 +15,7 @@ import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { MemoryEventStore, type SessionEventStore } from './event-store.js';
 import { createGatewayServer } from './gateway-server.js';
 import { SessionTransport } from './session-transport.js';
-import type { TokenVerifier } from './token-verifier.js';
+import type { TokenVerifier } from '../auth/token-verifier.js';
 
 // Token digests remembered per session (a client refreshing its token uses several).
 const MAX_TOKENS_PER_SESSION = 8;

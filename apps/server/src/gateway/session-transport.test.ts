@@ -7,7 +7,7 @@ import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { serveHttpGateway } from './http-gateway.js';
-import { StaticTokenVerifier } from './token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 const PROTOCOL = '2025-11-25';
 const home = mkdtempSync(join(tmpdir(), 'mcp-session-transport-'));

@@ -7,7 +7,7 @@ import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import type { AuditEntry } from '@mcp-agent/registry';
 import { serveHttpApi } from '../api/serve-api.js';
 import { OperatorToken } from '../auth/operator-token.js';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 // The audit log as the operator reads it after an incident, on the real server over loopback:
 // acts through the HTTP API land in the tenant's log; the tenant reads its own, the operator

@@ -16,7 +16,7 @@ import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
 import type { TaskRecord } from '@mcp-agent/registry';
 import type { OperatorToken } from '../auth/operator-token.js';
 import type { HttpGateway } from '../gateway/http-gateway.js';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
 import { isLogLevel, type LogBuffer, type LogEntry } from './log-buffer.js';
 import { loadUiAssets, UI_HEADERS } from './ui-assets.js';

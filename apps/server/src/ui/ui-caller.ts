@@ -9,7 +9,7 @@ import {
 } from '@mcp-agent/core';
 import type { OperatorToken } from '../auth/operator-token.js';
 import { authenticateBearer, isCaller, type Refusal } from '../auth/bearer-auth.js';
-import type { TokenVerifier } from '../gateway/token-verifier.js';
+import type { TokenVerifier } from '../auth/token-verifier.js';
 
 /** Who is reading the web UI's data: a tenant, or the operator (optionally looking at one tenant). */
 export interface UiCaller {

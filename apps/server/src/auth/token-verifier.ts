@@ -1,6 +1,6 @@
 import { ConfigError } from '@mcp-agent/core';
-import { tokenDigest } from '../auth/token-digest.js';
-import { readTokenFile } from '../auth/token-file.js';
+import { tokenDigest } from './token-digest.js';
+import { readTokenFile } from './token-file.js';
 
 /** What a verified bearer token says about its caller. */
 export interface VerifiedToken {
