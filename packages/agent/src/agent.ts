@@ -3,6 +3,7 @@ import {
   ConfigError,
   createContext,
   ErrorCode,
+  parseUserId,
   renamedOption,
   resolveBudget,
   silentLogger,
@@ -83,8 +84,10 @@ export class Agent {
   }
 
   /**
-   * Runs `task` for `userId` to an answer, a limit or a failure. Never throws: a refusal at
-   * admission (the user already runs as many tasks as allowed), a spent budget or quota, a
+   * Runs `task` for `userId` to an answer, a limit or a failure. `userId` must already be
+   * canonical (core's `parseUserId`): a look-alike such as `"alice "` is refused
+   * (`INVALID_ARGUMENTS`), never mapped onto `alice`. Never throws: an invalid user id, a refusal
+   * at admission (the user already runs as many tasks as allowed), a spent budget or quota, a
    * cancel or a model failure is a result whose `status` says which (`failed`,
    * `budget_exceeded`, `quota_exceeded`, `cancelled`) and whose `error.code` is the stable code.
    *
@@ -105,7 +108,7 @@ export class Agent {
     try {
       return await this.startTask(task, userId, options);
     } catch (thrown) {
-      // Only admission throws: the user already runs as many tasks as allowed.
+      // Only admission throws: an invalid user id, or a user who runs as many tasks as allowed.
       const error = toMcpAgentError(thrown);
       return {
         status: 'failed',
@@ -124,6 +127,8 @@ export class Agent {
    * Like {@link executeTask}, but a task past the user's running-task limit is refused by a
    * synchronous throw, so a server can answer 429 at once; every later failure is a result.
    *
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`, synchronously) when `userId` is not a
+   * canonical user id (`details.reason` says why).
    * @throws RateLimitedError (`RATE_LIMITED`, synchronously) when `userId` already runs
    * `maxRunningTasksPerUser` tasks in this agent; `details.retryAfterMs` says when to try again.
    */
@@ -132,7 +137,7 @@ export class Agent {
     userId: string,
     options: ExecuteTaskOptions = {},
   ): Promise<MCPTaskResult> {
-    return this.runAdmitted(this.#admission.admit(userId), task, options);
+    return this.runAdmitted(this.#admission.admit(parseUserId(userId)), task, options);
   }
 
   /** Where this agent's tasks are admitted: in memory here, or stored (`DurableTasks`). */

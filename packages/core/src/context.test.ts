@@ -4,9 +4,10 @@ import { InvalidArgumentsError } from './errors.js';
 import { createManualClock, createMemoryLogger } from './testing/index.js';
 
 describe('createContext', () => {
-  it('normalises the user id, makes a request id, binds the logger', () => {
+  it('takes a canonical user id as it is (a look-alike is refused), makes a request id, binds the logger', () => {
+    expect(() => createContext({ userId: ' alice ' })).toThrow(InvalidArgumentsError);
     const memory = createMemoryLogger();
-    const ctx = createContext({ userId: ' alice ', threadId: 't1', logger: memory.logger });
+    const ctx = createContext({ userId: 'alice', threadId: 't1', logger: memory.logger });
     expect(ctx.userId).toBe('alice');
     expect(ctx.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(ctx.threadId).toBe('t1');

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import { InvalidArgumentsError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RequestLogger } from './request-logger.js';
-import { normalizeUserId } from './user-id.js';
+import { parseUserId, type UserId } from './user-id.js';
 
 /**
  * A typed place on the context where a later package attaches a handle (the registry,
@@ -36,8 +36,8 @@ export function defineSlot<T>(name: string): ContextSlot<T> {
  * what time it is, and the handles later packages attached. Immutable: derive, never mutate.
  */
 export interface AgentContext {
-  /** The tenant; normalised by {@link normalizeUserId}. Every query is scoped by it. */
-  readonly userId: string;
+  /** The tenant, canonical ({@link parseUserId}). Every query is scoped by it. */
+  readonly userId: UserId;
   /** Unique per request; appears in every log line and result. */
   readonly requestId: string;
   /**
@@ -72,8 +72,11 @@ export interface AgentContext {
 
 /** Options of {@link createContext}. */
 export interface CreateContextOptions {
-  /** The tenant, as the caller has it; normalised by {@link normalizeUserId}. */
-  readonly userId: string;
+  /**
+   * The tenant: a {@link UserId} from sign-in, or a string that must already be canonical
+   * ({@link parseUserId}); one that is not is refused, never trimmed or normalised.
+   */
+  readonly userId: UserId | string;
   /** Given when the caller already has one (an HTTP request id); default a random UUID. */
   readonly requestId?: string;
   /** The task the request works for (see {@link AgentContext.taskId}); default `requestId`. */
@@ -91,10 +94,12 @@ export interface CreateContextOptions {
 }
 
 /**
- * Creates the context of one request, with its user id normalised.
+ * Creates the context of one request. Its user id is checked, not repaired: a library caller's
+ * id that is not already canonical is refused, because mapping it onto its canonical form could
+ * make it another user's.
  *
- * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link normalizeUserId}
- *   refuses, an empty thread id, a task id that is not 1 to 200 characters, or an
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link parseUserId}
+ *   refuses (`details.reason` says why), an empty thread id, a task id that is not 1 to 200 characters, or an
  *   `allowServers` that is not a list of at most 500 strings.
  * @example
  * ```ts
@@ -103,7 +108,7 @@ export interface CreateContextOptions {
  * ```
  */
 export function createContext(options: CreateContextOptions): AgentContext {
-  const userId = normalizeUserId(options.userId);
+  const userId = parseUserId(options.userId);
   const threadId = options.threadId;
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');
@@ -155,7 +160,7 @@ const NO_SLOTS: ReadonlyMap<ContextSlot<unknown>, unknown> = new Map();
 
 // A class, not an object of closures: one is made per request, and its methods are shared.
 class RequestContext implements AgentContext {
-  readonly userId: string;
+  readonly userId: UserId;
   readonly taskId: string;
   readonly threadId: string | undefined;
   readonly allowServers: readonly string[] | undefined;

@@ -139,4 +139,4 @@ export {
   type ToolId,
 } from './tool-id.js';
 export type { JsonSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
-export { normalizeUserId } from './user-id.js';
+export { parseUserId, userIdProblem, type UserId } from './user-id.js';

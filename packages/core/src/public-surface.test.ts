@@ -59,12 +59,12 @@ describe('the public surface of @mcp-agent/core', () => {
         "jsonBytes",
         "markSpanFailed",
         "mcpTrafficObserver",
-        "normalizeUserId",
         "observeMcpTraffic",
         "parseServerConfig",
         "parseServerConfigFile",
         "parseServerEntry",
         "parseToolId",
+        "parseUserId",
         "promised",
         "recordInternalSpans",
         "redactSecrets",
@@ -78,6 +78,7 @@ describe('the public surface of @mcp-agent/core', () => {
         "toJsonSafe",
         "toMcpAgentError",
         "toolNameProblem",
+        "userIdProblem",
         "withinTraceContext",
       ]
     `);

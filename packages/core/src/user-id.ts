@@ -1,54 +1,84 @@
 import { InvalidArgumentsError } from './errors.js';
 
-/** The longest user id accepted, in characters after normalisation. */
+/** The longest user id accepted, in characters. */
 export const MAX_USER_ID_LENGTH = 256;
 
+declare const canonicalUserId: unique symbol;
+
+/**
+ * A user id (the tenant key of every query) known to be canonical: made only by
+ * {@link parseUserId}, at sign-in or by `createContext`, and carried typed from there, so no
+ * later layer checks or repairs it again.
+ */
+export type UserId = string & { readonly [canonicalUserId]: true };
+
+// Printable ASCII without a space at either end and without a "." or ".." segment: most ids, and
+// already in every normal form, so they skip Unicode normalisation (this runs per request).
+const PLAIN_ASCII = /^[!-~](?:[ -~]*[!-~])?$/;
+// Whitespace at either end, as String.prototype.trim sees it (Unicode spaces, NBSP, U+3000, BOM).
+const EDGE_SPACE = /^\s|\s$/u;
 // Control, invisible format, surrogate and line/paragraph separator characters.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 // "." or ".." as a whole path segment, between "/" or "\" or at either end.
 const DOT_SEGMENT = /(^|[/\\])\.{1,2}([/\\]|$)/;
 
 /**
- * The one rule for a user id, which is the tenant key of every query, the same for a library
- * caller, a static token's user and a JWT's user claim: Unicode NFC, surrounding whitespace
- * trimmed, then at most 256 characters of anything printable (letters of any script, digits,
- * punctuation, inner spaces: `auth0|6f1c…`, `alice@example.com`, `repo:org/app:ref:main`),
- * except control, invisible format and line-separator characters, and `.` or `..` as a path
- * segment (`../bob`), which could only aim at someone else's folder. Case is kept, because ids
- * from identity providers are often case-sensitive and folding them could merge two tenants
- * into one. Anything else is refused, never repaired: a repaired id could be another user's.
+ * Why `value` is not a canonical user id, or `undefined` when it is one. The one rule for a user
+ * id, the same for a library caller, a static token's user, a token file's entry and a JWT's
+ * user claim: a string of 1 to 256 characters, already in Unicode NFC, without whitespace at
+ * either end, without control, invisible format or line-separator characters, and without `.`
+ * or `..` as a path segment (`../bob`). Anything printable is allowed inside: letters of any
+ * script, digits, punctuation, inner spaces (`auth0|6f1c…`, `alice@example.com`,
+ * `repo:org/app:ref:main`). Case is kept, because ids from identity providers are
+ * case-sensitive (OIDC compares `sub` exactly). Nothing is repaired: a trimmed or normalised id
+ * could be another user's (`"alice "` is not `alice`, `"jose\u0301"` is not `"jos\u00e9"`).
  *
- * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when `value` is not a string, or is empty,
- *   too long or has a refused character or segment after trimming; `details.reason` says which.
  * @example
  * ```ts
- * normalizeUserId('  alice@example.com '); // 'alice@example.com'
- * normalizeUserId('../bob'); // throws InvalidArgumentsError
+ * userIdProblem('alice@example.com'); // undefined
+ * userIdProblem('alice '); // 'it has whitespace (U+0020) at its start or end'
  * ```
  */
-export function normalizeUserId(value: unknown): string {
-  // A session's every request passes the id it was opened with, already normal: the last one
-  // accepted is known to be its own normal form, so it is not checked again.
-  if (typeof value === 'string' && value === lastNormal) return value;
-  if (typeof value !== 'string') {
-    throw invalid(`expected a string, got ${value === null ? 'null' : typeof value}`);
+export function userIdProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string')
+    return `expected a string, got ${value === null ? 'null' : typeof value}`;
+  if (value.length === 0) return 'it is empty';
+  if (value.length > MAX_USER_ID_LENGTH) {
+    return `it is ${value.length} characters long (at most ${MAX_USER_ID_LENGTH})`;
   }
-  const id = value.normalize('NFC').trim();
-  if (id.length === 0) throw invalid('it is empty');
-  if (id.length > MAX_USER_ID_LENGTH) {
-    throw invalid(`it is ${id.length} characters long (at most ${MAX_USER_ID_LENGTH})`);
+  if (PLAIN_ASCII.test(value)) {
+    return DOT_SEGMENT.test(value) ? 'it has "." or ".." as a path segment' : undefined;
   }
-  if (INVISIBLE.test(id)) throw invalid('it contains control or invisible format characters');
-  if (DOT_SEGMENT.test(id)) throw invalid('it has "." or ".." as a path segment');
-  lastNormal = id;
-  return id;
+  const edge = EDGE_SPACE.exec(value)?.[0];
+  if (edge !== undefined) return `it has whitespace (${codePoint(edge)}) at its start or end`;
+  if (INVISIBLE.test(value)) return 'it contains control or invisible format characters';
+  if (value.normalize('NFC') !== value) {
+    return 'it is not in Unicode normal form C (NFC): the same text written with other code points';
+  }
+  if (DOT_SEGMENT.test(value)) return 'it has "." or ".." as a path segment';
+  return undefined;
 }
 
-let lastNormal: string | undefined;
-
-function invalid(reason: string): InvalidArgumentsError {
-  return new InvalidArgumentsError(
-    `Invalid user id: ${reason}. Pass the stable id of the user (the tenant) from your auth system.`,
-    { details: { reason } },
-  );
+/**
+ * `value` as a {@link UserId} when it is canonical ({@link userIdProblem}); never repaired.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) when it is not; `details.reason` says why.
+ * @example
+ * ```ts
+ * const userId = parseUserId('alice@example.com');
+ * parseUserId(' alice'); // throws InvalidArgumentsError: whitespace at its start or end
+ * ```
+ */
+export function parseUserId(value: unknown): UserId {
+  const reason = userIdProblem(value);
+  if (reason !== undefined) {
+    throw new InvalidArgumentsError(
+      `Invalid user id: ${reason}. Pass the stable id of the user (the tenant) exactly as your auth system issues it; it is never trimmed or normalised, since the result could be another user's.`,
+      { details: { reason } },
+    );
+  }
+  return value as UserId;
 }
+
+const codePoint = (char: string): string =>
+  `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;

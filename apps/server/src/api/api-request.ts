@@ -6,10 +6,14 @@ import {
   describeIssues,
   InvalidArgumentsError,
   type AgentContext,
+  type UserId,
 } from '@mcp-agent/core';
 
-/** The HTTP API's Hono environment: the Node request, and the user its bearer token names. */
-export type ApiEnv = { Bindings: HttpBindings; Variables: { userId: string } };
+/**
+ * The HTTP API's Hono environment: the Node request, and the user its bearer token names
+ * (canonical: made once, at sign-in).
+ */
+export type ApiEnv = { Bindings: HttpBindings; Variables: { userId: UserId } };
 
 /** The agent context of the request's user. */
 export function contextOf(c: Context<ApiEnv>): AgentContext {

@@ -1,17 +1,20 @@
 import {
   ErrorCode,
-  normalizeUserId,
   NotReadyError,
   PolicyDeniedError,
   toMcpAgentError,
   UnauthorizedError,
+  userIdProblem,
   type Logger,
+  type UserId,
 } from '@mcp-agent/core';
 import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
 import { tokenDigest } from './token-digest.js';
 
 /** The caller of an authenticated request. */
 export interface Caller extends VerifiedToken {
+  /** The user (tenant), canonical: made here, once, and carried typed from here on. */
+  readonly userId: UserId;
   /** The token's {@link tokenDigest}: what ties sessions to it, so revoking it closes them. */
   readonly tokenDigest: string;
 }
@@ -26,8 +29,9 @@ export interface Refusal {
 
 /**
  * Authenticates a request from its `Authorization` header: the one answer both the HTTP API and
- * the gateway give. The user it names is held to core's user-id rule and normalised. No token: 401 with `Bearer resource_metadata="…"` (RFC 9728), so an MCP
- * client finds where to sign in. A refused token: 401 with `error="invalid_token"` and why (RFC
+ * the gateway give. The user it names is held to core's user-id rule here, once, and refused
+ * (never repaired) when it is not canonical. No token: 401 with `Bearer resource_metadata="…"`
+ * (RFC 9728), so an MCP client finds where to sign in. A refused token: 401 with `error="invalid_token"` and why (RFC
  * 6750). A token without a required scope: 403 with `error="insufficient_scope"`. A verifier
  * that cannot check now: 503. The token itself is never logged.
  */
@@ -102,14 +106,12 @@ export async function authenticateBearer(
   }
   const found = typeof verified === 'string' ? { userId: verified } : verified;
   // One rule for every verifier and token kind, applied at sign-in: a user id that breaks it
-  // is a refused token, never a session whose every call then fails (AUTH-18).
-  let userId: string;
-  try {
-    userId = normalizeUserId(found.userId);
-  } catch (thrown) {
-    const reason = String(toMcpAgentError(thrown).details.reason);
+  // is a refused token, never a session whose every call then fails (AUTH-18), and never mapped
+  // onto its canonical form, which could be another user's (AUTH-22).
+  const reason = userIdProblem(found.userId);
+  if (reason !== undefined) {
     options.logger.info({ reason }, 'token refused: its user id breaks the user-id rule');
-    const message = `The bearer token was refused: the user it names is not a valid user id (${reason}). Ask the operator for a token of a valid user.`;
+    const message = `The bearer token was refused: the user it names is not a valid user id (${reason}). User ids are compared exactly and never trimmed or normalised; ask the operator for a token of a valid user.`;
     return {
       status: 401,
       code: ErrorCode.Unauthorized,
@@ -117,7 +119,7 @@ export async function authenticateBearer(
       headers: challenge({ error: 'invalid_token', error_description: message }),
     };
   }
-  return { ...found, userId, tokenDigest: digest };
+  return { ...found, userId: found.userId as UserId, tokenDigest: digest };
 }
 
 /** True for an authenticated caller, false for a {@link Refusal}. */

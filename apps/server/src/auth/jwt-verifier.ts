@@ -2,13 +2,13 @@ import { errors, jwtVerify, type JWSAlgorithm, type JWTPayload } from 'jose';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ConfigError,
-  normalizeUserId,
   NotReadyError,
   PolicyDeniedError,
-  toMcpAgentError,
   silentLogger,
   UnauthorizedError,
+  userIdProblem,
   type Logger,
+  type UserId,
 } from '@mcp-agent/core';
 import { guardedFetch } from '@mcp-agent/registry';
 import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
@@ -96,7 +96,7 @@ const DISCOVERY_RETRY_MS = 5_000;
  * the next fetch, at most one per window), `iss`, `aud` (this server's resource URI), `exp`
  * (required), `nbf` and `iat` (not in the future) with a small skew, an optional maximum age, and
  * the algorithm allow-list (`alg: none` and HMAC never pass). The user is the `sub` claim or the
- * configured one, held to core's user-id rule (`normalizeUserId`). Usable on its own:
+ * configured one, held to core's user-id rule (`parseUserId`: refused, never repaired). Usable on its own:
  * `await verifier.verify(token)`.
  */
 export class JwtVerifier implements TokenVerifier {
@@ -182,14 +182,12 @@ export class JwtVerifier implements TokenVerifier {
     const claimed = payload[this.#userClaim];
     if (typeof claimed !== 'string' || claimed === '')
       throw this.#refused(`it has no "${this.#userClaim}" claim naming the user`);
-    let userId: string;
-    try {
-      userId = normalizeUserId(claimed);
-    } catch (thrown) {
-      throw this.#refused(
-        `its "${this.#userClaim}" claim is not a valid user id (${String(toMcpAgentError(thrown).details.reason)})`,
-      );
-    }
+    // Compared exactly, as OIDC compares `sub`: a look-alike of another user's id is refused,
+    // never trimmed or normalised onto it (AUTH-22).
+    const problem = userIdProblem(claimed);
+    if (problem !== undefined)
+      throw this.#refused(`its "${this.#userClaim}" claim is not a valid user id (${problem})`);
+    const userId = claimed as UserId;
     const scopes = scopesOf(payload);
     const missing = this.requiredScopes.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {

@@ -33,14 +33,36 @@ let staticApi: Awaited<ReturnType<typeof serveHttpApi>>;
 let base: string;
 let key: SigningKey;
 
+// The look-alikes of issue 45 (AUTH-22), each with the reason it is refused: made canonical,
+// each would be another user's id (alice, jos\u00e9, \u00c5ngstr\u00f6m).
+const LOOK_ALIKES: readonly (readonly [string, RegExp])[] = [
+  ['alice ', /whitespace \(U\+0020\) at its start or end/],
+  [' alice', /whitespace \(U\+0020\) at its start or end/],
+  ['alice\u00a0', /whitespace \(U\+00A0\) at its start or end/],
+  ['alice\u3000', /whitespace \(U\+3000\) at its start or end/],
+  ['alice\ufeff', /whitespace \(U\+FEFF\) at its start or end/],
+  ['jose\u0301', /not in Unicode normal form C/],
+  ['\u212Bngstr\u00f6m', /not in Unicode normal form C/],
+  ['A\u030Angstr\u00f6m', /not in Unicode normal form C/],
+];
+// The canonical ids the look-alikes would have become: each a user with a server of its own.
+const CANONICAL = ['alice', 'jos\u00e9', '\u00c5ngstr\u00f6m'];
+
 // Static tokens whose users break the rule, as a token file or an embedder might hold them.
-const STATIC = {
+const STATIC: Record<string, string> = {
   ['t'.repeat(32)]: 'alice',
   ['n'.repeat(32)]: 'a\u0000b',
   ['d'.repeat(32)]: '../bob',
   ['l'.repeat(32)]: 'x'.repeat(300),
-  ['s'.repeat(32)]: ' alice ',
+  ...Object.fromEntries(
+    [...LOOK_ALIKES.map(([user]) => user), ...CANONICAL.slice(1)].map((user, i) => [
+      `look-alike-${String(i).padStart(2, '0')}-${'x'.repeat(16)}`,
+      user,
+    ]),
+  ),
 };
+const staticToken = (user: string): string =>
+  Object.entries(STATIC).find(([, u]) => u === user)?.[0] as string;
 
 function sign(claims: JWTPayload = {}, signer: SigningKey = key): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
@@ -76,6 +98,13 @@ async function expectRefusedOnBoth(url: string, token: string, reason: RegExp): 
   }
 }
 
+// The ids of the servers the API lists for the token's user.
+async function serverIds(url: string, token: string): Promise<string[]> {
+  const response = await request(url, token, 'api');
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { servers: { id: string }[] }).servers.map((s) => s.id);
+}
+
 beforeAll(async () => {
   issuer = await startIssuer();
   key = await rsaKey('key-1');
@@ -86,11 +115,12 @@ beforeAll(async () => {
     userServers: { stdio: 'none', remote: 'public' },
     sandbox: false,
   });
-  await stack.registry.addServer(createContext({ userId: 'alice' }), {
-    id: 'alice-remote',
-    transport: 'streamable-http',
-    url: 'https://mcp.example.com/mcp',
-  });
+  for (const [i, userId] of CANONICAL.entries())
+    await stack.registry.addServer(createContext({ userId }), {
+      id: i === 0 ? 'alice-remote' : `remote-${i}`,
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+    });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   jwtApi = await serveHttpApi({
@@ -125,17 +155,39 @@ describe('one identity rule at sign-in', () => {
     expect((await request(jwtApi.url, ok, 'gateway')).status).toBe(200);
   });
 
-  it('AUTH-18 static tokens are held to the same rule; " alice " signs in as alice', async () => {
-    const token = (user: string) =>
-      Object.entries(STATIC).find(([, u]) => u === user)?.[0] as string;
+  it('AUTH-18 static tokens are held to the same rule', async () => {
     for (const user of ['a\u0000b', '../bob', 'x'.repeat(300)])
-      await expectRefusedOnBoth(staticApi.url, token(user), /not a valid user id/);
-    for (const user of ['alice', ' alice ']) {
-      const listed = (await (await request(staticApi.url, token(user), 'api')).json()) as {
-        servers: { id: string }[];
-      };
-      expect(listed.servers.map((s) => s.id)).toEqual(['alice-remote']);
-      expect((await request(staticApi.url, token(user), 'gateway')).status).toBe(200);
+      await expectRefusedOnBoth(staticApi.url, staticToken(user), /not a valid user id/);
+    const listed = (await (await request(staticApi.url, staticToken('alice'), 'api')).json()) as {
+      servers: { id: string }[];
+    };
+    expect(listed.servers.map((s) => s.id)).toEqual(['alice-remote']);
+    expect((await request(staticApi.url, staticToken('alice'), 'gateway')).status).toBe(200);
+  });
+
+  it('AUTH-22 a JWT whose sub only looks like another user (space, NBSP, U+3000, BOM, not NFC) is refused with 401 and the reason on the API and the gateway, never mapped onto that user', async () => {
+    for (const [sub, reason] of LOOK_ALIKES) {
+      await expectRefusedOnBoth(jwtApi.url, await sign({ sub }), /not a valid user id/);
+      await expectRefusedOnBoth(jwtApi.url, await sign({ sub }), reason);
+    }
+    // The canonical ids sign in, each seeing its own server only.
+    for (const [i, sub] of CANONICAL.entries()) {
+      const token = await sign({ sub });
+      expect(await serverIds(jwtApi.url, token)).toEqual([
+        i === 0 ? 'alice-remote' : `remote-${i}`,
+      ]);
+      expect((await request(jwtApi.url, token, 'gateway')).status).toBe(200);
+    }
+  });
+
+  it('AUTH-22 a static token whose user only looks like another user is refused the same way; the canonical users sign in as themselves', async () => {
+    for (const [user, reason] of LOOK_ALIKES)
+      await expectRefusedOnBoth(staticApi.url, staticToken(user), reason);
+    for (const [i, user] of CANONICAL.entries()) {
+      expect(await serverIds(staticApi.url, staticToken(user))).toEqual([
+        i === 0 ? 'alice-remote' : `remote-${i}`,
+      ]);
+      expect((await request(staticApi.url, staticToken(user), 'gateway')).status).toBe(200);
     }
   });
 

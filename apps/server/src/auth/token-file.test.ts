@@ -155,4 +155,52 @@ describe('the token file', () => {
     expect(() => revokeToken(file, 'tok_000000000000')).toThrow(/tokens list/);
     expect(() => addToken(file, 'two words')).toThrow(/without spaces/);
   });
+
+  it('AUTH-22 a token file whose entry names a look-alike user is refused when read, naming the entry and why; addToken refuses one too', () => {
+    const lookAlikes = [
+      'alice ',
+      ' alice',
+      'alice\u00a0',
+      'alice\u3000',
+      'alice\ufeff',
+      'jose\u0301',
+      '\u212Bngstr\u00f6m',
+      'A\u030Angstr\u00f6m',
+    ];
+    const bad = join(home, 'look-alike.json');
+    for (const user of lookAlikes) {
+      const sha256 = (n: number) => String(n).repeat(64);
+      writeFileSync(
+        bad,
+        JSON.stringify({
+          version: 2,
+          tokens: [
+            { id: 'tok_good', user: 'alice', sha256: sha256(1) },
+            { id: 'tok_lookalike', user, sha256: sha256(2) },
+          ],
+        }),
+      );
+      expect(() => readTokenFile(bad)).toThrow(
+        /has an entry \(tok_lookalike\) whose user .* is not a valid user id: it (has whitespace|is not in Unicode normal form C)/,
+      );
+      expect(() => TokenFileVerifier.open(bad)).toThrow(/tok_lookalike/);
+      // The older plain format: the entry is named by its id, never by its token.
+      const token = `plain-${'p'.repeat(24)}`;
+      writeFileSync(bad, JSON.stringify({ tokens: { [token]: user } }));
+      expect(() => readTokenFile(bad)).toThrow(/has an entry \(tok_[0-9a-f]{12}\) whose user/);
+      expect(() => readTokenFile(bad)).not.toThrow(token);
+      expect(() => addToken(bad, user)).toThrow(/is not a valid user id/);
+    }
+    // The canonical users are taken as they are.
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        tokens: { ['q'.repeat(32)]: 'jos\u00e9', ['r'.repeat(32)]: '\u00c5ngstr\u00f6m' },
+      }),
+    );
+    expect(readTokenFile(bad).entries.map((entry) => entry.user)).toEqual([
+      'jos\u00e9',
+      '\u00c5ngstr\u00f6m',
+    ]);
+  });
 });

@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import {
   ConfigError,
   InvalidArgumentsError,
-  normalizeUserId,
   ServerNotFoundError,
+  userIdProblem,
+  type UserId,
 } from '@mcp-agent/core';
 import { tokenDigest } from './token-digest.js';
 
@@ -13,8 +14,8 @@ import { tokenDigest } from './token-digest.js';
 export interface TokenEntry {
   /** Names the token in `mcp-agent tokens list` and `revoke`: `tok_` and 12 hex of its digest. */
   readonly id: string;
-  /** The user the token signs in as (core's user-id rule). */
-  readonly user: string;
+  /** The user the token signs in as: canonical (core's user-id rule), checked when read. */
+  readonly user: UserId;
   /** The token's SHA-256 as hex ({@link tokenDigest}). */
   readonly sha256: string;
   /** When it was added (ISO 8601); absent for tokens carried over from the plain format. */
@@ -58,7 +59,8 @@ export function parseTokenFile(text: string, path: string): TokenFile {
           `The token of user "${String(user).slice(0, 64)}" is ${token.length} characters; gateway tokens must be at least 16 characters (for example 32 random bytes as hex: openssl rand -hex 32).`,
         );
       const sha256 = tokenDigest(token);
-      return { id: tokenId(sha256), user: userOf(user, path), sha256 };
+      const id = tokenId(sha256);
+      return { id, user: userOf(user, path, id), sha256 };
     });
     return { entries: checked(entries, path), plain: true };
   }
@@ -110,16 +112,18 @@ export function addToken(
   /** What the file keeps of it. */
   entry: TokenEntry;
 } {
-  if (!isUserName(user))
+  const problem = userNameProblem(user);
+  if (problem !== undefined)
     throw new InvalidArgumentsError(
-      `The user must be a valid user id (1 to 256 characters without spaces, control characters or "." / ".." path segments); got ${JSON.stringify(String(user).slice(0, 300))}.`,
+      `The user ${JSON.stringify(String(user).slice(0, 300))} is not a valid user id: ${problem}. Give it exactly as your users sign in elsewhere (${USER_RULE}).`,
+      { details: { reason: problem } },
     );
   const current = existsSync(path) ? readTokenFile(path).entries : [];
   const token = `mat_${randomBytes(32).toString('base64url')}`;
   const sha256 = tokenDigest(token);
   const entry: TokenEntry = {
     id: tokenId(sha256),
-    user,
+    user: user as UserId,
     sha256,
     created: new Date().toISOString(),
   };
@@ -150,31 +154,33 @@ function entryOf(path: string) {
       throw new ConfigError(
         `The token file ${path} has an entry without a valid "sha256" (64 lowercase hex). It holds ${FORMAT}.`,
       );
+    const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : tokenId(sha256);
     return {
-      id: typeof entry.id === 'string' && entry.id !== '' ? entry.id : tokenId(sha256),
-      user: userOf(entry.user, path),
+      id,
+      user: userOf(entry.user, path, id),
       sha256,
       ...(typeof entry.created === 'string' ? { created: entry.created } : {}),
     };
   };
 }
 
-function userOf(user: unknown, path: string): string {
-  if (!isUserName(user))
+const USER_RULE =
+  '1 to 256 characters, already in Unicode NFC, without spaces, control characters or "." / ".." path segments';
+
+// A user that is not already canonical is refused with the whole file, never trimmed or
+// normalised: the repaired id could be another user's (AUTH-22).
+function userOf(user: unknown, path: string, id: string): UserId {
+  const problem = userNameProblem(user);
+  if (problem !== undefined)
     throw new ConfigError(
-      `The token file ${path} has a user that is not a valid user id (1 to 256 characters without spaces, control characters or "." / ".." path segments): ${JSON.stringify(typeof user === 'string' ? user.slice(0, 300) : user)}.`,
+      `The token file ${path} has an entry (${id}) whose user ${JSON.stringify(typeof user === 'string' ? user.slice(0, 300) : user)} is not a valid user id: ${problem}. Edit that entry in the file: write the user exactly as the user signs in (${USER_RULE}), or remove the entry.`,
     );
-  return user;
+  return user as UserId;
 }
 
-// Core's one user-id rule, already in its normal form, and without spaces (the plain format
-// separates a token from its user by one).
-function isUserName(user: unknown): user is string {
-  try {
-    return normalizeUserId(user) === user && !/\s/.test(user as string);
-  } catch {
-    return false;
-  }
+// Core's one user-id rule, and no spaces at all (`tokens list` prints a user as one word).
+function userNameProblem(user: unknown): string | undefined {
+  return userIdProblem(user) ?? (/\s/.test(user as string) ? 'it contains whitespace' : undefined);
 }
 
 function checked(entries: TokenEntry[], path: string): TokenEntry[] {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createContext, normalizeUserId, type Logger } from '@mcp-agent/core';
+import { createContext, parseUserId, type Logger, type UserId } from '@mcp-agent/core';
 import {
   executeTaskTool,
   isModelConfigured,
@@ -19,8 +19,11 @@ import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gate
 export interface GatewayServerOptions {
   /** The stack the meta-tools and tasks run on. */
   readonly stack: AgentStack;
-  /** The user (tenant) every call of this session acts for. */
-  readonly userId: string;
+  /**
+   * The user (tenant) every call of this session acts for: the `UserId` sign-in made, or a
+   * string that must already be canonical (core's `parseUserId`; refused, never repaired).
+   */
+  readonly userId: UserId | string;
   /** Where the server's refusals and failures go; default none. */
   readonly logger?: Logger;
   /** Offer execute_task; default: when a model endpoint is configured. */
@@ -44,7 +47,7 @@ const INSTRUCTIONS =
 export function createGatewayServer(options: GatewayServerOptions): Server {
   const { stack, tasks } = options;
   // The one user-id rule, at the start: a bad id fails here, not on every call of the session.
-  const userId = normalizeUserId(options.userId);
+  const userId = parseUserId(options.userId);
   const server = new LaneServer(
     { name: 'mcp-agent-gateway', version: '0.1.0' },
     {

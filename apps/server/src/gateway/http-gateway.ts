@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { silentLogger, systemClock, type Clock, type Logger } from '@mcp-agent/core';
+import {
+  parseUserId,
+  silentLogger,
+  systemClock,
+  type Clock,
+  type Logger,
+  type UserId,
+} from '@mcp-agent/core';
 import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
 import { authenticateBearer, isCaller, type Caller } from '../auth/bearer-auth.js';
 import {
@@ -38,8 +45,11 @@ export interface HttpGatewayOptions {
    * `http://<Host>/.well-known/oauth-protected-resource/mcp`; behind a proxy, from the public URL.
    */
   readonly resourceMetadataUrl?: (req: IncomingMessage) => string;
-  /** Single-user mode (a loopback gateway for one person): no token, this user. */
-  readonly singleUser?: string;
+  /**
+   * Single-user mode (a loopback gateway for one person): no token, this user (a canonical id,
+   * checked when the gateway starts: core's `parseUserId`).
+   */
+  readonly singleUser?: UserId | string;
   /** Host headers accepted (DNS-rebinding protection), e.g. `127.0.0.1:8080`. */
   readonly allowedHosts?: readonly string[];
   /** Origins accepted from browsers; a request with any other Origin gets 403. */
@@ -159,10 +169,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       resourceMetadataUrl(`http://${req.headers.host ?? 'localhost'}`, '/mcp'));
   // Neither a verifier nor a single user: nobody gets in (an empty token list).
   const verifier: TokenVerifier = options.verifier ?? { verify: async () => undefined };
+  const singleUser = options.singleUser === undefined ? undefined : parseUserId(options.singleUser);
 
   async function authenticate(req: IncomingMessage, res: ServerResponse) {
-    if (options.singleUser !== undefined)
-      return { userId: options.singleUser, tokenDigest: '' } satisfies Caller;
+    if (singleUser !== undefined) return { userId: singleUser, tokenDigest: '' } satisfies Caller;
     const outcome = await authenticateBearer(req.headers.authorization, verifier, {
       resourceMetadataUrl: () => metadataUrl(req),
       logger: options.logger ?? silentLogger,

@@ -2,10 +2,11 @@ import type { Context } from 'hono';
 import {
   createContext,
   InvalidArgumentsError,
-  normalizeUserId,
   silentLogger,
+  userIdProblem,
   type AgentContext,
   type Logger,
+  type UserId,
 } from '@mcp-agent/core';
 import type { OperatorToken } from '../auth/operator-token.js';
 import { authenticateBearer, isCaller, type Refusal } from '../auth/bearer-auth.js';
@@ -15,7 +16,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 export interface UiCaller {
   readonly operator: boolean;
   /** The tenant whose data is shown; `undefined` for the operator looking at every tenant. */
-  readonly userId: string | undefined;
+  readonly userId: UserId | undefined;
   /** The token is `userId`'s own (so it may start tasks through `/v1`). */
   readonly self: boolean;
 }
@@ -61,10 +62,12 @@ export function tenantContext(caller: UiCaller): AgentContext {
   return createContext({ userId: caller.userId });
 }
 
-function checked(tenant: string): string {
-  try {
-    return normalizeUserId(tenant);
-  } catch {
-    throw new InvalidArgumentsError('?tenant= is not a valid user id.');
-  }
+// The operator names a tenant exactly: a look-alike is not that tenant, and is not mapped onto it.
+function checked(tenant: string): UserId {
+  const problem = userIdProblem(tenant);
+  if (problem !== undefined)
+    throw new InvalidArgumentsError(`?tenant= is not a valid user id: ${problem}.`, {
+      details: { reason: problem },
+    });
+  return tenant as UserId;
 }

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext, NotReadyError, RateLimitedError } from '@mcp-agent/core';
+import {
+  createContext,
+  InvalidArgumentsError,
+  NotReadyError,
+  RateLimitedError,
+} from '@mcp-agent/core';
 import { Dispatcher } from '@mcp-agent/actions';
 import { Knowledge } from '@mcp-agent/knowledge';
 import { ConnectionPool, type Registry } from '@mcp-agent/registry';
@@ -203,11 +208,19 @@ describe('DurableTasks: two processes on one database', () => {
     await y.tasks.cancel('frank', two.id);
   });
 
-  it('AUTH-21 "alice " and "alice" are one user for the running-task cap of the agent and of the stored tasks', async () => {
+  it('AUTH-21 AUTH-22 one id per user for the running-task cap of the agent and of the stored tasks: a look-alike ("ivy ") is refused before it is counted, never counted as ivy', async () => {
     const before = x.model.requests.length;
-    // The library's entry: the agent admits by the normalised id.
-    const first = x.agent.executeTask('One.', 'ivy ');
-    const second = x.agent.executeTask('Two.', ' ivy');
+    // The library's entry: a look-alike is refused, not admitted as ivy nor as a tenant of its own.
+    for (const lookAlike of ['ivy ', ' ivy', 'ivy\u00a0'])
+      expect(await x.agent.executeTask('Nothing.', lookAlike)).toMatchObject({
+        status: 'failed',
+        error: {
+          code: 'INVALID_ARGUMENTS',
+          details: { reason: expect.stringMatching(/whitespace/) },
+        },
+      });
+    const first = x.agent.executeTask('One.', 'ivy');
+    const second = x.agent.executeTask('Two.', 'ivy');
     expect(await x.agent.executeTask('Three.', 'ivy')).toMatchObject({
       status: 'failed',
       error: { code: 'RATE_LIMITED', details: { running: 2, limit: 2 } },
@@ -218,19 +231,20 @@ describe('DurableTasks: two processes on one database', () => {
     x.model.release();
     expect(await first).toMatchObject({ status: 'completed' });
     expect(await second).toMatchObject({ status: 'completed' });
-    // The stored tasks: admitted, listed and counted under the one tenant.
+    // The stored tasks: a look-alike is refused; the tenant's own are admitted and counted once.
     const [xBefore, yBefore] = [x.model.requests.length, y.model.requests.length];
-    const one = await y.tasks.start('jay ', 'One.');
+    await expect(y.tasks.start('jay ', 'Nothing.')).rejects.toThrow(InvalidArgumentsError);
+    const one = await y.tasks.start('jay', 'One.');
     const two = await x.tasks.start('jay', 'Two.');
     await until(
       () => x.model.requests.length === xBefore + 1 && y.model.requests.length === yBefore + 1,
     );
-    await expect(y.tasks.start(' jay', 'Three.')).rejects.toThrow(RateLimitedError);
+    await expect(y.tasks.start('jay', 'Three.')).rejects.toThrow(RateLimitedError);
     expect(
       (await y.registry.tasks.list(createContext({ userId: 'jay' }), {})).map((t) => t.id).sort(),
     ).toEqual([one.id, two.id].sort());
     await y.tasks.cancel('jay', one.id);
-    await x.tasks.cancel('jay ', two.id);
+    await x.tasks.cancel('jay', two.id);
   });
 
   it("AUTH-21 a stored task is admitted once, in the database: its cap is the stored tasks' own, not also the agent's in-process one", async () => {
@@ -246,9 +260,9 @@ describe('DurableTasks: two processes on one database', () => {
     try {
       const before = x.model.requests.length;
       const started = [
-        await wide.start('kim ', 'One.'),
+        await wide.start('kim', 'One.'),
         await wide.start('kim', 'Two.'),
-        await wide.start(' kim', 'Three.'),
+        await wide.start('kim', 'Three.'),
       ];
       await until(() => x.model.requests.length === before + 3);
       expect(wide.running).toBe(3);

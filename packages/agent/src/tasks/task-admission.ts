@@ -1,9 +1,9 @@
-import { ConfigError, normalizeUserId, type AgentContext } from '@mcp-agent/core';
+import { ConfigError, type AgentContext, type UserId } from '@mcp-agent/core';
 import type { NewTask, TaskRecord, TaskStore } from '@mcp-agent/registry';
 import { runningTasksRefusal } from '../agent-limits.js';
 
 // Set in AdmittedTask's static block: only this module mints an admitted task.
-let mint: (userId: string, release: () => void) => AdmittedTask;
+let mint: (userId: UserId, release: () => void) => AdmittedTask;
 
 /**
  * A task that passed its user's running-task cap: what `Agent.runAdmitted` runs, once. Only
@@ -18,8 +18,8 @@ export class AdmittedTask {
   }
 
   private constructor(
-    /** The user, normalised: the tenant key the cap counted. */
-    readonly userId: string,
+    /** The user, canonical: the tenant key the cap counted. */
+    readonly userId: UserId,
     release: () => void,
   ) {
     this.#release = release;
@@ -47,13 +47,13 @@ export interface StoredTaskAdmitted {
 }
 
 /**
- * The one place a task is admitted under its user's running-task cap, by the normalised user id
- * (the tenant key: `"alice "` and `"alice"` are one user). Each task is admitted once, where it
+ * The one place a task is admitted under its user's running-task cap, by the canonical user id
+ * (the tenant key; a look-alike such as `"alice "` never gets this far, so one user is one key). Each task is admitted once, where it
  * lives: a task run only in this process is counted here, in memory; a durable task is counted
  * in the database over every process (`TaskStore.admit`) and is not counted again here.
  */
 export class TaskAdmission {
-  readonly #counts = new Map<string, number>();
+  readonly #counts = new Map<UserId, number>();
 
   constructor(
     /** Tasks one user may run at once in this process (the agent's `maxRunningTasksPerUser`). */
@@ -61,16 +61,15 @@ export class TaskAdmission {
   ) {}
 
   /** Tasks `userId` runs in this process now (stored tasks are counted in the database). */
-  count(userId: string): number {
-    return this.#counts.get(normalizeUserId(userId)) ?? 0;
+  count(userId: UserId): number {
+    return this.#counts.get(userId) ?? 0;
   }
 
   /**
    * Admits one task of `userId` to run in this process (synchronously, so two callers never both
    * take the last slot), or throws `RateLimitedError` with `details.retryAfterMs`.
    */
-  admit(rawUserId: string): AdmittedTask {
-    const userId = normalizeUserId(rawUserId);
+  admit(userId: UserId): AdmittedTask {
     const running = this.count(userId);
     if (running >= this.maxPerUser) throw runningTasksRefusal(running, this.maxPerUser);
     this.#counts.set(userId, running + 1);
@@ -85,7 +84,7 @@ export class TaskAdmission {
   }
 
   /**
-   * Admits and stores a durable task of the context's user (normalised by `createContext`) under
+   * Admits and stores a durable task of the context's user (checked by `createContext`) under
    * `input.maxRunning`, counted in the database over every process; throws `RateLimitedError`
    * past it. The task's row says it runs, so its slot frees when its end is written, not on
    * `release`.
