@@ -54,10 +54,20 @@ export function cliError(thrown: unknown): McpAgentError {
 export function hint(error: McpAgentError): string {
   if (error.code === ErrorCode.NotReady && !/servers status|MCP Registry/.test(error.message))
     return ' (see "mcp-agent servers status")';
-  if (error.code === ErrorCode.Unauthorized)
-    return ' (sign in with "mcp-agent auth login <server>")';
+  if (error.code === ErrorCode.Unauthorized) {
+    // A model endpoint's refusal names the key's variable itself: OAuth is for MCP servers.
+    if (typeof error.details.endpoint === 'string') return '';
+    return ` (sign in with "mcp-agent auth login ${serverOf(error.details) ?? '<server>'}")`;
+  }
   if (error.code === ErrorCode.QuotaExceeded) return ' (see "mcp-agent usage")';
   return '';
+}
+
+// The MCP server an error is about, when its details say.
+function serverOf(details: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof details.serverId === 'string') return details.serverId;
+  const toolId = details.toolId;
+  return typeof toolId === 'string' && toolId.includes('.') ? toolId.split('.')[0] : undefined;
 }
 
 /** Reads a file the user named; a missing or unreadable one is a sentence, not `ENOENT`. */

@@ -226,6 +226,30 @@ describe('mcp-agent (the built binary)', { timeout: 90_000 }, () => {
     ]);
   });
 
+  it('run on a model endpoint that refuses the key says which variable to set, not an MCP server sign-in; exit 4', async () => {
+    const model = await startScriptedOpenAIServer([
+      { error: { status: 401, message: 'Incorrect API key provided.' } },
+    ]);
+    try {
+      const task = await runAsync(
+        {
+          MCP_AGENT_MODEL: 'openai:gpt-6.1-sol',
+          OPENAI_API_KEY: 'wrong-key-not-secret',
+          OPENAI_BASE_URL: model.url,
+        },
+        'run',
+        'Who is in the knowledge graph?',
+      );
+      expect(task.code).toBe(4);
+      expect(task.stderr).toMatch(
+        /^mcp-agent: The model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 refused the key from OPENAI_API_KEY \(HTTP 401\): "Incorrect API key provided\."\. Set OPENAI_API_KEY to a key this endpoint accepts\.\n$/,
+      );
+      expect(task.stderr).not.toMatch(/auth login|wrong-key/);
+    } finally {
+      await model.close();
+    }
+  });
+
   it('TEN-11 usage quota set: the call past maxCallsPerHour exits 5 saying which limit and when it resets', () => {
     expect(run('usage', 'quota', 'set', '--max-calls-per-hour', 'many').code).toBe(2);
     const set = run('usage', 'quota', 'set', '--max-calls-per-hour', '1');

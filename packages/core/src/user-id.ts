@@ -10,7 +10,10 @@ declare const canonicalUserId: unique symbol;
  * {@link parseUserId}, at sign-in or by `createContext`, and carried typed from there, so no
  * later layer checks or repairs it again.
  */
-export type UserId = string & { readonly [canonicalUserId]: true };
+export type UserId = string & {
+  /** The brand: only carried by the type, never present at run time. */
+  readonly [canonicalUserId]: true;
+};
 
 // Printable ASCII without a space at either end and without a "." or ".." segment: most ids, and
 // already in every normal form, so they skip Unicode normalisation (this runs per request).

@@ -31,6 +31,7 @@ export async function run(
     throw new McpAgentError(
       result.error?.code ?? ErrorCode.Internal,
       result.error?.message ?? result.status,
+      { details: result.error?.details ?? {} },
     );
   out(result.answer ?? '', result);
 }

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@mcp-agent/core';
-import { anthropicRefusal } from './endpoint-refusal.js';
+import { endpointRefusal, type EndpointSettings } from './endpoint-refusal.js';
 import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from './model-client.js';
 
 /** The model used when `ANTHROPIC_MODEL` is not set: one `@anthropic-ai/sdk` does not list as deprecated. */
@@ -14,6 +14,12 @@ export interface AnthropicModelClientOptions {
   readonly baseURL?: string;
   /** `ANTHROPIC_MODEL`, default {@link DEFAULT_ANTHROPIC_MODEL}. */
   readonly model?: string;
+  /**
+   * What chose `model`, named in the fix when the endpoint does not know it: the variable a host
+   * read it from (`createModelClientFromEnv` passes `MCP_AGENT_MODEL`); default `the model
+   * option`.
+   */
+  readonly modelFrom?: string;
   /** Retries of 408/409/429/5xx (529 included), honouring retry-after; default 2. */
   readonly maxRetries?: number;
   /** Per-request timeout; default 10 minutes (the SDK's). */
@@ -28,8 +34,10 @@ export interface AnthropicModelClientOptions {
  * A missing key is a `ConfigError` here, before any work starts.
  *
  * Its `generate` rejects with `UnauthorizedError` (`UNAUTHORIZED`) when the endpoint refuses
- * the key (401, 403), and with `ConfigError` (`CONFIG_INVALID`) when it refuses the request or
- * its tools (400, 404, 422), each naming the endpoint, the model and the fix; a 429 or 5xx
+ * the key (401, 403), naming where the key came from, and with `ConfigError` (`CONFIG_INVALID`)
+ * when it refuses the request (400, 404, 422), described by what its body says (an unknown
+ * model, with the setting that chose it; no such route; tools not supported; a tool's schema
+ * not accepted; anything else), each naming the endpoint, the model and the fix; a 429 or 5xx
  * the SDK retried in vain is the SDK's own error, which the task reports as `INTERNAL`.
  *
  * @throws ConfigError (`CONFIG_INVALID`) when neither `apiKey` nor `ANTHROPIC_API_KEY` is set.
@@ -63,6 +71,30 @@ export function createAnthropicModelClient(options: AnthropicModelClientOptions 
     maxRetries: options.maxRetries ?? 2,
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
+  const settings: EndpointSettings = {
+    endpoint: client.baseURL,
+    api: 'Anthropic Messages API (its /v1/messages)',
+    model: modelId,
+    modelFrom:
+      options.model !== undefined
+        ? (options.modelFrom ?? 'the model option')
+        : env.ANTHROPIC_MODEL
+          ? 'ANTHROPIC_MODEL'
+          : undefined,
+    keyFrom: options.apiKey !== undefined ? 'the apiKey option' : 'ANTHROPIC_API_KEY',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    endpointVariable: 'ANTHROPIC_BASE_URL',
+    modelVariable: 'MCP_AGENT_MODEL=anthropic:<model> (or ANTHROPIC_MODEL)',
+    toolsFix: 'mcp-agent needs tool use: use a model and endpoint that support it.',
+  };
+  // The SDK's error carries the body; its own message is what the body says, without the JSON.
+  const refusal = (error: unknown, request: ModelRequest) => {
+    if (!(error instanceof Anthropic.APIError) || error.status === undefined) return undefined;
+    const body = error.error as { error?: { message?: unknown } } | undefined;
+    const said = typeof body?.error?.message === 'string' ? body.error.message : error.message;
+    const tools = request.tools.map((tool) => tool.name);
+    return endpointRefusal(error.status, said, settings, tools, error);
+  };
   return {
     specificationVersion: 'v1',
     modelId,
@@ -87,7 +119,7 @@ export function createAnthropicModelClient(options: AnthropicModelClientOptions 
           request.signal === undefined ? {} : { signal: request.signal },
         )
         .catch((error: unknown) => {
-          throw anthropicRefusal(error, client.baseURL, modelId) ?? error;
+          throw refusal(error, request) ?? error;
         });
       const content: ContentBlock[] = [];
       for (const block of message.content) {

@@ -86,12 +86,12 @@ export async function createModelClientFromEnv(
     const { createOpenAIModelClient } = await import('./openai-model-client.js');
     return createOpenAIModelClient({
       env,
-      ...(choice.model === undefined ? {} : { model: choice.model }),
+      ...(choice.model === undefined ? {} : { model: choice.model, modelFrom: 'MCP_AGENT_MODEL' }),
     });
   }
   const { createAnthropicModelClient } = await import('./anthropic-model-client.js');
   return createAnthropicModelClient({
     env,
-    ...(choice.model === undefined ? {} : { model: choice.model }),
+    ...(choice.model === undefined ? {} : { model: choice.model, modelFrom: 'MCP_AGENT_MODEL' }),
   });
 }

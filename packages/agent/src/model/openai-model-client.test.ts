@@ -6,6 +6,7 @@ import {
   type ScriptedOpenAIServer,
 } from '../testing/index.js';
 import { InvalidToolInput, type ModelRequest } from './model-client.js';
+import { createModelClientFromEnv } from './model-from-env.js';
 import { createOpenAIModelClient, type OpenAIModelClientOptions } from './openai-model-client.js';
 
 // The adapter alone, through the real openai SDK, against the scripted Chat Completions server.
@@ -189,7 +190,9 @@ describe('createOpenAIModelClient (real openai SDK, scripted endpoint)', () => {
     expect(response.stopReason).toBe('tool_use');
     expect(server.requests).toHaveLength(3);
     server.push({ error: { status: 400, message: "'messages' must not be empty" } });
-    await expect(client().generate(ask())).rejects.toThrow(/400 'messages' must not be empty/);
+    await expect(client().generate(ask())).rejects.toThrow(
+      /refused the request \(HTTP 400\): "'messages' must not be empty"/,
+    );
     expect(server.requests).toHaveLength(4);
   });
 
@@ -251,9 +254,74 @@ describe('createOpenAIModelClient (real openai SDK, scripted endpoint)', () => {
       error: { status: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' },
     });
     await expect(client().generate(ask())).rejects.toThrow(
-      /refused function tools: "400 registry.ollama.ai\/library\/gemma:2b does not support tools".*--enable-auto-tool-choice/,
+      /refused tools \(HTTP 400\): "registry.ollama.ai\/library\/gemma:2b does not support tools".*--enable-auto-tool-choice/,
     );
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('a 400 saying a function\'s schema is invalid names that tool and its schema, not "refused tools"', async () => {
+    server.push({
+      error: {
+        status: 400,
+        message:
+          "Invalid schema for function 'search_tools': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+        code: 'invalid_function_parameters',
+      },
+    });
+    const error = (await client()
+      .generate(ask())
+      .catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).not.toMatch(/refused (function )?tools/);
+    expect(error.message).toMatch(
+      /refused the definition of the tool "search_tools" in the request \(HTTP 400\): "Invalid schema for function 'search_tools'/,
+    );
+  });
+
+  it("a refused key names the variable it came from, or says none was sent; never an MCP server's sign-in", async () => {
+    const refused = { error: { status: 401, message: 'Incorrect API key provided.' } };
+    server.push(refused, refused);
+    const fromEnv = await createModelClientFromEnv({
+      MCP_AGENT_MODEL: 'openai:local-model',
+      OPENAI_API_KEY: 'wrong-key-not-secret',
+      OPENAI_BASE_URL: server.url,
+    });
+    const error = (await fromEnv.generate(ask()).catch((e: unknown) => e)) as ConfigError;
+    expect(error.code).toBe('UNAUTHORIZED');
+    expect(error.message).toMatch(
+      /refused the key from OPENAI_API_KEY \(HTTP 401\): "Incorrect API key provided\."\. Set OPENAI_API_KEY to a key this endpoint accepts\./,
+    );
+    expect(error.message).not.toMatch(/auth login|wrong-key/);
+    const keyless = await createModelClientFromEnv({
+      MCP_AGENT_MODEL: 'openai:local-model',
+      OPENAI_BASE_URL: server.url,
+    });
+    await expect(keyless.generate(ask())).rejects.toThrow(
+      /wants a key and none was sent \(HTTP 401\).*Set OPENAI_API_KEY to a key this endpoint accepts/,
+    );
+  });
+
+  it('a 404 for the model names the variable that chose it', async () => {
+    server.push(
+      { error: { status: 404, message: 'The model `qwen9` does not exist.' } },
+      { error: { status: 404, message: "model 'llama9' not found, try pulling it first" } },
+    );
+    const named = await createModelClientFromEnv({
+      MCP_AGENT_MODEL: 'openai:qwen9',
+      OPENAI_MODEL: 'llama3.1',
+      OPENAI_BASE_URL: server.url,
+    });
+    const error = (await named.generate(ask()).catch((e: unknown) => e)) as ConfigError;
+    expect(error.message).toMatch(
+      /\(model "qwen9"\) does not know the model \(HTTP 404\).*MCP_AGENT_MODEL chose it: set MCP_AGENT_MODEL to a model this endpoint serves\./,
+    );
+    expect(error.message).not.toMatch(/OPENAI_MODEL/);
+    const fromVariable = createOpenAIModelClient({
+      env: { OPENAI_BASE_URL: server.url, OPENAI_MODEL: 'llama9' },
+    });
+    await expect(fromVariable.generate(ask())).rejects.toThrow(
+      /OPENAI_MODEL chose it: set OPENAI_MODEL to a model this endpoint serves/,
+    );
   });
 
   it('a missing key is a ConfigError unless another endpoint is named; the env decides, not the process', () => {

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { ConfigError } from '@mcp-agent/core';
+import { endpointRefusal, type EndpointSettings } from './endpoint-refusal.js';
 import {
   InvalidToolInput,
   type ContentBlock,
@@ -23,6 +24,12 @@ export interface OpenAIModelClientOptions {
   readonly baseURL?: string;
   /** `OPENAI_MODEL`, default {@link DEFAULT_OPENAI_MODEL}. */
   readonly model?: string;
+  /**
+   * What chose `model`, named in the fix when the endpoint does not know it: the variable a host
+   * read it from (`createModelClientFromEnv` passes `MCP_AGENT_MODEL`); default `the model
+   * option`.
+   */
+  readonly modelFrom?: string;
   /** Retries of 408/409/429/5xx, honouring retry-after(-ms); default 2 (the SDK's). */
   readonly maxRetries?: number;
   /** Per-request timeout; default 10 minutes (the SDK's). */
@@ -57,10 +64,13 @@ export interface OpenAIModelClientOptions {
  * JSON passed on as {@link InvalidToolInput}, usage with cached prompt tokens, the SDK's retries,
  * and any `baseURL`. An endpoint that ignores or refuses tools is a `ConfigError` saying so.
  *
- * Its `generate` rejects with `ConfigError` (`CONFIG_INVALID`) when the endpoint refuses
- * function tools (400, 422 or a 5xx that says so) or answers in words twice although a tool
- * call was required, naming the endpoint, the model and the server flag to set; any other
- * failure (a refused key, a 429 or 5xx the SDK retried in vain) is the SDK's own error, which
+ * Its `generate` rejects with `UnauthorizedError` (`UNAUTHORIZED`) when the endpoint refuses
+ * the key (401, 403), naming where the key came from, and with `ConfigError` (`CONFIG_INVALID`)
+ * when it refuses the request (400, 404, 422, or a 5xx that says it takes no tools), described
+ * by what its body says (an unknown model, with the setting that chose it; no such route;
+ * function tools not supported, with the server flag to set; a tool's schema not accepted;
+ * anything else), or answers in words twice although a tool call was required; each names the
+ * endpoint and the model. A 429 or 5xx the SDK retried in vain is the SDK's own error, which
  * the task reports as `INTERNAL`.
  *
  * @throws ConfigError (`CONFIG_INVALID`) when neither a key (`apiKey`, `OPENAI_API_KEY`) nor an
@@ -104,6 +114,27 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}):
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
   const endpoint = baseURL ?? OPENAI_API;
+  const settings: EndpointSettings = {
+    endpoint,
+    api: 'OpenAI Chat Completions API (its /chat/completions)',
+    model: modelId,
+    modelFrom:
+      options.model !== undefined
+        ? (options.modelFrom ?? 'the model option')
+        : env.OPENAI_MODEL
+          ? 'OPENAI_MODEL'
+          : undefined,
+    keyFrom:
+      options.apiKey !== undefined
+        ? 'the apiKey option'
+        : env.OPENAI_API_KEY
+          ? 'OPENAI_API_KEY'
+          : undefined,
+    keyVariable: 'OPENAI_API_KEY',
+    endpointVariable: 'OPENAI_BASE_URL',
+    modelVariable: 'MCP_AGENT_MODEL=openai:<model> (or OPENAI_MODEL)',
+    toolsFix: TOOLS_FIX,
+  };
   const create = async (
     request: ModelRequest,
     toolChoice: 'auto' | 'required' | undefined,
@@ -133,7 +164,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}):
         request.signal === undefined ? {} : { signal: request.signal },
       );
     } catch (error) {
-      throw refusedTools(error, endpoint, modelId) ?? error;
+      throw refusal(error, request, settings) ?? error;
     }
   };
   const verify = options.verifyToolSupport ?? true;
@@ -152,7 +183,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions = {}):
       const usage = addUsage(first.usage, forced.usage);
       if (hasToolUse(forced)) return { ...forced, usage };
       throw new ConfigError(
-        `The model endpoint ${endpoint} (model "${modelId}") ignores function tools: it answered in words twice, the second time although a tool call was required. mcp-agent needs function calling: use a model that supports tools, and on vLLM start it with --enable-auto-tool-choice --tool-call-parser <parser>, on llama.cpp with --jinja.`,
+        `The model endpoint ${endpoint} (model "${modelId}") ignores function tools: it answered in words twice, the second time although a tool call was required. ${TOOLS_FIX}`,
         { details: { endpoint, model: modelId, usage } },
       );
     },
@@ -294,15 +325,15 @@ function addUsage(a: ModelResponse['usage'], b: ModelResponse['usage']): ModelRe
   };
 }
 
-// Endpoints without function calling refuse the request (Ollama: "does not support tools";
-// vLLM: "auto" tool choice requires --enable-auto-tool-choice; llama.cpp: tools need --jinja).
-function refusedTools(error: unknown, endpoint: string, model: string): ConfigError | undefined {
+const TOOLS_FIX =
+  'mcp-agent needs function calling: use a model that supports tools, and on vLLM start it with --enable-auto-tool-choice --tool-call-parser <parser>, on llama.cpp with --jinja.';
+
+// The SDK's error, described by what the endpoint's body says (its `error.message`, without
+// the status the SDK puts before it).
+function refusal(error: unknown, request: ModelRequest, settings: EndpointSettings) {
   if (!(error instanceof OpenAI.APIError) || error.status === undefined) return undefined;
-  if (error.status !== 400 && error.status !== 422 && error.status < 500) return undefined;
-  const message = error.message.slice(0, 300);
-  if (!/\btools?\b|tool[_ ]choice|function[_ ]call/i.test(message)) return undefined;
-  return new ConfigError(
-    `The model endpoint ${endpoint} (model "${model}") refused function tools: "${message}". mcp-agent needs function calling: use a model that supports tools, and on vLLM start it with --enable-auto-tool-choice --tool-call-parser <parser>, on llama.cpp with --jinja.`,
-    { cause: error, details: { endpoint, model, status: error.status } },
-  );
+  const body = error.error as { message?: unknown } | undefined;
+  const said = typeof body?.message === 'string' ? body.message : error.message;
+  const tools = request.tools.map((tool) => tool.name);
+  return endpointRefusal(error.status, said, settings, tools, error);
 }
