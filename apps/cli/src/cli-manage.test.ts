@@ -25,7 +25,7 @@ afterAll(() => {
 });
 
 describe('mcp-agent servers: managing servers (the built binary)', { timeout: 90_000 }, () => {
-  it('add refuses an existing id without --replace; show names secrets but never shows them', () => {
+  it('add refuses an existing id without --replace, and says "replaced" with it; show names secrets but never shows them', () => {
     const { run } = cliHome('mcp-cli-manage-');
     const add = [
       'servers',
@@ -46,7 +46,13 @@ describe('mcp-agent servers: managing servers (the built binary)', { timeout: 90
     expect(again.stderr).toMatch(
       /A server "notes" exists already \(stdio\); add --replace to replace it, or see it with "mcp-agent servers show notes"/,
     );
-    expect(run([...add, '--env', 'NOTES_TOKEN=s3cr3t-value', '--replace']).code).toBe(0);
+    expect(run([...add, '--env', 'NOTES_TOKEN=s3cr3t-value', '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'replaced notes (stdio) for cli-user\n',
+    });
+    expect(
+      JSON.parse(run(['--json', ...add, '--env', 'NOTES_TOKEN=s3cr3t-value', '--replace']).stdout),
+    ).toMatchObject({ added: 'notes', replaced: true });
     const shown = run(['servers', 'show', 'notes']);
     expect(shown.stdout).toMatch(
       /^id:\s+notes\ntier:\s+user\nenabled:\s+yes\ntransport:\s+stdio\ncommand:\s+npx -y @acme\/notes\nenv:\s+NOTES_TOKEN \(values stored encrypted, not shown\)\n/,

@@ -129,10 +129,11 @@ async function add(
       `A server "${parsed.id}" exists already (${existing?.transport ?? stack.registry.appServers.get(parsed.id)?.transport}); add --replace to replace it, or see it with "mcp-agent servers show ${parsed.id}".`,
     );
   const record = await stack.registry.addServer(ctx, parsed);
-  out(`added ${record.serverId} (${record.transport}) for ${ctx.userId}${source}`, {
-    added: record.serverId,
-    ...(existing?.scope === 'user' ? { replaced: true } : {}),
-  });
+  const replaced = existing?.scope === 'user';
+  out(
+    `${replaced ? 'replaced' : 'added'} ${record.serverId} (${record.transport}) for ${ctx.userId}${source}`,
+    { added: record.serverId, ...(replaced ? { replaced: true } : {}) },
+  );
 }
 
 async function importFile(
