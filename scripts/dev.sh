@@ -58,12 +58,67 @@ ensure_toolchain() {
   fi
 }
 
+# Where the full output of the install is kept (native addons print hundreds of build lines).
+logs="$root/.dev-logs"
+
+# What an install is doing now, read from its log: the lifecycle scripts under way (pnpm's
+# `<pkg> install$` line without its `install: Done`), else pnpm's latest progress line.
+install_progress() {
+  [ -f "$1" ] || { echo "starting"; return; }
+  awk '
+    { gsub(/\033\[[0-9;]*m/, "") }
+    /^[^ ]+ [a-z]+\$ / { n = $1; sub(/.*\//, "", n); building[n] = 1 }
+    /^[^ ]+ [a-z]+: (Done|Failed)$/ { n = $1; sub(/.*\//, "", n); delete building[n] }
+    /^Progress: / { progress = $0; sub(/^Progress: /, "", progress) }
+    END {
+      for (n in building) names = names (names == "" ? "" : ", ") n;
+      if (names != "") print "running the install scripts of " names " (a native addon built from source takes minutes)";
+      else if (progress != "") print progress;
+      else print "starting";
+    }
+  ' "$1" 2>/dev/null || true
+}
+
+# Runs a command with its output in a log file, showing one line of progress instead (rewritten
+# in place on a terminal; a line when it changes, at most every 15 s, elsewhere). On failure the
+# whole log is printed, since the cause is in it, and the log is kept either way.
+run_logged() {
+  local label="$1" log="$2" started=$SECONDS pid status=0 line last="" shown=-15
+  shift 2
+  mkdir -p "$(dirname "$log")"
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  # A background job of a script ignores Ctrl-C: it is stopped with the script.
+  trap 'kill "$pid" 2>/dev/null; exit 130' INT TERM
+  while kill -0 "$pid" 2>/dev/null; do
+    line="$(install_progress "$log")"
+    if [ -t 2 ]; then
+      printf '\r\033[K[dev] %s: %s, %ss' "$label" "$line" $((SECONDS - started)) >&2
+    elif [ "$line" != "$last" ] && [ $((SECONDS - shown)) -ge 15 ]; then
+      say "$label: $line"
+      last="$line"
+      shown=$SECONDS
+    fi
+    sleep 1
+  done
+  wait "$pid" || status=$?
+  trap - INT TERM
+  if [ -t 2 ]; then printf '\r\033[K' >&2; fi
+  if [ "$status" -ne 0 ]; then
+    say "$label failed (exit $status). Its full output:"
+    cat "$log" >&2
+    say "$label failed (exit $status); the output above is kept in $log"
+    exit "$status"
+  fi
+  say "$label: done in $((SECONDS - started)) s (full output in ${log#"$root"/})"
+}
+
 ensure_install() {
   local stamp="node_modules/.dev-install-stamp" want
   want="$(node --version) $(cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json apps/*/package.json 2>/dev/null | cksum)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
-  say "pnpm install --frozen-lockfile"
-  pnpm install --frozen-lockfile --reporter=append-only >&2
+  run_logged "pnpm install --frozen-lockfile" "$logs/install.log" \
+    pnpm install --frozen-lockfile --reporter=append-only
   echo "$want" >"$stamp"
 }
 
