@@ -4,7 +4,10 @@ import { readTokenFile } from './token-file.js';
 
 /** What a verified bearer token says about its caller. */
 export interface VerifiedToken {
-  /** The user (tenant) every request with this token acts for. */
+  /**
+   * The user (tenant) every request with this token acts for, exactly as issued: one that is not
+   * already canonical (core's `parseUserId`) is refused at sign-in with 401, never repaired.
+   */
   readonly userId: string;
   /** The scopes the token grants (a JWT's `scope` or `scp`); static tokens have none. */
   readonly scopes?: readonly string[];
