@@ -71,4 +71,16 @@ describe('the audit log', () => {
     expect(next.body.entries.map((e) => e.action)).toEqual(['server.added']);
     expect((await audit(TOKENS.operator, '?tenant=alice&before=x')).status).toBe(400);
   });
+
+  it('AUTH-22 the operator names a tenant exactly: a look-alike of alice is refused with the reason, not shown as hers', async () => {
+    for (const [lookAlike, reason] of [
+      ['alice%20', /whitespace \(U\+0020\)/],
+      ['alice%C2%A0', /whitespace \(U\+00A0\)/],
+      ['A%CC%8Angstr%C3%B6m', /not in Unicode normal form C/],
+    ] as const) {
+      const response = await send(`/ui/api/audit?tenant=${lookAlike}`, TOKENS.operator);
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toMatch(reason);
+    }
+  });
 });
