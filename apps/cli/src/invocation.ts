@@ -68,7 +68,12 @@ export const COMMANDS: Readonly<
     flags: {
       model: { type: 'string' },
       mode: { type: 'string', multiple: true },
+      modes: { type: 'string', multiple: true },
       task: { type: 'string', multiple: true },
+      tasks: { type: 'string', multiple: true },
+      queries: { type: 'string' },
+      timeout: { type: 'string' },
+      'max-input-tokens': { type: 'string' },
       out: { type: 'string' },
     },
   },

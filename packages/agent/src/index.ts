@@ -16,6 +16,7 @@ export type { AdmittedTask, StoredTaskAdmitted, TaskAdmission } from './tasks/ta
 export {
   createModelClientFromEnv,
   isModelConfigured,
+  type ModelFromEnvOptions,
   type ModelProvider,
 } from './model/model-from-env.js';
 export { DEFAULT_MODEL_PRICES, type ModelPrice, type PriceTable } from './model/model-prices.js';

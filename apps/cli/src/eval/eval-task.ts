@@ -3,7 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { answerFailure, refuses, REFUSAL, type ExpectedAnswer } from './answer-line.js';
 import { git, type EvalWorld } from './eval-world.js';
+import { describeChange, type WorldChange } from './world-snapshot.js';
 
 /** The suite's servers, by the id each is added under. */
 export type EvalServerId = 'memory' | 'files' | 'sqlite' | 'git' | 'pdf' | 'time' | 'everything';
@@ -35,13 +37,33 @@ export interface ReferencePlan {
 /** What the checker sees after the task ran. */
 export interface Outcome {
   readonly world: EvalWorld;
-  /** The model's final answer ('' when there was none). */
+  /** The model's final reply ('' when there was none). */
   readonly answer: string;
+  /** Every part of the world that differs from the fresh state the task started from. */
+  readonly changes: readonly WorldChange[];
+  /** Tools called successfully in this run (from sandboxed code too). */
+  readonly toolsUsed: readonly string[];
+  /** Every text the model was shown back by its commands in this run, one text. */
+  readonly observed: string;
+}
+
+/** A question's answer and where its data is. */
+export interface QuestionCheck {
+  /** The final `ANSWER:` line, compared after normalising (answer-line.ts). */
+  readonly answer: ExpectedAnswer;
+  /** Tools that hold the data (`<server>.<tool>`): one must have been called in this run. */
+  readonly sources: readonly string[];
+  /**
+   * Values of which one must be in what the tools returned (the data itself, or a value
+   * computed from it where a model may compute it in SQL or code): an answer the tools never
+   * showed is a guess, whatever tool was called.
+   */
+  readonly seen: readonly string[];
 }
 
 export interface EvalTask {
   readonly id: string;
-  /** The request, in a user's words. */
+  /** The request, in a user's words (the runner adds answer-line.ts's `ANSWER_RULE` to each). */
   readonly prompt: string;
   readonly kind: TaskKind;
   /** The servers the reference plan uses. */
@@ -51,8 +73,50 @@ export interface EvalTask {
   /** State this task needs beyond the common one, made after the reset. */
   readonly setup?: (world: EvalWorld) => void;
   readonly plan: (world: EvalWorld) => ReferencePlan;
-  /** Why the outcome is wrong, or undefined when it is right. */
-  readonly check: (outcome: Outcome) => string | undefined;
+  /** A question's answer; every question and large-result task has one. */
+  readonly question?: QuestionCheck;
+  /**
+   * The parts of the world the request asks to change: every other part must be as it was.
+   * Absent: nothing may change.
+   */
+  readonly changes?: (change: WorldChange) => boolean;
+  /** Why the requested change is wrong, or undefined when it is right. */
+  readonly check?: (outcome: Outcome) => string | undefined;
+  /**
+   * The reference plan with one subtle mistake (the `wrong-args` model plays it): a step's
+   * arguments changed so that the outcome is wrong in a way a lax checker would miss.
+   */
+  readonly wrongArgs?: (plan: ReferencePlan, world: EvalWorld) => ReferencePlan;
+}
+
+/**
+ * The verdict on a whole outcome: nothing changed beyond what the request asked for, a task no
+ * tool can do refused in the declared form, a question answered from a tool that holds its
+ * data, then the task's own check of the change it asked for. Undefined when it passed.
+ */
+export function judge(task: EvalTask, outcome: Outcome): string | undefined {
+  const allowed = task.changes ?? (() => false);
+  const stray = outcome.changes.filter((change) => !allowed(change));
+  if (stray.length > 0)
+    return `changed what the request never asked for: ${stray
+      .slice(0, 4)
+      .map(describeChange)
+      .join(', ')}${stray.length > 4 ? ` and ${stray.length - 4} more` : ''}`;
+  if (task.kind === 'unsolvable')
+    return refuses(outcome.answer) ? undefined : `the reply does not end with ANSWER: ${REFUSAL}`;
+  if (refuses(outcome.answer)) return 'the reply says a task the tools can do is not possible';
+  if (task.question !== undefined) {
+    const { answer, sources, seen } = task.question;
+    if (!sources.some((tool) => outcome.toolsUsed.includes(tool)))
+      return `no tool holding the data was called (one of ${sources.join(', ')})`;
+    if (!seen.some((value) => outcome.observed.includes(value)))
+      return `no tool result showed the data (${seen.map((v) => JSON.stringify(v)).join(' or ')})`;
+    const wrong = answerFailure(outcome.answer, answer, (text) =>
+      text.split(`${outcome.world.files}/`).join('').split(`${outcome.world.repo}/`).join(''),
+    );
+    if (wrong !== undefined) return wrong;
+  } else if (outcome.changes.length === 0) return 'nothing changed';
+  return task.check?.(outcome);
 }
 
 /** A file of the user's documents, or undefined when it is absent. */
@@ -104,23 +168,36 @@ export function gitOut(world: EvalWorld, ...args: string[]): string {
   }
 }
 
-/** A failure unless the answer contains every value (case-insensitive). */
-export function answerHas(
-  answer: string,
-  ...values: readonly (string | number)[]
-): string | undefined {
-  const missing = values.filter((v) => !answer.toLowerCase().includes(String(v).toLowerCase()));
-  return missing.length === 0
-    ? undefined
-    : `the answer does not say ${missing.map((v) => JSON.stringify(String(v))).join(', ')}`;
+/** A plan with step `index`'s arguments merged with `patch` (a `wrongArgs` mutation). */
+export function withArgs(
+  index: number,
+  patch: (world: EvalWorld) => Readonly<Record<string, unknown>>,
+): (plan: ReferencePlan, world: EvalWorld) => ReferencePlan {
+  return (plan, world) => ({
+    ...plan,
+    steps: plan.steps.map((step, i) =>
+      i === index ? { ...step, args: { ...step.args, ...patch(world) } } : step,
+    ),
+  });
 }
 
-const DECLINE =
-  /\b(can(?:no|')t|unable|not able|no (?:connected )?tool|not possible|don't have|do not have)\b/i;
+/** A plan with step `index` replaced (a `wrongArgs` mutation calling another tool). */
+export function withStep(
+  index: number,
+  step: (world: EvalWorld) => PlanStep,
+): (plan: ReferencePlan, world: EvalWorld) => ReferencePlan {
+  return (plan, world) => ({
+    ...plan,
+    steps: plan.steps.map((s, i) => (i === index ? step(world) : s)),
+  });
+}
 
-/** A failure unless the answer says the task cannot be done. */
-export function declines(answer: string): string | undefined {
-  return DECLINE.test(answer) ? undefined : 'the answer does not say that no tool can do this';
+/** A change predicate: the part is one of `keys` (exact, or a prefix ending in `*`). */
+export function changeOf(...keys: readonly string[]): (change: WorldChange) => boolean {
+  return (change) =>
+    keys.some((key) =>
+      key.endsWith('*') ? change.key.startsWith(key.slice(0, -1)) : change.key === key,
+    );
 }
 
 /** The first failure of several checks. */

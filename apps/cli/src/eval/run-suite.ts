@@ -6,11 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type ModelClient, type ToolMode } from '@mcp-agent/agent';
-import type { EvalTask, TaskKind } from './eval-task.js';
+import type { MCPTaskResult } from '@mcp-agent/core';
+import { ANSWER_RULE } from './answer-line.js';
+import { judge, type EvalTask, type TaskKind } from './eval-task.js';
 import { evalServers } from './eval-servers.js';
 import { createWorld, resetWorld } from './eval-world.js';
+import { diffWorld, snapshotWorld } from './world-snapshot.js';
 import {
   startScriptedModel,
+  type QueryVariant,
   type ScriptedModel,
   type ScriptedModelName,
 } from './scripted-models.js';
@@ -42,9 +46,22 @@ export interface SuiteOptions {
   readonly tasks: readonly EvalTask[];
   /** Each run as it ends (progress for a terminal). */
   readonly onRun?: (run: TaskRun) => void;
+  /** A scripted oracle's searches; default `blind`. */
+  readonly queries?: QueryVariant;
   /** The most commands a task may run; default 15. */
   readonly maxSteps?: number;
+  /** Each task's wall-time limit in milliseconds; default the agent's (`DEFAULT_BUDGET`). */
+  readonly timeoutMs?: number;
+  /** Each task's input-token limit; default the agent's. */
+  readonly maxInputTokens?: number;
+  /** Each run with what the agent returned (a transcript's source). */
+  readonly onResult?: (run: TaskRun, task: EvalTask, result: MCPTaskResult) => void;
+  /** Each folder holding state as it is made (a caller interrupted removes them). */
+  readonly onTemporary?: (folder: string) => void;
 }
+
+// Meta-tools that show the catalog, not a server's data: what they return is no evidence.
+const CATALOG_COMMANDS = new Set(['search_tools', 'describe_tools', 'list_servers']);
 
 export async function runSuite(options: SuiteOptions): Promise<TaskRun[]> {
   const runs: TaskRun[] = [];
@@ -54,9 +71,13 @@ export async function runSuite(options: SuiteOptions): Promise<TaskRun[]> {
 
 async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]> {
   const world = createWorld();
+  options.onTemporary?.(world.root);
   const home = mkdtempSync(join(tmpdir(), 'mcp-agent-eval-home-'));
+  options.onTemporary?.(home);
   const scripted: ScriptedModel | undefined =
-    typeof options.model === 'string' ? await startScriptedModel(options.model) : undefined;
+    typeof options.model === 'string'
+      ? await startScriptedModel(options.model, options.queries)
+      : undefined;
   const model = scripted?.client ?? (options.model as ModelClient);
   const stack = await openAgentStack({ home, env: { PATH: process.env.PATH } });
   const runs: TaskRun[] = [];
@@ -78,15 +99,32 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
       if (!cleared.ok) throw new Error(`the git server's state: ${cleared.error.message}`);
       task.setup?.(world);
       scripted?.prepare(task, world, mode);
-      const result = await stack.agent.executeTask(task.prompt, 'eval', {
+      // The state the task starts from, as a fresh copy of the world has it.
+      const fresh = snapshotWorld(world);
+      const result = await stack.agent.executeTask(`${task.prompt}${ANSWER_RULE}`, 'eval', {
         mode,
         model,
-        budget: { maxSteps: options.maxSteps ?? 15 },
+        budget: {
+          maxSteps: options.maxSteps ?? 15,
+          ...(options.timeoutMs === undefined ? {} : { maxWallTimeMs: options.timeoutMs }),
+          ...(options.maxInputTokens === undefined
+            ? {}
+            : { maxInputTokens: options.maxInputTokens }),
+        },
       });
       const answer = result.answer ?? '';
       const failure =
         result.status === 'completed'
-          ? task.check({ world, answer })
+          ? judge(task, {
+              world,
+              answer,
+              changes: diffWorld(fresh, snapshotWorld(world)),
+              toolsUsed: result.toolsUsed,
+              observed: result.steps
+                .filter((step) => !CATALOG_COMMANDS.has(step.command))
+                .map((step) => textsOf(step.observation).join('\n'))
+                .join('\n'),
+            })
           : `the task ended ${result.status}: ${result.error?.message ?? ''}`.trim();
       // What the model said shows why, as far as its words do.
       const reason =
@@ -108,6 +146,7 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
         wallMs: result.durationMs,
       };
       runs.push(run);
+      options.onResult?.(run, task, result);
       options.onRun?.(run);
     }
   } finally {
@@ -117,4 +156,17 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
     rmSync(home, { recursive: true, force: true });
   }
   return runs;
+}
+
+// Every string in a command's observation (a tool's text, a script's returned values).
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, v]) =>
+      typeof v === 'object' ? textsOf(v) : [`${key}: ${textsOf(v).join('')}`, ...textsOf(v)],
+    );
+  }
+  return [];
 }

@@ -1,16 +1,34 @@
-// The two models the suite runs without a real one, each on a scripted Anthropic Messages API
-// on loopback driven through the real @anthropic-ai/sdk, so their requests, tokens and tool
-// uses take the same path as a real model's. The `oracle` plays each task's reference plan in
-// the mode under test and must pass every task; the `idle` model answers "Done." at once and
-// must fail every task. Their token figures are the endpoint's estimate of the context each
-// request carries (see `usageOf`), the same for every mode, so modes compare on equal terms.
+// The models the suite runs without a real one, each on a scripted Anthropic Messages API on
+// loopback driven through the real @anthropic-ai/sdk, so their requests, tokens and tool uses
+// take the same path as a real model's. The `oracle` plays each task's reference plan in the
+// mode under test and must pass every task; the `idle` model answers "Done." at once and the
+// adversaries (scripted-plays.ts) each do one kind of wrong thing: all of them must fail every
+// task they run. Their token figures are the endpoint's estimate of the context each request
+// carries (see `usageOf`), the same for every mode, so modes compare on equal terms.
 import type { ModelClient, ToolMode } from '@mcp-agent/agent';
-import type { AnthropicRequestBody, ScriptedMessage, ScriptStep } from '@mcp-agent/agent/testing';
+import type { AnthropicRequestBody, ScriptStep } from '@mcp-agent/agent/testing';
+import { BLIND_REQUESTS } from './blind-requests.js';
 import type { EvalTask, ReferencePlan } from './eval-task.js';
 import type { EvalWorld } from './eval-world.js';
+import {
+  adversaryTurns,
+  finalReply,
+  planTurns,
+  type Block,
+  type ScriptedModelName,
+} from './scripted-plays.js';
 
-/** The scripted models. */
-export type ScriptedModelName = 'oracle' | 'idle';
+export type { ScriptedModelName } from './scripted-plays.js';
+
+/**
+ * Which searches the oracle makes, one per plan step: `blind` (default) the short request
+ * written blind for that step, `blind-sentence` its full-sentence one, `tool-worded` the plan's
+ * own queries (in the tools' words: the suite's first searches, kept to compare).
+ */
+export type QueryVariant = 'blind' | 'blind-sentence' | 'tool-worded';
+
+/** The query variants, for the command line. */
+export const QUERY_VARIANTS: readonly QueryVariant[] = ['blind', 'blind-sentence', 'tool-worded'];
 
 /** A scripted model endpoint and a client of it; `prepare` before each task. */
 export interface ScriptedModel {
@@ -19,22 +37,31 @@ export interface ScriptedModel {
   close(): Promise<void>;
 }
 
-type Block = ScriptedMessage['content'][number];
+/** One plan step's search, for the oracle's check of what it found. */
+interface StepSearch {
+  readonly tool: string;
+  readonly query: string;
+}
 
-export async function startScriptedModel(name: ScriptedModelName): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  name: ScriptedModelName,
+  queries: QueryVariant = 'blind',
+): Promise<ScriptedModel> {
   const [{ startScriptedAnthropicServer }, { createAnthropicModelClient }] = await Promise.all([
     import('@mcp-agent/agent/testing'),
     import('@mcp-agent/agent/anthropic'),
   ]);
-  let turns: readonly Block[][] = [];
-  let evidence: readonly string[] = [];
+  let script: OracleScript = { turns: [], evidence: [], searches: [] };
   let lastPrefix = '';
+  let taskIndex = 0;
   const server = await startScriptedAnthropicServer();
   // Always one step queued: each request queues the next, so a task may take any number.
   const step: ScriptStep = ({ body }) => {
     server.push(step);
     const content =
-      name === 'idle' ? [{ type: 'text' as const, text: 'Done.' }] : next(body, turns, evidence);
+      name === 'oracle'
+        ? oracleNext(body, script)
+        : ((script.turns[assistantTurns(body)] ?? [{ type: 'text', text: 'Done.' }]) as Block[]);
     const usage = usageOf(body, content, lastPrefix);
     lastPrefix = usage.prefix;
     return { content, usage: usage.tokens };
@@ -49,86 +76,132 @@ export async function startScriptedModel(name: ScriptedModelName): Promise<Scrip
     }),
     prepare(task, world, mode) {
       const plan = task.plan(world);
-      turns = name === 'oracle' ? oracleTurns(plan, mode) : [];
-      evidence = plan.evidence ?? [];
       lastPrefix = '';
+      taskIndex += 1;
+      if (name === 'oracle') script = oracleScript(task, plan, mode, queries);
+      else if (name === 'idle')
+        script = { turns: [[{ type: 'text', text: 'Done.' }]], evidence: [], searches: [] };
+      else
+        script = {
+          turns: adversaryTurns(name, task, world, mode, taskIndex),
+          evidence: [],
+          searches: [],
+        };
     },
     close: () => server.close(),
   };
 }
 
+/** The oracle's script for one task: its turns, what its answer rests on, and its searches. */
+interface OracleScript {
+  turns: Block[][];
+  readonly evidence: readonly string[];
+  readonly searches: readonly StepSearch[];
+  /** The steps a browse turn was sent for, until their results are checked. */
+  browsed?: readonly StepSearch[] | undefined;
+}
+
+// One search per step: each step's tool must be found by that step's own query.
+function oracleScript(
+  task: EvalTask,
+  plan: ReferencePlan,
+  mode: ToolMode,
+  variant: QueryVariant,
+): OracleScript {
+  const blind = BLIND_REQUESTS[task.id] ?? [];
+  const queryOf = (i: number): string => {
+    if (variant === 'tool-worded') return plan.queries[i] ?? plan.queries.at(-1) ?? task.prompt;
+    const request = blind[i];
+    if (request === undefined)
+      throw new Error(`task ${task.id} has no blind request for step ${i + 1}`);
+    return variant === 'blind' ? request.short : request.sentence;
+  };
+  const searches: StepSearch[] =
+    plan.steps.length === 0
+      ? [{ tool: '', query: queryOf(0) }]
+      : plan.steps.map((s, i) => ({ tool: s.tool, query: queryOf(i) }));
+  return {
+    turns: planTurns(
+      plan,
+      mode,
+      finalReply(task, plan),
+      searches.map((s) => [s.query]),
+    ),
+    evidence: plan.evidence ?? [],
+    searches,
+  };
+}
+
+function assistantTurns(body: AnthropicRequestBody): number {
+  return body.messages.filter((m) => m.role === 'assistant').length;
+}
+
 // The oracle's turn for this request: the plan's next one, unless the last tool result failed or
-// a search did not find a tool the plan needs (then it says so, and the checker fails it). A task
-// no tool can do is declined after its search whatever the search said: search keeps "no good
-// match" for requests no connected tool's text answers at all, and otherwise shows the closest
-// tools for the model to judge, as a model reading them would decline.
-function next(
-  body: AnthropicRequestBody,
-  turns: readonly Block[][],
-  evidence: readonly string[],
-): Block[] {
-  const index = body.messages.filter((m) => m.role === 'assistant').length;
+// a step's search did not find its tool (then it browses the step's server when search_tools
+// can, and says what was missed when that fails too: the checker fails it). A task no tool can
+// do is declined after its search whatever the search said: search keeps "no good match" for
+// requests no connected tool's text answers at all, and otherwise shows the closest tools for
+// the model to judge, as a model reading them would decline.
+function oracleNext(body: AnthropicRequestBody, script: OracleScript): Block[] {
+  const index = assistantTurns(body);
   const results = lastResults(body);
   const failed = results.find((r) => r.isError);
+  // A search_tools that cannot browse yet (servers without a query) leaves the misses as they are.
+  if (failed !== undefined && script.browsed !== undefined) return missedText(script.browsed);
   if (failed !== undefined)
     return [{ type: 'text', text: `Oracle stopped: a step failed: ${failed.text.slice(0, 400)}` }];
-  const turn = turns[index];
+  const turn = script.turns[index];
   if (turn === undefined) return [{ type: 'text', text: 'Oracle stopped: the plan has ended.' }];
   // The answer only once the tools' results showed what it rests on.
-  if (index === turns.length - 1) {
+  if (index === script.turns.length - 1) {
     const seen = allResults(body);
-    const unseen = evidence.filter((value) => !seen.includes(value));
+    const unseen = script.evidence.filter((value) => !seen.includes(value));
     if (unseen.length > 0)
       return [{ type: 'text', text: `Oracle stopped: no result showed ${unseen.join(', ')}` }];
   }
-  const describe = turn.find((b) => b.type === 'tool_use' && b.name === 'describe_tools');
-  if (describe?.type === 'tool_use') {
-    const searched = results.map((r) => r.text).join('\n');
-    const ids = (describe.input as { tool_ids: string[] }).tool_ids;
-    const missed = ids.filter((id) => !searched.includes(id.slice(id.indexOf('.') + 1)));
-    if (missed.length > 0)
-      return [{ type: 'text', text: `Oracle stopped: search did not find ${missed.join(', ')}` }];
+  const previous = script.turns[index - 1];
+  const searched = previous?.filter((b) => b.type === 'tool_use' && b.name === 'search_tools');
+  if (searched === undefined || searched.length === 0 || script.searches[0]?.tool === '')
+    return turn;
+  // After a browse, the steps it was for; otherwise every step, each by its own search.
+  const browsed = script.browsed;
+  script.browsed = undefined;
+  const missed =
+    browsed === undefined
+      ? script.searches.filter((search, i) => !found(results[i]?.text ?? '', search.tool))
+      : browsed.filter((search) => !results.some((r) => found(r.text, search.tool)));
+  if (missed.length === 0) return turn;
+  if (browsed === undefined && canBrowse(body)) {
+    const servers = [...new Set(missed.map((m) => m.tool.slice(0, m.tool.indexOf('.'))))];
+    const browse: Block[] = [{ type: 'tool_use', name: 'search_tools', input: { servers } }];
+    script.turns.splice(index, 0, browse);
+    script.browsed = missed;
+    return browse;
   }
-  return turn;
+  return missedText(missed);
 }
 
-/** The oracle's turns for a plan in one mode, each a model response. */
-export function oracleTurns(plan: ReferencePlan, mode: ToolMode): Block[][] {
-  const use = (name: string, input: unknown): Block[] => [{ type: 'tool_use', name, input }];
-  const answer: Block[] = [{ type: 'text', text: plan.answer }];
-  if (plan.steps.length === 0)
-    return mode === 'discovery'
-      ? [use('search_tools', { queries: plan.queries }), answer]
-      : [answer];
-  if (mode === 'all-tools')
-    return [...plan.steps.map((s) => use(directName(s.tool), s.args)), answer];
-  if (mode === 'code-first') {
-    const calls = plan.steps.map((s) => {
-      const [server, tool] = split(s.tool);
-      return `results.push(await tools[${JSON.stringify(server)}][${JSON.stringify(tool)}](${JSON.stringify(s.args)}));`;
-    });
-    return [
-      use('run_code', { code: ['const results = [];', ...calls, 'return results;'].join('\n') }),
-      answer,
-    ];
-  }
+function missedText(missed: readonly StepSearch[]): Block[] {
   return [
-    use('search_tools', { queries: plan.queries }),
-    use('describe_tools', { tool_ids: [...new Set(plan.steps.map((s) => s.tool))] }),
-    ...plan.steps.map((s) => use('call_tool', { tool_id: s.tool, arguments: s.args })),
-    answer,
+    {
+      type: 'text',
+      text: `Oracle stopped: search did not find ${missed
+        .map((m) => `${m.tool} for ${JSON.stringify(m.query)}`)
+        .join('; ')}`,
+    },
   ];
 }
 
-// `<server>.<tool>` as the all-tools mode names it (the names here never clash).
-function directName(toolId: string): string {
-  const [server, tool] = split(toolId);
-  return `${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 60);
+// A tool id is in a search's result when its tool name is (results name each tool once).
+function found(text: string, toolId: string): boolean {
+  return text.includes(toolId.slice(toolId.indexOf('.') + 1));
 }
 
-function split(toolId: string): [string, string] {
-  const dot = toolId.indexOf('.');
-  return [toolId.slice(0, dot), toolId.slice(dot + 1)];
+// Whether search_tools takes a list of servers to browse (one server's tools, no query).
+function canBrowse(body: AnthropicRequestBody): boolean {
+  const search = (body.tools ?? []).find((t) => t.name === 'search_tools') as
+    { input_schema?: { properties?: Record<string, unknown> } } | undefined;
+  return search?.input_schema?.properties?.servers !== undefined;
 }
 
 // Every tool result of the conversation, as one text.

@@ -1,8 +1,11 @@
 // Tasks over one server each: the shop's database and the user's repository, in their own words.
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { all, answerHas, commitSubjects, gitOut, rows, type EvalTask } from './eval-task.js';
+import { changeOf, gitOut, rows, withArgs, withStep, type EvalTask } from './eval-task.js';
 import { AUTHOR, COMMITS, ORDERS } from './eval-world.js';
+
+// Tools that show the repository's history.
+const HISTORY = ['git.git_log', 'git.git_show', 'git.git_reflog', 'git.git_blame'];
 
 export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
   {
@@ -10,21 +13,28 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
     prompt: 'How many orders are there in the shop database?',
     kind: 'question',
     servers: ['sqlite'],
-    checks: `answer says ${ORDERS.length}`,
+    checks: `ANSWER is ${ORDERS.length}`,
     plan: () => ({
       queries: ['run a SQL query'],
       steps: [{ tool: 'sqlite.execute_sql', args: { sql: 'SELECT COUNT(*) AS n FROM orders' } }],
       answer: `There are ${ORDERS.length} orders.`,
       evidence: [String(ORDERS.length)],
     }),
-    check: ({ answer }) => answerHas(answer, ORDERS.length),
+    question: {
+      answer: { oneOf: [String(ORDERS.length), `${ORDERS.length} orders`] },
+      sources: ['sqlite.execute_sql'],
+      seen: [String(ORDERS.length)],
+    },
+    wrongArgs: withArgs(0, () => ({
+      sql: "SELECT COUNT(*) AS n FROM orders WHERE status <> 'cancelled'",
+    })),
   },
   {
     id: 'sqlite-add-person',
     prompt: 'Add Margaret, an engineer, to the people in the shop database.',
     kind: 'action',
     servers: ['sqlite'],
-    checks: 'people has one row Margaret / engineer, the others kept',
+    checks: 'people gains one row Margaret / engineer',
     plan: () => ({
       queries: ['run a SQL statement'],
       steps: [
@@ -41,6 +51,10 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
         return `Margaret rows: ${JSON.stringify(found)}`;
       return rows(world, 'SELECT id FROM people').length === 4 ? undefined : 'people lost rows';
     },
+    changes: ({ key, before }) => before === undefined && key.startsWith('row:people:'),
+    wrongArgs: withArgs(0, () => ({
+      sql: "INSERT INTO people (name, role) VALUES ('Margret', 'engineer')",
+    })),
   },
   {
     id: 'sqlite-promote',
@@ -66,6 +80,10 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
         ? undefined
         : `people are ${roles}`;
     },
+    changes: changeOf('row:people:2'),
+    wrongArgs: withArgs(0, () => ({
+      sql: "UPDATE people SET role = 'rear admiral' WHERE id = 3",
+    })),
   },
   {
     id: 'sqlite-drop-cancelled',
@@ -91,55 +109,69 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
         ? undefined
         : `orders by status: ${JSON.stringify(left)}`;
     },
+    changes: ({ key, before, after }) =>
+      key.startsWith('row:orders:') &&
+      after === undefined &&
+      (JSON.parse(before ?? '{}') as { status?: string }).status === 'cancelled',
+    wrongArgs: withArgs(0, () => ({
+      sql: "DELETE FROM orders WHERE status = 'cancelled' AND id > 1",
+    })),
   },
   {
     id: 'sqlite-tables',
     prompt: 'What tables are in the shop database?',
     kind: 'question',
     servers: ['sqlite'],
-    checks: 'answer names people and orders',
+    checks: 'ANSWER lists people and orders, in any order',
     plan: () => ({
       queries: ['list database tables'],
       steps: [{ tool: 'sqlite.search_objects', args: { object_type: 'table' } }],
       answer: 'The tables are people and orders.',
       evidence: ['people', 'orders'],
     }),
-    check: ({ answer }) => answerHas(answer, 'people', 'orders'),
+    question: {
+      answer: { items: [['people'], ['orders']] },
+      sources: ['sqlite.search_objects', 'sqlite.execute_sql'],
+      seen: ['orders'],
+    },
+    wrongArgs: withArgs(0, () => ({ pattern: 'people' })),
   },
   {
     id: 'git-latest-commit',
     prompt: 'What was the message of the most recent commit in my repository?',
     kind: 'question',
     servers: ['git'],
-    checks: `answer quotes "${COMMITS[2]}"`,
+    checks: `ANSWER is "${COMMITS[2]}"`,
     plan: (world) => ({
       queries: ['show the commit history'],
       steps: [{ tool: 'git.git_log', args: { path: world.repo, maxCount: 1 } }],
       answer: `The latest commit is "${COMMITS[2]}".`,
       evidence: [COMMITS[2]],
     }),
-    check: ({ answer }) => answerHas(answer, COMMITS[2]),
+    question: { answer: { oneOf: [COMMITS[2]] }, sources: HISTORY, seen: [COMMITS[2]] },
+    wrongArgs: withArgs(0, () => ({ skip: 1 })),
   },
   {
     id: 'git-author',
     prompt: 'Who made the commits in my repository?',
     kind: 'question',
     servers: ['git'],
-    checks: `answer names ${AUTHOR}`,
+    checks: `ANSWER is ${AUTHOR}`,
     plan: (world) => ({
       queries: ['show the commit history'],
       steps: [{ tool: 'git.git_log', args: { path: world.repo } }],
       answer: `All commits are by ${AUTHOR}.`,
       evidence: [AUTHOR],
     }),
-    check: ({ answer }) => answerHas(answer, AUTHOR),
+    question: { answer: { oneOf: [AUTHOR] }, sources: HISTORY, seen: [AUTHOR] },
+    wrongArgs: withStep(0, (world) => ({ tool: 'git.git_status', args: { path: world.repo } })),
   },
   {
     id: 'git-branch',
     prompt: 'Start a new branch called feature/login in my repository.',
     kind: 'action',
     servers: ['git'],
-    checks: 'branch feature/login exists at the head commit',
+    checks: 'branch feature/login exists at the head commit (checked out or not)',
     plan: (world) => ({
       queries: ['create a git branch'],
       steps: [
@@ -155,6 +187,10 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
       gitOut(world, 'rev-parse', 'feature/login') === gitOut(world, 'rev-parse', 'main')
         ? undefined
         : 'no branch feature/login at main',
+    changes: ({ key, after }) =>
+      key === 'git:ref:refs/heads/feature/login' ||
+      (key === 'git:HEAD' && after === 'refs/heads/feature/login'),
+    wrongArgs: withArgs(0, () => ({ branchName: 'feature-login' })),
   },
   {
     id: 'git-tag-release',
@@ -173,13 +209,15 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
       gitOut(world, 'rev-parse', 'HEAD').trim() !== ''
         ? undefined
         : 'no tag v1.0 at HEAD',
+    changes: changeOf('git:ref:refs/tags/v1.0'),
+    wrongArgs: withArgs(0, () => ({ commit: 'HEAD~1' })),
   },
   {
     id: 'git-dirty-file',
     prompt: 'Which file in my repository has changes that are not committed yet?',
     kind: 'question',
     servers: ['git'],
-    checks: 'answer names README.md',
+    checks: 'ANSWER is README.md',
     setup: (world) => writeFileSync(join(world.repo, 'README.md'), '# Shop\n\nWork in progress\n'),
     plan: (world) => ({
       queries: ['show the working tree status'],
@@ -187,10 +225,14 @@ export const DATABASE_AND_GIT_TASKS: readonly EvalTask[] = [
       answer: 'README.md has uncommitted changes.',
       evidence: ['README.md'],
     }),
-    check: ({ answer, world }) =>
-      all(
-        answerHas(answer, 'README.md'),
-        commitSubjects(world).length === 3 ? undefined : 'a commit was made',
-      ),
+    question: {
+      answer: { oneOf: ['README.md'] },
+      sources: ['git.git_status', 'git.git_diff'],
+      seen: ['README.md'],
+    },
+    wrongArgs: withStep(0, (world) => ({
+      tool: 'git.git_log',
+      args: { path: world.repo, maxCount: 1, oneline: true },
+    })),
   },
 ];

@@ -1,6 +1,14 @@
 // Tasks over one server each: the user's memory graph and documents, in their own words.
 import { join } from 'node:path';
-import { all, answerHas, fileText, graph, type EvalTask } from './eval-task.js';
+import {
+  changeOf,
+  fileText,
+  graph,
+  withArgs,
+  withStep,
+  type EvalTask,
+  type Outcome,
+} from './eval-task.js';
 import { SALES } from './eval-world.js';
 
 const entity = (world: Parameters<typeof graph>[0], name: string) =>
@@ -9,7 +17,29 @@ const entity = (world: Parameters<typeof graph>[0], name: string) =>
 const salesTotal = SALES.reduce((sum, s) => sum + s.amount, 0);
 const byRegion = new Map<string, number>();
 for (const s of SALES) byRegion.set(s.region, (byRegion.get(s.region) ?? 0) + s.amount);
-const topRegion = [...byRegion].sort((a, b) => b[1] - a[1])[0]![0];
+const [topRegion, topRegionTotal] = [...byRegion].sort((a, b) => b[1] - a[1])[0]!;
+// The file's last rows: shown only by a read of the whole file.
+const salesTail = SALES.slice(-3)
+  .map((s) => `${s.region},${s.amount}`)
+  .join('\n');
+
+// Tools that read a document's text.
+const READS = ['files.read_text_file', 'files.read_file', 'files.read_multiple_files'];
+// Tools that read the memory graph.
+const RECALLS = ['memory.open_nodes', 'memory.search_nodes', 'memory.read_graph'];
+
+// The observations an entity had before the task (the fresh graph's).
+const observationsBefore = ({ changes }: Outcome, name: string): string[] => {
+  const before = changes.find((c) => c.key === `entity:${name}`)?.before;
+  return before === undefined
+    ? []
+    : (JSON.parse(before) as { observations: string[] }).observations;
+};
+
+// A relation type that says its `from` did the mentoring ("mentored", "mentor of"), and one
+// that says its `from` was mentored ("was mentored by", "mentee of").
+const ACTIVE_MENTORING = /^(is |was )?(mentor|mentors|mentored)( of| to)?$/;
+const PASSIVE_MENTORING = /^((is|was) )?(mentored by|mentee of|protege of|protégé of)$/;
 
 export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
   {
@@ -30,20 +60,29 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       ],
       answer: 'I remembered that Linus is a person who created Linux.',
     }),
+    changes: changeOf('entity:Linus'),
     check: ({ world }) => {
       const linus = entity(world, 'Linus');
       if (linus === undefined) return 'no entity Linus';
+      if (linus.entityType.toLowerCase() !== 'person')
+        return `Linus is a ${JSON.stringify(linus.entityType)}, not a person`;
       return linus.observations.some((o) => /linux/i.test(o))
         ? undefined
         : 'Linus has no observation about Linux';
     },
+    wrongArgs: withArgs(0, () => ({
+      entities: [
+        { name: 'Linus', entityType: 'operating system', observations: ['created Linux'] },
+      ],
+    })),
   },
   {
     id: 'memory-relate',
     prompt: 'Note in my knowledge graph that Ada mentored Grace.',
     kind: 'action',
     servers: ['memory'],
-    checks: 'graph has a relation Ada → Grace whose type mentions mentoring',
+    checks:
+      'graph gains one relation saying Ada mentored Grace (either direction, worded to match)',
     plan: () => ({
       queries: ['create a relation between two entities in the knowledge graph'],
       steps: [
@@ -54,12 +93,21 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       ],
       answer: 'Noted: Ada mentored Grace.',
     }),
+    changes: ({ key, before }) =>
+      before === undefined && /^relation:(Ada\|.*\|Grace|Grace\|.*\|Ada)$/.test(key),
     check: ({ world }) =>
-      graph(world).relations.some(
-        (r) => r.from === 'Ada' && r.to === 'Grace' && /mentor/i.test(r.relationType),
-      )
+      graph(world).relations.some((r) => {
+        const type = r.relationType.toLowerCase().replace(/[_-]+/g, ' ').trim();
+        return (
+          (r.from === 'Ada' && r.to === 'Grace' && ACTIVE_MENTORING.test(type)) ||
+          (r.from === 'Grace' && r.to === 'Ada' && PASSIVE_MENTORING.test(type))
+        );
+      })
         ? undefined
-        : 'no relation Ada → Grace about mentoring',
+        : `no relation says Ada mentored Grace: ${JSON.stringify(graph(world).relations)}`,
+    wrongArgs: withArgs(0, () => ({
+      relations: [{ from: 'Ada', to: 'Grace', relationType: 'was mentored by' }],
+    })),
   },
   {
     id: 'memory-add-fact',
@@ -79,14 +127,19 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       ],
       answer: 'Added: Grace invented the first compiler.',
     }),
-    check: ({ world }) => {
-      const grace = entity(world, 'Grace');
+    changes: changeOf('entity:Grace'),
+    check: (outcome) => {
+      const grace = entity(outcome.world, 'Grace');
       if (grace === undefined) return 'Grace is gone';
-      if (!grace.observations.some((o) => /admiral/i.test(o))) return 'her old observation is gone';
+      if (!observationsBefore(outcome, 'Grace').every((o) => grace.observations.includes(o)))
+        return 'her old observation is gone';
       return grace.observations.some((o) => /compiler/i.test(o))
         ? undefined
         : 'no observation about the compiler';
     },
+    wrongArgs: withArgs(0, () => ({
+      observations: [{ entityName: 'Ada', contents: ['invented the first compiler'] }],
+    })),
   },
   {
     id: 'memory-forget',
@@ -99,43 +152,58 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       steps: [{ tool: 'memory.delete_entities', args: { entityNames: ['Alan'] } }],
       answer: 'I forgot Alan.',
     }),
+    changes: ({ key, after }) =>
+      after === undefined && (key === 'entity:Alan' || /^relation:(Alan\||.*\|Alan$)/.test(key)),
     check: ({ world }) => {
       const g = graph(world);
       if (g.entities.some((e) => e.name === 'Alan')) return 'Alan is still there';
-      if (g.relations.some((r) => r.from === 'Alan' || r.to === 'Alan'))
-        return 'a relation of Alan is left';
-      return ['Ada', 'Grace'].every((n) => g.entities.some((e) => e.name === n))
-        ? undefined
-        : 'someone else was forgotten too';
+      return g.relations.some((r) => r.from === 'Alan' || r.to === 'Alan')
+        ? 'a relation of Alan is left'
+        : undefined;
     },
+    wrongArgs: withArgs(0, () => ({ entityNames: ['Alan Turing'] })),
   },
   {
     id: 'memory-recall',
     prompt: 'What do you remember about Ada?',
     kind: 'question',
     servers: ['memory'],
-    checks: 'answer says she wrote the first program',
+    checks: 'ANSWER is that she wrote the first program',
     plan: () => ({
       queries: ['look up a person in memory'],
       steps: [{ tool: 'memory.open_nodes', args: { names: ['Ada'] } }],
       answer: 'Ada is a person who wrote the first program.',
       evidence: ['wrote the first program'],
     }),
-    check: ({ answer }) => answerHas(answer, 'first program'),
+    question: {
+      answer: {
+        oneOf: [
+          'wrote the first program',
+          'she wrote the first program',
+          'Ada wrote the first program',
+          'Ada is a person who wrote the first program',
+          'a person who wrote the first program',
+        ],
+      },
+      sources: RECALLS,
+      seen: ['wrote the first program'],
+    },
+    wrongArgs: withArgs(0, () => ({ names: ['Grace'] })),
   },
   {
     id: 'memory-who-admired',
     prompt: 'According to my knowledge graph, whom did Alan admire?',
     kind: 'question',
     servers: ['memory'],
-    checks: 'answer names Ada',
+    checks: 'ANSWER is Ada',
     plan: () => ({
       queries: ['search the knowledge graph'],
       steps: [{ tool: 'memory.read_graph', args: {} }],
       answer: 'Alan admired Ada.',
       evidence: ['admired'],
     }),
-    check: ({ answer }) => answerHas(answer, 'Ada'),
+    question: { answer: { oneOf: ['Ada'] }, sources: RECALLS, seen: ['admired'] },
+    wrongArgs: withStep(0, () => ({ tool: 'memory.open_nodes', args: { names: ['Grace'] } })),
   },
   {
     id: 'files-write-list',
@@ -143,7 +211,7 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       'Make me a shopping list file called shopping.txt with milk, eggs and bread, one per line.',
     kind: 'action',
     servers: ['files'],
-    checks: 'shopping.txt holds the three items, one per line',
+    checks: 'shopping.txt holds the three items, one per line, in any order',
     plan: (world) => ({
       queries: ['write a file'],
       steps: [
@@ -165,20 +233,23 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
         ? undefined
         : `shopping.txt holds ${JSON.stringify(lines)}`;
     },
+    changes: changeOf('file:shopping.txt'),
+    wrongArgs: withArgs(0, () => ({ content: 'milk\neggs\n' })),
   },
   {
     id: 'files-second-line',
     prompt: 'What is on the second line of my notes.txt?',
     kind: 'question',
     servers: ['files'],
-    checks: 'answer says "beta"',
+    checks: 'ANSWER is beta',
     plan: (world) => ({
       queries: ['read a text file'],
       steps: [{ tool: 'files.read_text_file', args: { path: join(world.files, 'notes.txt') } }],
       answer: 'The second line is "beta".',
       evidence: ['beta'],
     }),
-    check: ({ answer }) => answerHas(answer, 'beta'),
+    question: { answer: { oneOf: ['beta'] }, sources: READS, seen: ['beta'] },
+    wrongArgs: withArgs(0, (world) => ({ path: join(world.files, 'todo.md') })),
   },
   {
     id: 'files-append-line',
@@ -206,6 +277,11 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
         ? undefined
         : `notes.txt is ${JSON.stringify(lines)}`;
     },
+    changes: changeOf('file:notes.txt'),
+    wrongArgs: withArgs(1, (world) => ({
+      path: join(world.files, 'notes.txt'),
+      edits: [{ oldText: 'alpha\n', newText: 'alpha\ndelta\n' }],
+    })),
   },
   {
     id: 'files-archive-notes',
@@ -227,47 +303,62 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       ],
       answer: 'notes.txt is now in archive/.',
     }),
+    changes: changeOf('dir:archive', 'file:archive/notes.txt', 'file:notes.txt'),
     check: ({ world }) =>
       fileText(world, 'notes.txt') !== undefined
         ? 'notes.txt is still there'
-        : fileText(world, 'archive/notes.txt')?.startsWith('alpha')
+        : fileText(world, 'archive/notes.txt') === 'alpha\nbeta\ngamma\n'
           ? undefined
-          : 'archive/notes.txt is missing',
+          : 'archive/notes.txt is missing or differs',
+    wrongArgs: withArgs(1, (world) => ({
+      destination: join(world.files, 'archive', 'notes.md'),
+    })),
   },
   {
     id: 'files-markdown-names',
     prompt: 'Which markdown files do I have, in any folder?',
     kind: 'question',
     servers: ['files'],
-    checks: 'answer names todo.md and guide.md',
+    checks: 'ANSWER lists todo.md and docs/guide.md, in any order',
     plan: (world) => ({
       queries: ['find files by name'],
       steps: [{ tool: 'files.search_files', args: { path: world.files, pattern: '**/*.md' } }],
       answer: 'You have todo.md and docs/guide.md.',
       evidence: ['todo.md', 'guide.md'],
     }),
-    check: ({ answer }) => answerHas(answer, 'todo.md', 'guide.md'),
+    question: {
+      answer: { items: [['todo.md'], ['docs/guide.md', 'guide.md']] },
+      sources: [
+        'files.search_files',
+        'files.directory_tree',
+        'files.list_directory',
+        'files.list_directory_with_sizes',
+      ],
+      seen: ['todo.md'],
+    },
+    wrongArgs: withArgs(0, (world) => ({ path: join(world.files, 'docs') })),
   },
   {
     id: 'files-config-port',
     prompt: 'Which port is the server configured to use in config.json?',
     kind: 'question',
     servers: ['files'],
-    checks: 'answer says 8080',
+    checks: 'ANSWER is 8080',
     plan: (world) => ({
       queries: ['read a file'],
       steps: [{ tool: 'files.read_text_file', args: { path: join(world.files, 'config.json') } }],
       answer: 'The server uses port 8080.',
       evidence: ['8080'],
     }),
-    check: ({ answer }) => answerHas(answer, '8080'),
+    question: { answer: { oneOf: ['8080'] }, sources: READS, seen: ['8080'] },
+    wrongArgs: withArgs(0, (world) => ({ path: join(world.files, 'notes.txt') })),
   },
   {
     id: 'files-change-port',
     prompt: 'Change the server port in config.json from 8080 to 9090.',
     kind: 'action',
     servers: ['files'],
-    checks: 'config.json still parses and its server.port is 9090, host kept',
+    checks: 'config.json is the old one with server.port the number 9090',
     plan: (world) => ({
       queries: ['edit a file'],
       steps: [
@@ -283,49 +374,55 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
     }),
     check: ({ world }) => {
       try {
-        const config = JSON.parse(fileText(world, 'config.json') ?? '') as {
-          server?: { port?: unknown; host?: unknown };
-        };
-        return config.server?.port === 9090 && config.server.host === 'localhost'
+        const config = JSON.parse(fileText(world, 'config.json') ?? '') as unknown;
+        const wanted = { server: { host: 'localhost', port: 9090 }, debug: false };
+        return JSON.stringify(config) === JSON.stringify(wanted)
           ? undefined
-          : `server is ${JSON.stringify(config.server)}`;
+          : `config.json is ${JSON.stringify(config)}`;
       } catch {
         return 'config.json no longer parses';
       }
     },
+    changes: changeOf('file:config.json'),
+    wrongArgs: withArgs(0, (world) => ({
+      path: join(world.files, 'config.json'),
+      edits: [{ oldText: '"port": 8080', newText: '"port": "9090"' }],
+    })),
   },
   {
     id: 'files-sales-total',
     prompt: 'What is the total of the amount column in sales.csv?',
     kind: 'large-result',
     servers: ['files'],
-    checks: `answer gives the exact total (${salesTotal})`,
+    checks: `ANSWER is the exact total (${salesTotal})`,
     plan: (world) => ({
       queries: ['read a text file'],
       steps: [{ tool: 'files.read_text_file', args: { path: join(world.files, 'sales.csv') } }],
       answer: `The total is ${salesTotal}.`,
     }),
-    check: ({ answer }) => answerHas(answer.replace(/(\d),(\d{3})/g, '$1$2'), salesTotal),
+    question: {
+      answer: { oneOf: [String(salesTotal)] },
+      sources: READS,
+      seen: [String(salesTotal), salesTail],
+    },
+    wrongArgs: withArgs(0, () => ({ head: 200 })),
   },
   {
     id: 'files-top-region',
     prompt: 'In sales.csv, which region sold the most in total?',
     kind: 'large-result',
     servers: ['files'],
-    checks: `answer names ${topRegion}, no other region`,
+    checks: `ANSWER is ${topRegion}`,
     plan: (world) => ({
       queries: ['read a text file'],
       steps: [{ tool: 'files.read_text_file', args: { path: join(world.files, 'sales.csv') } }],
       answer: `The ${topRegion} region sold the most.`,
     }),
-    check: ({ answer }) =>
-      all(
-        answerHas(answer, topRegion),
-        ['north', 'south', 'east', 'west'].some(
-          (r) => r !== topRegion && new RegExp(`\\b${r}\\b`, 'i').test(answer),
-        )
-          ? 'the answer names other regions too'
-          : undefined,
-      ),
+    question: {
+      answer: { oneOf: [topRegion, `the ${topRegion} region`, `${topRegion} region`] },
+      sources: READS,
+      seen: [String(topRegionTotal), salesTail],
+    },
+    wrongArgs: withArgs(0, () => ({ head: 200 })),
   },
 ];

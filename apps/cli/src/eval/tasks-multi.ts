@@ -2,23 +2,23 @@
 // and requests no connected tool can do (the right outcome is to say so and change nothing).
 import { join } from 'node:path';
 import {
-  all,
-  answerHas,
+  changeOf,
   commitSubjects,
-  declines,
   fileText,
   gitOut,
   graph,
   rows,
+  withArgs,
   type EvalTask,
-  type Outcome,
 } from './eval-task.js';
+import { REFUSAL } from './answer-line.js';
 import { COMMITS, ORDERS, PEOPLE, TODOS } from './eval-world.js';
 
 const paidTotal = ORDERS.filter((o) => o.status === 'paid').reduce((sum, o) => sum + o.amount, 0);
 const spent = new Map<string, number>();
 for (const o of ORDERS) spent.set(o.customer, (spent.get(o.customer) ?? 0) + o.amount);
-const topCustomer = [...spent].sort((a, b) => b[1] - a[1])[0]![0];
+const [topCustomer, topSpent] = [...spent].sort((a, b) => b[1] - a[1])[0]!;
+const allTotal = ORDERS.reduce((sum, o) => sum + o.amount, 0);
 
 export const MIXED_TASKS: readonly EvalTask[] = [
   {
@@ -26,23 +26,33 @@ export const MIXED_TASKS: readonly EvalTask[] = [
     prompt: 'By how much did revenue rise, according to report.pdf in my files?',
     kind: 'question',
     servers: ['pdf'],
-    checks: 'answer says 12 percent',
+    checks: 'ANSWER is 12 percent',
     plan: (world) => ({
       queries: ['read text from a PDF'],
       steps: [
-        { tool: 'pdf.read_pdf', args: { sources: [{ path: join(world.files, 'report.pdf') }] } },
+        {
+          tool: 'pdf.read_pdf',
+          args: { sources: [{ path: join(world.files, 'report.pdf') }], include_full_text: true },
+        },
       ],
       answer: 'Revenue rose 12 percent.',
       evidence: ['Revenue rose 12 percent'],
     }),
-    check: ({ answer }) => answerHas(answer, '12'),
+    question: {
+      answer: { oneOf: ['12 percent', '12%', '12', 'by 12 percent', 'by 12%', '12 per cent'] },
+      sources: ['pdf.read_pdf'],
+      seen: ['Revenue rose 12 percent'],
+    },
+    wrongArgs: withArgs(0, (world) => ({
+      sources: [{ path: join(world.files, 'report.pdf'), pages: [2] }],
+    })),
   },
   {
     id: 'pdf-page-count',
     prompt: 'How many pages long is report.pdf?',
     kind: 'question',
     servers: ['pdf'],
-    checks: 'answer says 2',
+    checks: 'ANSWER is 2',
     plan: (world) => ({
       queries: ['read a PDF document'],
       steps: [
@@ -57,14 +67,23 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       ],
       answer: 'report.pdf has 2 pages.',
     }),
-    check: ({ answer }) => (/\b(2|two)\b/i.test(answer) ? undefined : 'the answer does not say 2'),
+    question: {
+      answer: { oneOf: ['2', '2 pages'] },
+      sources: ['pdf.read_pdf'],
+      seen: ['"num_pages": 2', '"num_pages":2', 'num_pages: 2', 'Outlook'],
+    },
+    wrongArgs: withArgs(0, (world) => ({
+      sources: [{ path: join(world.files, 'report.pdf'), pages: [1] }],
+      include_full_text: true,
+      include_page_count: false,
+    })),
   },
   {
     id: 'time-convert',
     prompt: 'If it is 09:00 in New York on 10 March 2026, what time is it in Tokyo?',
     kind: 'question',
     servers: ['time'],
-    checks: 'answer says 22:00 (or 10 PM)',
+    checks: 'ANSWER is 22:00 (or 10 PM)',
     plan: () => ({
       queries: ['convert a time between time zones'],
       steps: [
@@ -79,49 +98,78 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       ],
       answer: 'It is 22:00 in Tokyo.',
     }),
-    check: ({ answer }) =>
-      /\b22:00\b|\b10(:00)?\s*p\.?m\b/i.test(answer) ? undefined : 'the answer does not say 22:00',
+    question: {
+      answer: { oneOf: ['22:00', '10 pm', '10:00 pm', '10pm', '10 p.m', '22:00 in Tokyo'] },
+      sources: ['time.convert_time'],
+      seen: ['22:00'],
+    },
+    wrongArgs: withArgs(0, () => ({ sourceTimezone: 'America/Chicago' })),
   },
   {
     id: 'time-days-in-month',
     prompt: 'How many days does February 2028 have?',
     kind: 'question',
     servers: ['time'],
-    checks: 'answer says 29',
+    checks: 'ANSWER is 29',
     plan: () => ({
       queries: ['days in a month'],
       steps: [{ tool: 'time.days_in_month', args: { date: '2028-02-01' } }],
       answer: 'February 2028 has 29 days.',
       evidence: ['29'],
     }),
-    check: ({ answer }) => answerHas(answer, '29'),
+    question: {
+      answer: { oneOf: ['29', '29 days'] },
+      sources: ['time.days_in_month'],
+      seen: ['29'],
+    },
+    wrongArgs: withArgs(0, () => ({ date: '2027-02-01' })),
   },
   {
     id: 'everything-sum',
     prompt: 'Use the test server to add 1234 and 5678.',
     kind: 'question',
     servers: ['everything'],
-    checks: 'answer says 6912',
+    checks: 'ANSWER is 6912',
     plan: () => ({
       queries: ['add two numbers'],
       steps: [{ tool: 'everything.get-sum', args: { a: 1234, b: 5678 } }],
       answer: 'The sum is 6912.',
       evidence: ['6912'],
     }),
-    check: ({ answer }) => answerHas(answer.replace(/(\d),(\d{3})/g, '$1$2'), '6912'),
+    question: {
+      answer: { oneOf: ['6912'] },
+      sources: ['everything.get-sum'],
+      seen: ['6912'],
+    },
+    wrongArgs: withArgs(0, () => ({ b: 5687 })),
   },
   {
     id: 'sqlite-top-customer',
     prompt: 'Which customer has spent the most across all orders?',
     kind: 'large-result',
     servers: ['sqlite'],
-    checks: `answer names ${topCustomer}`,
+    checks: `ANSWER is ${topCustomer}`,
     plan: () => ({
       queries: ['run a SQL query'],
-      steps: [{ tool: 'sqlite.execute_sql', args: { sql: 'SELECT customer, amount FROM orders' } }],
+      steps: [
+        {
+          tool: 'sqlite.execute_sql',
+          args: {
+            sql: 'SELECT customer, SUM(amount) AS spent FROM orders GROUP BY customer ORDER BY spent DESC',
+          },
+        },
+      ],
       answer: `${topCustomer} has spent the most.`,
     }),
-    check: ({ answer }) => answerHas(answer, topCustomer),
+    question: {
+      answer: { oneOf: [topCustomer] },
+      sources: ['sqlite.execute_sql'],
+      // The total it rests on, however the model sums it (in SQL, or in code over the rows).
+      seen: [String(topSpent)],
+    },
+    wrongArgs: withArgs(0, () => ({
+      sql: "SELECT customer, SUM(amount) AS spent FROM orders WHERE status = 'paid' GROUP BY customer ORDER BY spent DESC",
+    })),
   },
   {
     id: 'people-to-file',
@@ -129,7 +177,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       'Write the names of everyone in the people table to people.txt in my files, one per line.',
     kind: 'multi-server',
     servers: ['sqlite', 'files'],
-    checks: 'people.txt lists Ada, Grace and Alan, one per line',
+    checks: 'people.txt lists Ada, Grace and Alan, one per line, in any order',
     plan: (world) => ({
       queries: ['run a SQL query', 'write a file'],
       steps: [
@@ -149,10 +197,16 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      return lines.join(',') === 'Ada,Grace,Alan'
+      // The request names no order: alphabetical is as right as the table's.
+      return [...lines].sort().join(',') === 'Ada,Alan,Grace'
         ? undefined
         : `people.txt is ${JSON.stringify(lines)}`;
     },
+    changes: changeOf('file:people.txt'),
+    wrongArgs: withArgs(1, (world) => ({
+      path: join(world.files, 'people.txt'),
+      content: 'Ada\nGrace\n',
+    })),
   },
   {
     id: 'paid-total-to-file',
@@ -180,6 +234,11 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       (fileText(world, 'paid-total.txt') ?? '').replace(/[,\s]/g, '') === String(paidTotal)
         ? undefined
         : `paid-total.txt is ${JSON.stringify(fileText(world, 'paid-total.txt'))}`,
+    changes: changeOf('file:paid-total.txt'),
+    wrongArgs: withArgs(1, (world) => ({
+      path: join(world.files, 'paid-total.txt'),
+      content: `${allTotal}\n`,
+    })),
   },
   {
     id: 'todos-to-table',
@@ -187,26 +246,37 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       'Put the items of my todo.md into a new table called todos in the shop database, one row per item with a title column.',
     kind: 'multi-server',
     servers: ['files', 'sqlite'],
-    checks: 'table todos has the three titles from todo.md',
+    checks: 'new table todos has a title column holding the three items of todo.md, in any order',
     plan: (world) => ({
-      queries: ['read a text file', 'run a SQL statement'],
+      queries: ['read a text file', 'run a SQL statement', 'run a SQL statement'],
       steps: [
         { tool: 'files.read_text_file', args: { path: join(world.files, 'todo.md') } },
         {
           tool: 'sqlite.execute_sql',
+          args: { sql: 'CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL)' },
+        },
+        {
+          tool: 'sqlite.execute_sql',
           args: {
-            sql: `CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL); INSERT INTO todos (title) VALUES ${TODOS.map((t) => `('${t}')`).join(', ')};`,
+            sql: `INSERT INTO todos (title) VALUES ${TODOS.map((t) => `('${t}')`).join(', ')}`,
           },
         },
       ],
       answer: 'The three to-dos are in the todos table.',
     }),
+    // Only the column asked for is as right as an id beside it; the items in any order.
     check: ({ world }) => {
-      const titles = rows(world, 'SELECT title FROM todos ORDER BY id').map((r) => String(r.title));
-      return titles.join('|') === TODOS.join('|')
+      const titles = rows(world, 'SELECT title FROM todos').map((r) => String(r.title));
+      return [...titles].sort().join('|') === [...TODOS].sort().join('|')
         ? undefined
         : `todos are ${JSON.stringify(titles)}`;
     },
+    changes: changeOf('table:todos', 'row:todos:*'),
+    wrongArgs: withArgs(2, () => ({
+      sql: `INSERT INTO todos (title) VALUES ${TODOS.slice(1)
+        .map((t) => `('${t}')`)
+        .join(', ')}`,
+    })),
   },
   {
     id: 'commit-changelog',
@@ -235,6 +305,8 @@ export const MIXED_TASKS: readonly EvalTask[] = [
         ? undefined
         : 'HEAD has no CHANGELOG.md saying it';
     },
+    changes: changeOf('repo:CHANGELOG.md', 'git:ref:refs/heads/main', 'git:index'),
+    wrongArgs: withArgs(2, (world) => ({ path: world.repo, message: 'Add changelog' })),
   },
   {
     id: 'pdf-outlook-to-memory',
@@ -246,7 +318,10 @@ export const MIXED_TASKS: readonly EvalTask[] = [
     plan: (world) => ({
       queries: ['read text from a PDF', 'remember a new entity'],
       steps: [
-        { tool: 'pdf.read_pdf', args: { sources: [{ path: join(world.files, 'report.pdf') }] } },
+        {
+          tool: 'pdf.read_pdf',
+          args: { sources: [{ path: join(world.files, 'report.pdf') }], include_full_text: true },
+        },
         {
           tool: 'memory.create_entities',
           args: {
@@ -267,6 +342,12 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       )
         ? undefined
         : 'no entity Outlook about hiring three engineers',
+    changes: changeOf('entity:Outlook'),
+    wrongArgs: withArgs(1, () => ({
+      entities: [
+        { name: 'Outlook', entityType: 'report', observations: ['Revenue rose 12 percent'] },
+      ],
+    })),
   },
   {
     id: 'commits-to-memory',
@@ -299,6 +380,12 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       )
         ? undefined
         : 'no entity "shop repository" with the number 3',
+    changes: ({ key, before }) => before === undefined && /^entity:shop repository$/i.test(key),
+    wrongArgs: withArgs(1, () => ({
+      entities: [
+        { name: 'shop repository', entityType: 'project', observations: ['has 2 commits'] },
+      ],
+    })),
   },
   {
     id: 'people-to-memory',
@@ -306,7 +393,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       'Make sure everyone in the people table is also in my knowledge graph as a person, with their role as a fact.',
     kind: 'multi-server',
     servers: ['sqlite', 'memory'],
-    checks: 'Ada, Grace, Alan are persons whose observations include their role',
+    checks: 'Ada, Grace, Alan are persons, each with a new fact naming their role, old facts kept',
     plan: () => ({
       queries: ['run a SQL query', 'add a fact about someone'],
       steps: [
@@ -320,18 +407,37 @@ export const MIXED_TASKS: readonly EvalTask[] = [
       ],
       answer: 'Everyone in people is in the graph with their role.',
     }),
-    check: ({ world }) => {
+    // A fact the graph had before ("was an admiral") does not count for a role: a skipped row
+    // would hide behind it.
+    check: ({ world, changes }) => {
       const g = graph(world);
-      const missing = PEOPLE.filter(
-        (p) =>
-          !g.entities.some(
-            (e) => e.name === p.name && e.observations.some((o) => o.includes(p.role)),
-          ),
-      );
+      const missing = PEOPLE.filter((p) => {
+        const change = changes.find((c) => c.key === `entity:${p.name}`);
+        // Unchanged: no new fact.
+        if (change === undefined) return true;
+        const old =
+          change.before === undefined
+            ? []
+            : (JSON.parse(change.before) as { observations: string[] }).observations;
+        const e = g.entities.find((entity) => entity.name === p.name);
+        return (
+          e === undefined ||
+          e.entityType.toLowerCase() !== 'person' ||
+          !old.every((o) => e.observations.includes(o)) ||
+          !e.observations.some((o) => !old.includes(o) && o.toLowerCase().includes(p.role))
+        );
+      });
       return missing.length === 0
         ? undefined
-        : `no role fact for ${missing.map((p) => p.name).join(', ')}`;
+        : `no new role fact for ${missing.map((p) => p.name).join(', ')}`;
     },
+    changes: changeOf(...PEOPLE.map((p) => `entity:${p.name}`)),
+    wrongArgs: withArgs(1, () => ({
+      observations: PEOPLE.filter((p) => p.name !== 'Grace').map((p) => ({
+        entityName: p.name,
+        contents: [`is a ${p.role}`],
+      })),
+    })),
   },
   ...unsolvable([
     ['email-boss', "Email my boss that I'll be late tomorrow."],
@@ -349,20 +455,11 @@ function unsolvable(requests: readonly (readonly [string, string])[]): EvalTask[
     prompt,
     kind: 'unsolvable' as const,
     servers: [],
-    checks: 'answer says no tool can do it; nothing written to files, database or graph',
+    checks: `ANSWER is ${REFUSAL}, and nothing in the world changed`,
     plan: () => ({
       queries: [prompt.replace(/[."]/g, '').slice(0, 60)],
       steps: [],
       answer: "I can't do that: none of the connected tools can.",
     }),
-    check: ({ answer, world }: Outcome) =>
-      all(
-        declines(answer),
-        fileText(world, 'notes.txt') === 'alpha\nbeta\ngamma\n' ? undefined : 'notes.txt changed',
-        rows(world, 'SELECT COUNT(*) AS n FROM orders')[0]?.n === ORDERS.length
-          ? undefined
-          : 'orders changed',
-        graph(world).entities.length === 3 ? undefined : 'the graph changed',
-      ),
   }));
 }

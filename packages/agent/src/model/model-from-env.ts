@@ -58,6 +58,17 @@ export function isModelConfigured(env: Environment = process.env): boolean {
   return !('problem' in chooseModel(env));
 }
 
+/** Options of {@link createModelClientFromEnv} beyond what the environment says. */
+export interface ModelFromEnvOptions {
+  /**
+   * For an OpenAI-compatible endpoint: whether a first answer without a tool call is asked
+   * again with a tool required (`OpenAIModelClientOptions.verifyToolSupport`); default true.
+   * A benchmark turns it off: a right answer with no tool call (a request no tool can do) must
+   * not cost a second request, nor fail on an endpoint that ignores `tool_choice`.
+   */
+  readonly verifyToolSupport?: boolean;
+}
+
 /**
  * The model client the environment names: `MCP_AGENT_MODEL=anthropic:<model>|openai:<model>`
  * (without it, Anthropic when `ANTHROPIC_API_KEY` is set, else OpenAI-compatible when
@@ -79,6 +90,7 @@ export function isModelConfigured(env: Environment = process.env): boolean {
  */
 export async function createModelClientFromEnv(
   env: Environment = process.env,
+  options: ModelFromEnvOptions = {},
 ): Promise<ModelClient> {
   const choice = chooseModel(env);
   if ('problem' in choice) throw new ConfigError(choice.problem);
@@ -87,6 +99,9 @@ export async function createModelClientFromEnv(
     return createOpenAIModelClient({
       env,
       ...(choice.model === undefined ? {} : { model: choice.model, modelFrom: 'MCP_AGENT_MODEL' }),
+      ...(options.verifyToolSupport === undefined
+        ? {}
+        : { verifyToolSupport: options.verifyToolSupport }),
     });
   }
   const { createAnthropicModelClient } = await import('./anthropic-model-client.js');
