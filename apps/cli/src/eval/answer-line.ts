@@ -33,8 +33,8 @@ export function answerLine(reply: string): string | undefined {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  const last = (lines.at(-1) ?? '').replace(/^[*_`>\s]+|[*_`\s]+$/g, '');
-  const match = /^answer\s*:\s*(.*)$/i.exec(last);
+  // Markdown emphasis around the label or the value (`**ANSWER:** 600`) is not part of either.
+  const match = /^[*_>\s]*answer[*_\s]*:[*\s]*(.*?)[*\s]*$/i.exec(lines.at(-1) ?? '');
   return match === null ? undefined : match[1];
 }
 
@@ -45,13 +45,15 @@ export function normaliseAnswer(text: string): string {
     .toLowerCase()
     .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'")
     .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
-    .replace(/[*_`]/g, '')
+    .replace(/[*`]/g, '')
     .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[.!]+$/, '')
     .trim();
-  // Quotes around the whole answer.
-  while (/^(["']).*\1$/.test(value) && value.length >= 2) value = value.slice(1, -1).trim();
+  // A closing full stop and quotes around the whole answer, in either order.
+  for (let before = ''; before !== value;) {
+    before = value;
+    value = value.replace(/[.!]+$/, '').trim();
+    if (/^(["']).*\1$/.test(value) && value.length >= 2) value = value.slice(1, -1).trim();
+  }
   value = value.replace(/(\d)[,\u00a0 \u202f](?=\d{3}\b)/g, '$1').replace(/\b[a-z]+\b/g, (word) => {
     const index = NUMBER_WORDS.indexOf(word);
     return index === -1 ? word : String(index);
