@@ -41,6 +41,9 @@ describe('the task suite report', () => {
     ]);
     const svg = svgChart('a <model>', summary);
     expect(svg.match(/<circle /g)).toHaveLength(2);
+    // The values are printed beside each point, not only in a hover title.
+    expect(svg).toMatch(/<text [^>]*>1\/2 · 200 tokens<\/text>/);
+    expect(svg).toMatch(/<text [^>]*>1\/1 · 1,000 tokens<\/text>/);
     expect(svg).toContain('a &#60;model&#62;');
     expect(markdownReport('m', runs)).toContain('| discovery | 1/2 |');
   });

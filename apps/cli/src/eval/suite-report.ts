@@ -148,6 +148,8 @@ export function svgChart(model: string, summary: readonly ModeSummary[]): string
       `<line x1="${cx}" y1="${y(s.success.low)}" x2="${cx}" y2="${y(s.success.high)}" stroke="${colour}"/>`,
       `<line x1="${x(s.contextTokens.low)}" y1="${cy}" x2="${x(s.contextTokens.high)}" y2="${cy}" stroke="${colour}"/>`,
       `<circle cx="${cx}" cy="${cy}" r="5" fill="${colour}"><title>${s.mode}: ${s.passed}/${s.tasks}, ${s.contextTokens.value} tokens</title></circle>`,
+      // The values beside the point, not only on hover: a PNG of the chart keeps them.
+      `<text x="${cx > (left + width - right) / 2 ? cx - 8 : cx + 8}" y="${s.success.value > 0.8 ? cy + 20 + i * 14 : cy - 8 - i * 14}"${cx > (left + width - right) / 2 ? ' text-anchor="end"' : ''} fill="${colour}">${s.passed}/${s.tasks} · ${Math.round(s.contextTokens.value).toLocaleString('en-US')} tokens</text>`,
       `<rect x="${width - right + 16}" y="${top + i * 20}" width="10" height="10" fill="${colour}"/>`,
       `<text x="${width - right + 32}" y="${top + i * 20 + 9}">${s.mode} (${s.passed}/${s.tasks})</text>`,
     );
