@@ -27,13 +27,36 @@ const steps = [
   ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
   // The packages as someone outside this repository gets them: packed, installed with npm, used.
   ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
-  // The task suite (apps/cli/src/eval) with its scripted models, about 25 s each: the oracle
-  // passes every task in each mode, the idle model none (each run that does counts as passed).
+  // The task suite (apps/cli/src/eval) with its scripted models: the oracle passes every task in
+  // each mode; the idle model and each adversary fail every task they run (each such run counts
+  // as a passed test, "failed as expected"; one that passes is a checker fooled, and fails).
+  // The adversaries run in one mode each, two per mode, to keep the step short (about 15 s each
+  // against 45 s for all three modes; `pnpm bench tasks --model <name>` runs all three).
   [
     'tasks-oracle',
     ['bench', 'tasks', '--model', 'oracle', '--out', 'node_modules/.cache/tasks-oracle'],
   ],
   ['tasks-idle', ['bench', 'tasks', '--model', 'idle', '--out', 'node_modules/.cache/tasks-idle']],
+  ...[
+    ['answer-only', 'discovery'],
+    ['wrong-args', 'all-tools'],
+    ['extra-destroy', 'code-first'],
+    ['hedge', 'discovery'],
+    ['false-decline', 'code-first'],
+    ['false-done', 'all-tools'],
+  ].map(([model, mode]) => [
+    `tasks-${model}`,
+    [
+      'bench',
+      'tasks',
+      '--model',
+      model,
+      '--mode',
+      mode,
+      '--out',
+      `node_modules/.cache/tasks-${model}`,
+    ],
+  ]),
   // A two-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
   ['soak', ['exec', 'node', 'scripts/soak-check.mjs']],
 ];
@@ -56,7 +79,7 @@ for (const [name, args] of steps) {
   if (capture) {
     process.stdout.write(stdout ?? '');
     const summary =
-      /(?:conformance(?:-server)?|install-test|soak|tasks): (\d+) passed, (\d+) failed/.exec(
+      /(?:conformance(?:-server)?|install-test|soak|tasks): (\d+) (?:passed|failed as expected), (\d+) (?:failed|passed unexpectedly)/.exec(
         stdout ?? '',
       );
     if (summary) {
