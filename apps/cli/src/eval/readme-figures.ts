@@ -1,0 +1,84 @@
+// The READMEs' task-suite figures, written from a run's report.json instead of typed by hand:
+// each README marks its figures with `<!-- tasks:<name>:start -->` … `<!-- tasks:<name>:end -->`
+// and `scripts/tasks-readme.mjs <report.json>` rewrites what is between (see apps/cli/README.md).
+import type { EvalTask } from './eval-task.js';
+import type { ModeSummary } from './suite-report.js';
+
+/** What report.json holds that the figures need. */
+export interface ReportFigures {
+  readonly model: string;
+  readonly queries?: string;
+  readonly summary: readonly ModeSummary[];
+}
+
+const MODE_NAMES: Record<string, string> = {
+  discovery: 'discovery',
+  'all-tools': 'all tools up front',
+  'code-first': 'code-first',
+};
+
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+const kilo = (value: number) => `${(value / 1000).toFixed(1)}k`;
+
+/** Each marked block's text, by name: `table` (per mode) and `summary` (one sentence). */
+export function readmeFigures(report: ReportFigures): Record<'table' | 'summary', string> {
+  const of = (mode: string) => report.summary.find((s) => s.mode === mode);
+  const rows = report.summary.map((s) => [
+    MODE_NAMES[s.mode] ?? s.mode,
+    `${s.passed}/${s.tasks}`,
+    `${thousands(s.contextTokens.value)} (${thousands(s.contextTokens.low)}–${thousands(s.contextTokens.high)})`,
+    thousands(s.cachedTokens.value),
+    thousands(s.outputTokens.value),
+  ]);
+  const header = [
+    'mode',
+    'passed',
+    'context tokens/task (95%)',
+    'of which cache reads',
+    'output tokens/task',
+  ];
+  const table = markdownTable(header, rows);
+  const discovery = of('discovery');
+  const allTools = of('all-tools');
+  const summary =
+    discovery === undefined || allTools === undefined
+      ? ''
+      : `For the same work the ${report.model} reads ${kilo(discovery.contextTokens.value)} tokens a task discovery-first against ${kilo(allTools.contextTokens.value)} with all tools up front (${(allTools.contextTokens.value / discovery.contextTokens.value).toFixed(1)}×); it passes ${discovery.passed}/${discovery.tasks} discovery-first${report.queries === undefined ? '' : ` searching with ${report.queries} queries`}.`;
+  return { table, summary };
+}
+
+/** `text` with the block `name` replaced by `content`; an error when the markers are missing. */
+export function replaceBlock(text: string, name: string, content: string): string {
+  const start = `<!-- tasks:${name}:start -->`;
+  const end = `<!-- tasks:${name}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`no ${start} … ${end} block`);
+  return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
+}
+
+/** Every task as a Markdown table: id, request, kind, servers and what its checker reads. */
+export function taskTable(tasks: readonly EvalTask[]): string {
+  const rows = tasks.map((t) => [
+    `\`${t.id}\``,
+    t.prompt,
+    t.kind,
+    t.servers.length === 0 ? '—' : t.servers.join(', '),
+    t.checks,
+  ]);
+  return markdownTable(['task', 'request (as the user asks)', 'kind', 'servers', 'checker'], rows);
+}
+
+function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => cell(r[i] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => cell(c).padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [
+    line(header),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n');
+}
