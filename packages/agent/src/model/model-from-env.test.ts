@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '@mcp-agent/core';
-import { startScriptedAnthropicServer, type ScriptedAnthropicServer } from '../testing/index.js';
+import {
+  startScriptedAnthropicServer,
+  startScriptedOpenAIServer,
+  type ScriptedAnthropicServer,
+} from '../testing/index.js';
 import { createAnthropicModelClient, DEFAULT_ANTHROPIC_MODEL } from './anthropic-model-client.js';
 import { createModelClientFromEnv, isModelConfigured } from './model-from-env.js';
 
@@ -36,6 +40,32 @@ describe('createModelClientFromEnv and isModelConfigured', () => {
     const failure = await createModelClientFromEnv(env).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigError);
     expect((failure as Error).message).toMatch(message);
+  });
+});
+
+describe('createModelClientFromEnv with verifyToolSupport: false', () => {
+  it('takes a first answer without a tool call as it is: one request, no tool_choice, no error', async () => {
+    // An endpoint that ignores tool_choice answers in words however it is asked: a benchmark's
+    // right answer to a request no tool can do must not become a ConfigError (issue 43).
+    const server = await startScriptedOpenAIServer();
+    try {
+      server.push({ content: 'No connected tool can send email.\nANSWER: not possible' });
+      const env = { MCP_AGENT_MODEL: 'openai:local', OPENAI_BASE_URL: server.url };
+      const model = await createModelClientFromEnv(env, { verifyToolSupport: false });
+      const response = await model.generate({
+        system: 'Use the tools.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Email my boss.' }] }],
+        tools: [{ name: 'search_tools', description: 'Search.', inputSchema: { type: 'object' } }],
+        maxTokens: 256,
+      });
+      expect(response.content).toEqual([
+        { type: 'text', text: 'No connected tool can send email.\nANSWER: not possible' },
+      ]);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]?.body.tool_choice).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 });
 
