@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BLIND_REQUESTS } from './blind-requests.js';
 import { judge, type EvalTask } from './eval-task.js';
 import { createWorld, resetWorld, type EvalWorld } from './eval-world.js';
 import { EVAL_TASKS } from './tasks.js';
@@ -242,5 +243,18 @@ describe("the suite's tasks", () => {
       if (t.kind === 'action' || t.kind === 'multi-server') expect(t.changes, t.id).toBeDefined();
       if (t.kind !== 'unsolvable') expect(t.wrongArgs, t.id).toBeDefined();
     }
+  });
+
+  it('give each plan step one blind request and one tool-worded query (one of each for a task no tool can do)', () => {
+    for (const t of EVAL_TASKS) {
+      const plan = t.plan(world);
+      const searches = Math.max(1, plan.steps.length);
+      expect(BLIND_REQUESTS[t.id]?.length, t.id).toBe(searches);
+      expect(plan.queries.length, t.id).toBe(searches);
+      // No tool names in the blind requests: they were written without reading the tools.
+      for (const request of BLIND_REQUESTS[t.id] ?? [])
+        expect(`${request.short} ${request.sentence}`, t.id).not.toMatch(/[a-z]+_[a-z]+/);
+    }
+    expect(Object.keys(BLIND_REQUESTS).sort()).toEqual(EVAL_TASKS.map((t) => t.id).sort());
   });
 });
