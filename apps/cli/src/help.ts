@@ -13,7 +13,7 @@ Commands:
   resources list [<server>…] | read <server> <uri>  your servers' resources
   exec <file.js|file.ts>                           run a script in the sandbox
   run "<task>"                                     executeTask, streaming each step
-  eval [--model oracle|idle] [--mode <mode>]…      the task suite: discovery-first against all tools up front
+  eval [--model <name>] [--modes <list>]           the task suite: discovery-first against all tools up front
   serve --stdio | --http <port>                    the MCP gateway
   usage [--days 30] | usage quota set --max-…      model tokens, cost and tool calls; quotas
   ui [--port <n>]                                  the web UI on 127.0.0.1 (a one-time token in its URL)
@@ -153,17 +153,24 @@ Example:
   mcp-agent run "Summarise the open issues of acme/app"`,
   eval: `mcp-agent eval — the task suite over real offline MCP servers, in each mode
 
-  eval [--model oracle|idle|env] [--mode discovery|all-tools|code-first|all]… [--task <id>]… [--out <dir>]
+  eval [--model env|oracle|idle|<adversary>] [--modes discovery,all-tools,code-first|all]
+       [--tasks <id>,…] [--timeout <seconds>] [--max-input-tokens <n>]
+       [--queries blind|blind-sentence|tool-worded] [--out <dir>]
 
   Runs the suite's tasks against the model MCP_AGENT_MODEL names (--model env, the default), or a
-  scripted one: oracle plays each task's reference plan, idle does nothing. Each task starts from
-  fresh state and its outcome is checked (files, rows, the memory graph, the git log, the answer).
-  Writes report.json, report.md and chart.svg to --out (default ./mcp-agent-eval) and prints the
-  totals as JSON. Needs the suite's servers: run it from a checkout after "pnpm install".
+  scripted one: oracle plays each task's reference plan, idle does nothing, and the adversaries
+  (answer-only, wrong-args, extra-destroy, hedge, false-decline, false-done) each do one wrong
+  thing; all but the oracle must fail every task they run ("failed as expected"). Each task starts
+  from fresh state and is judged on its whole outcome: the world against that state (the
+  requested change and nothing else), and a question's final "ANSWER: …" line, from a tool that
+  holds the data. --mode and --task may also be repeated. Writes report.json, report.md,
+  chart.svg and transcripts/<mode>/<task>.md to --out (default ./mcp-agent-eval) and prints the
+  totals as JSON. Ctrl-C removes its temporary folders. Needs the suite's servers: run it from a
+  checkout after "pnpm install".
 
 Examples:
-  MCP_AGENT_MODEL=openai:qwen2.5 OPENAI_BASE_URL=http://127.0.0.1:11434/v1 mcp-agent eval
-  mcp-agent eval --model oracle --mode discovery --mode all-tools`,
+  MCP_AGENT_MODEL=openai:qwen2.5 OPENAI_BASE_URL=http://127.0.0.1:11434/v1 mcp-agent eval --timeout 300
+  mcp-agent eval --model oracle --modes discovery,all-tools --tasks sqlite,git-branch`,
   usage: `mcp-agent usage — what your tasks used, and your quotas
 
   usage [--days 30]                     totals, then by day, by server and by model
