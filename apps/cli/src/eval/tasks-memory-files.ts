@@ -202,7 +202,8 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
       answer: 'Alan admired Ada.',
       evidence: ['admired'],
     }),
-    question: { answer: { oneOf: ['Ada'] }, sources: RECALLS, seen: ['admired'] },
+    // The relation, or the name a script reading the graph returned.
+    question: { answer: { oneOf: ['Ada'] }, sources: RECALLS, seen: ['admired', 'Ada'] },
     wrongArgs: withStep(0, () => ({ tool: 'memory.open_nodes', args: { names: ['Grace'] } })),
   },
   {
@@ -421,8 +422,9 @@ export const MEMORY_AND_FILES_TASKS: readonly EvalTask[] = [
     question: {
       answer: { oneOf: [topRegion, `the ${topRegion} region`, `${topRegion} region`] },
       sources: READS,
-      seen: [String(topRegionTotal), salesTail],
+      // The region's total, the whole file, or the name a script over the file returned.
+      seen: [String(topRegionTotal), salesTail, topRegion],
     },
-    wrongArgs: withArgs(0, () => ({ head: 200 })),
+    wrongArgs: withArgs(0, (world) => ({ path: join(world.files, 'notes.txt') })),
   },
 ];

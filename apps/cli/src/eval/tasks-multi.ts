@@ -41,7 +41,7 @@ export const MIXED_TASKS: readonly EvalTask[] = [
     question: {
       answer: { oneOf: ['12 percent', '12%', '12', 'by 12 percent', 'by 12%', '12 per cent'] },
       sources: ['pdf.read_pdf'],
-      seen: ['Revenue rose 12 percent'],
+      seen: ['Revenue rose 12 percent', '12 percent'],
     },
     wrongArgs: withArgs(0, (world) => ({
       sources: [{ path: join(world.files, 'report.pdf'), pages: [2] }],
@@ -164,11 +164,11 @@ export const MIXED_TASKS: readonly EvalTask[] = [
     question: {
       answer: { oneOf: [topCustomer] },
       sources: ['sqlite.execute_sql'],
-      // The total it rests on, however the model sums it (in SQL, or in code over the rows).
-      seen: [String(topSpent)],
+      // The total it rests on (summed in SQL), or the name a script over the rows returned.
+      seen: [String(topSpent), topCustomer],
     },
     wrongArgs: withArgs(0, () => ({
-      sql: "SELECT customer, SUM(amount) AS spent FROM orders WHERE status = 'paid' GROUP BY customer ORDER BY spent DESC",
+      sql: "SELECT customer, SUM(amount) AS spent FROM orders WHERE status = 'paid' GROUP BY customer ORDER BY spent DESC LIMIT 1",
     })),
   },
   {
