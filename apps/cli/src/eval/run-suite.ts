@@ -4,14 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext } from '@mcp-agent/core';
+import { createContext, type MCPTaskResult } from '@mcp-agent/core';
 import { openAgentStack, type ModelClient, type ToolMode } from '@mcp-agent/agent';
-import type { MCPTaskResult } from '@mcp-agent/core';
 import { ANSWER_RULE } from './answer-line.js';
 import { judge, type EvalTask, type TaskKind } from './eval-task.js';
 import { evalServers } from './eval-servers.js';
 import { createWorld, resetWorld } from './eval-world.js';
-import { diffWorld, snapshotWorld } from './world-snapshot.js';
+import { outcomeOf } from './task-outcome.js';
+import { snapshotWorld } from './world-snapshot.js';
 import {
   startScriptedModel,
   type QueryVariant,
@@ -59,9 +59,6 @@ export interface SuiteOptions {
   /** Each folder holding state as it is made (a caller interrupted removes them). */
   readonly onTemporary?: (folder: string) => void;
 }
-
-// Meta-tools that show the catalog, not a server's data: what they return is no evidence.
-const CATALOG_COMMANDS = new Set(['search_tools', 'describe_tools', 'list_servers']);
 
 export async function runSuite(options: SuiteOptions): Promise<TaskRun[]> {
   const runs: TaskRun[] = [];
@@ -115,16 +112,7 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
       const answer = result.answer ?? '';
       const failure =
         result.status === 'completed'
-          ? judge(task, {
-              world,
-              answer,
-              changes: diffWorld(fresh, snapshotWorld(world)),
-              toolsUsed: result.toolsUsed,
-              observed: result.steps
-                .filter((step) => !CATALOG_COMMANDS.has(step.command))
-                .map((step) => textsOf(step.observation).join('\n'))
-                .join('\n'),
-            })
+          ? judge(task, outcomeOf(world, fresh, result))
           : `the task ended ${result.status}: ${result.error?.message ?? ''}`.trim();
       // What the model said shows why, as far as its words do.
       const reason =
@@ -156,17 +144,4 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
     rmSync(home, { recursive: true, force: true });
   }
   return runs;
-}
-
-// Every string in a command's observation (a tool's text, a script's returned values).
-function textsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
-  if (Array.isArray(value)) return value.flatMap(textsOf);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, v]) =>
-      typeof v === 'object' ? textsOf(v) : [`${key}: ${textsOf(v).join('')}`, ...textsOf(v)],
-    );
-  }
-  return [];
 }
