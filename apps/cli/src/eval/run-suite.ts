@@ -11,7 +11,7 @@ import { judge, type EvalTask, type TaskKind } from './eval-task.js';
 import { evalServers } from './eval-servers.js';
 import { createWorld, resetWorld } from './eval-world.js';
 import { outcomeOf } from './task-outcome.js';
-import { snapshotWorld } from './world-snapshot.js';
+import { describeChange, diffWorld, snapshotWorld } from './world-snapshot.js';
 import {
   startScriptedModel,
   type QueryVariant,
@@ -69,6 +69,8 @@ export async function runSuite(options: SuiteOptions): Promise<TaskRun[]> {
 async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]> {
   const world = createWorld();
   options.onTemporary?.(world.root);
+  // A fresh copy of the world: each task must start from it (its own setup aside).
+  const pristine = snapshotWorld(world);
   const home = mkdtempSync(join(tmpdir(), 'mcp-agent-eval-home-'));
   options.onTemporary?.(home);
   const scripted: ScriptedModel | undefined =
@@ -96,8 +98,13 @@ async function runMode(mode: ToolMode, options: SuiteOptions): Promise<TaskRun[]
       if (!cleared.ok) throw new Error(`the git server's state: ${cleared.error.message}`);
       task.setup?.(world);
       scripted?.prepare(task, world, mode);
-      // The state the task starts from, as a fresh copy of the world has it.
+      // The state the task starts from: a fresh copy's, which the reset must have rebuilt whole.
       const fresh = snapshotWorld(world);
+      const left = task.setup === undefined ? diffWorld(pristine, fresh) : [];
+      if (left.length > 0)
+        throw new Error(
+          `the reset before ${task.id} left the world unlike a fresh copy: ${left.map(describeChange).join(', ')}`,
+        );
       const result = await stack.agent.executeTask(`${task.prompt}${ANSWER_RULE}`, 'eval', {
         mode,
         model,
