@@ -15,6 +15,8 @@ const { home, run } = cliHome('mcp-agent-eval-cli-', NO_MODEL);
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+// Each test spawns the command (and the suite's servers) several times: minutes on a loaded
+// 2-core machine, not the default 20 s.
 describe('mcp-agent eval', () => {
   it('names a wrong --model, --mode or --task, and a missing model, before starting anything', () => {
     const model = run(['eval', '--model', 'gpt']);
@@ -38,7 +40,7 @@ describe('mcp-agent eval', () => {
     const none = run(['eval']);
     expect(none.code).not.toBe(0);
     expect(none.stderr).toMatch(/No model endpoint is configured/);
-  });
+  }, 90_000);
 
   it('runs chosen tasks (--tasks a,b) in chosen modes (--modes) and writes the report, the chart, the JSON totals and a transcript per run', () => {
     const out = join(home, 'report');
@@ -82,7 +84,7 @@ describe('mcp-agent eval', () => {
       'everything-sum.md',
       'none-weather.md',
     ]);
-  });
+  }, 90_000);
 
   it('reports an adversary that fails every task as failed as expected, and runs it only where its play is wrong', () => {
     const out = join(home, 'adversary');
@@ -103,7 +105,7 @@ describe('mcp-agent eval', () => {
     // Declining is right for none-weather: only everything-sum runs.
     expect(result.stdout).toContain('tasks: 1 failed as expected, 0 passed unexpectedly');
     expect(result.stdout).not.toMatch(/\d+ passed,/);
-  });
+  }, 90_000);
 
   it('removes its temporary folders, secret.key and all, when interrupted (Ctrl-C)', async () => {
     const temporary = mkdtempSync(join(tmpdir(), 'mcp-agent-eval-interrupt-'));
@@ -149,5 +151,5 @@ describe('mcp-agent eval', () => {
     } finally {
       rmSync(temporary, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
