@@ -30,9 +30,10 @@ const steps = [
   // The task suite (apps/cli/src/eval) with its scripted models: the oracle passes every task in
   // each mode; the idle model and each adversary fail every task they run (each such run counts
   // as a passed test, "failed as expected"; one that passes is a checker fooled, and fails).
-  // The adversaries run in one mode each, two per mode, to keep the steps short: 24–39 s each,
-  // 170 s for the six, on a loaded 2-core machine, against 32–94 s each (430 s) in all three
-  // modes; `pnpm bench tasks --model <name>` runs all three, and each passes none there too.
+  // The adversaries run in one mode each, two per mode, to keep the steps short: 24–41 s each,
+  // 170–200 s for the six, on a loaded 2-core machine (load 15), against 32–94 s each (430 s)
+  // in all three modes; `pnpm bench tasks --model <name>` runs all three, and each passes none
+  // there too.
   [
     'tasks-oracle',
     ['bench', 'tasks', '--model', 'oracle', '--out', 'node_modules/.cache/tasks-oracle'],
