@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto';
 import { compareText } from '@mcp-agent/core';
 import type { SearchDocument } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
+import { ServerRanking, type ServerAbout } from './search/server-ranking.js';
 import type { ToolVectors } from './semantic/tool-vectors.js';
 
-/** One server of a catalog: its id and the hash of its tool list. */
+/** One server of a catalog: its id, the hash of its tool list and what it says of itself. */
 export interface CatalogServer {
   readonly id: string;
-  /** The same for two tool lists exactly when they hold the same tools, definitions included. */
+  /**
+   * The same for two servers exactly when they hold the same tools, definitions included, and
+   * say the same of themselves (`about`): a tenant's own description never ranks in an index
+   * another tenant shares.
+   */
   readonly key: string;
+  /** Its name and description, for the server ranking. */
+  readonly about?: ServerAbout;
 }
 
 /** One search index over one catalog, shared by every tenant whose catalog it is. */
@@ -16,6 +23,8 @@ export interface CatalogIndex {
   /** Identifies the catalog: its servers and their keys. */
   readonly signature: string;
   readonly index: SearchIndex;
+  /** The catalog's servers ranked for a request as a whole (each its text and its tools'). */
+  readonly serverRanking: ServerRanking;
   /** The tools' vectors, when semantic ranking is on. */
   readonly vectors: ToolVectors | undefined;
 }
@@ -24,6 +33,8 @@ export interface CatalogIndex {
 export interface CatalogIndexesOptions {
   readonly createIndex: () => SearchIndex;
   readonly createVectors?: () => ToolVectors;
+  /** Makes each catalog's server ranking; default one with the default ranking's query terms. */
+  readonly createServerRanking?: () => ServerRanking;
   /** Catalogs whose index is kept, least recently used dropped first. */
   readonly maxIndexes: number;
   /** Milliseconds since the epoch, for {@link CatalogIndexes.evictUnusedSince}. */
@@ -114,17 +125,20 @@ export class CatalogIndexes {
     }
     const old = previous === undefined ? undefined : this.#entries.get(previous);
     const wanted = new Map(servers.map((p) => [p.id, p.key]));
+    const about = new Map(servers.map((p) => [p.id, p.about ?? {}]));
     if (old !== undefined && old.owner === userId) {
       // Only this tenant used it: change what changed, as the index did before it was shared.
       for (const id of [...old.servers.keys()]) {
         if (wanted.get(id) === old.servers.get(id)?.key) continue;
         old.index.removeServer(id);
+        old.serverRanking.removeServer(id);
         old.servers.delete(id);
       }
       for (const [id, key] of wanted) {
         if (old.servers.has(id)) continue;
         const docs = documents(id);
         old.index.setServer(id, docs);
+        old.serverRanking.setServer(id, about.get(id)!, docs);
         old.servers.set(id, { key, documents: docs });
       }
       this.#entries.delete(old.signature);
@@ -136,6 +150,7 @@ export class CatalogIndexes {
     const entry: Entry = {
       signature,
       index: this.#options.createIndex(),
+      serverRanking: this.#options.createServerRanking?.() ?? new ServerRanking(),
       vectors: this.#options.createVectors?.(),
       servers: new Map(),
       owner: userId,
@@ -146,6 +161,7 @@ export class CatalogIndexes {
       const known = old?.servers.get(id);
       const docs = known?.key === key ? known.documents : documents(id);
       entry.index.setServer(id, docs);
+      entry.serverRanking.setServer(id, about.get(id)!, docs);
       entry.servers.set(id, { key, documents: docs });
     }
     this.#entries.set(signature, entry);
@@ -155,9 +171,16 @@ export class CatalogIndexes {
   }
 }
 
-/** The key of a server's tool list: its tools' names and content hashes, in name order. */
-export function serverKey(tools: readonly { name: string; contentHash: string }[]): string {
+/**
+ * The key of a server's tool list (its tools' names and content hashes, in name order) and of
+ * what it says of itself (`about`), which the server ranking reads.
+ */
+export function serverKey(
+  tools: readonly { name: string; contentHash: string }[],
+  about: ServerAbout = {},
+): string {
   const hash = createHash('sha256');
+  hash.update(`${about.name ?? ''}\u0000${about.description ?? ''}\u0000`);
   for (const tool of [...tools].sort((a, b) => compareText(a.name, b.name)))
     hash.update(`${tool.name}\u0000${tool.contentHash}\n`);
   return hash.digest('hex');

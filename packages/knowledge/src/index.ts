@@ -14,6 +14,12 @@ export type {
   ToolSearchAnswer,
 } from './tool-search-answer.js';
 export {
+  BROWSE_PAGE_SIZE,
+  type BrowsedServer,
+  type BrowseOptions,
+  type ServerBrowseAnswer,
+} from './server-browse.js';
+export {
   OpenAiCompatibleEmbedder,
   type OpenAiCompatibleEmbedderOptions,
 } from './semantic/openai-compatible-embedder.js';

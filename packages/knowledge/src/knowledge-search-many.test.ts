@@ -28,12 +28,17 @@ const servers: Record<string, { name: string; description: string }[]> = {
   ],
 };
 
-async function connect(registry: Registry, ids: readonly string[]): Promise<void> {
+async function connect(
+  registry: Registry,
+  ids: readonly string[],
+  descriptions: Record<string, string> = {},
+): Promise<void> {
   for (const id of ids) {
     await registry.addServer(alice, {
       id,
       transport: 'streamable-http',
       url: `https://${id}.example/mcp`,
+      ...(descriptions[id] === undefined ? {} : { description: descriptions[id] }),
     });
     await registry.replaceCatalog(
       alice,
@@ -101,16 +106,39 @@ describe('Knowledge.searchMany', () => {
       matches: [],
       no_good_match: true,
       closest: expect.arrayContaining([{ tool_id: top?.tool_id, relevance: expect.any(Number) }]),
+      // The nearest server still named ("create"): the model judges it from its list.
+      best_servers: ['memory'],
     });
     expect(answer.queries[1]).toMatchObject({ no_good_match: false });
     expect(answer.queries[1]?.matches[0]?.tool_id).toBe('mail.send_email');
     expect(answer.note).toMatch(
-      /No connected tool's text answers "create a flight booking to Paris" in its own words\. Read the closest tools' descriptions/,
+      /No connected tool's text answers "create a flight booking to Paris" in its own words\. Read the closest tools' descriptions .* else browse the first of its best_servers/,
     );
     for (const { relevance } of answer.queries[0]?.closest ?? [])
       expect(relevance).toBeLessThan(GOOD_MATCH);
     expect(answer.queries[1]?.matches[0]?.relevance).toBeGreaterThanOrEqual(GOOD_MATCH);
     expect(answer.servers.flatMap((s) => s.tools).map((t) => t.tool_id)).toContain(top?.tool_id);
+  });
+
+  it('names the servers that fit each query as a whole, in order, a few at most, within the servers asked', async () => {
+    // A server's own description brings a domain its tools never name.
+    await connect(registry, ['github', 'mail', 'memory'], {
+      mail: 'Your inbox: letters, newsletters and correspondence.',
+    });
+    const answer = await knowledge.searchMany(alice, [
+      'open a pull request',
+      'any newsletters from last week?',
+      'who did I tell about the knowledge graph entities',
+    ]);
+    const best = answer.queries.map((q) => q.best_servers ?? []);
+    expect(best[0]![0]).toBe('github');
+    expect(best[1]).toEqual(['mail']);
+    expect(best[2]![0]).toBe('memory');
+    expect(best.every((servers) => servers.length <= 3)).toBe(true);
+    // The tool search missed "newsletters"; the server named is where to browse.
+    expect(answer.queries[1]!.matches.map((m) => m.tool_id)).not.toContain('mail.send_email');
+    const only = await knowledge.searchMany(alice, 'open a pull request', { servers: ['mail'] });
+    expect(only.queries[0]!.best_servers ?? []).not.toContain('github');
   });
 
   it('one string is one query; the same query twice gets the same answer', async () => {

@@ -26,6 +26,12 @@ import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/d
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 import { trimText } from './views/description-text.js';
 import { checkQueries } from './search-queries.js';
+import {
+  browsableServers,
+  browsePage,
+  type BrowseOptions,
+  type ServerBrowseAnswer,
+} from './server-browse.js';
 import { toDocument } from './tool-document.js';
 import type {
   KnowledgeOptions,
@@ -48,11 +54,16 @@ interface TenantCatalog {
   readonly usedAt: number;
 }
 
+// Most servers a search answer names per query as the ones to browse when its tools miss.
+const BEST_SERVERS = 3;
+
 // What one search found for each query, before it is shaped for a caller.
 interface QueryHits {
   readonly query: string;
   readonly hits: readonly SearchHit[];
   readonly noGoodMatch: boolean;
+  /** The servers that best match the query as a whole, best first. */
+  readonly bestServers: readonly string[];
 }
 
 /**
@@ -220,6 +231,39 @@ export class Knowledge {
     );
   }
 
+  /**
+   * The tools of whole servers, compactly, one page at a time: each tool's id and the first
+   * sentence of its description, servers in the order asked, tools by name, at most 50 per
+   * page (`BROWSE_PAGE_SIZE`) and `next_cursor` to continue. For the model to pick
+   * from a server's whole list when a search's words miss its tool.
+   *
+   * @throws ServerNotFoundError (`SERVER_NOT_FOUND`) for an id that is none of the tenant's,
+   *   listing the ones it has; `UnauthorizedError`, `PolicyDeniedError` or `NotReadyError` for
+   *   one it has but may not use in this request (the same availability the search uses).
+   * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for no server or a cursor that is not
+   *   one a browse of these servers gave.
+   */
+  async browse(
+    ctx: AgentContext,
+    servers: readonly string[],
+    options: BrowseOptions = {},
+  ): Promise<ServerBrowseAnswer> {
+    const availability = await this.#registry.availability(ctx);
+    const ids = browsableServers(availability, servers);
+    const catalogs = await this.#registry.storedToolsOf(ctx, ids);
+    return browsePage(
+      ids.map((id) => ({
+        id,
+        description: availability.get(id)?.description,
+        tools: (catalogs.get(id) ?? []).map((tool) => {
+          const spec = toToolSpec(id, tool.raw);
+          return { name: spec.name, description: spec.description || spec.title || '' };
+        }),
+      })),
+      options,
+    );
+  }
+
   // Every query searched over the tenant's usable tools: lexically, fused with the semantic
   // ranking when it is on and answering; each query searched once however often it is given.
   async #run(
@@ -259,7 +303,10 @@ export class Knowledge {
       const noGoodMatch =
         !(Math.max(0, ...hits.map((hit) => hit.relevance)) >= index.goodMatch && hits.length > 0) &&
         !(semanticGood !== undefined && (similar?.[0]?.similarity ?? -1) >= semanticGood);
-      byQuery.set(query, { query, hits, noGoodMatch });
+      const bestServers = catalog.serverRanking
+        .rank(query, { servers, limit: BEST_SERVERS, hits: lexical })
+        .map((match) => match.server);
+      byQuery.set(query, { query, hits, noGoodMatch, bestServers });
     }
     return { index, found: queries.map((q) => ({ ...byQuery.get(q)!, query: q })), warnings };
   }
@@ -366,7 +413,10 @@ export class Knowledge {
       );
       catalog = this.#catalogs.acquire(
         ctx.userId,
-        servers.map((server) => ({ id: server.id, key: serverKey(tools.get(server.id) ?? []) })),
+        servers.map((server) => {
+          const about = { name: server.name, description: server.description };
+          return { id: server.id, key: serverKey(tools.get(server.id) ?? [], about), about };
+        }),
         (id) => (tools.get(id) ?? []).map((tool) => toDocument(toToolSpec(id, tool.raw))),
         known?.signature,
       );

@@ -6,6 +6,7 @@ describe('the public surface of @mcp-agent/knowledge', () => {
   it('the root entry exports exactly these names', async () => {
     expect(Object.keys(await import('@mcp-agent/knowledge')).sort()).toMatchInlineSnapshot(`
       [
+        "BROWSE_PAGE_SIZE",
         "DEFAULT_RANKING",
         "Knowledge",
         "MAX_QUERY_LENGTH",

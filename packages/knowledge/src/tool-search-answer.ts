@@ -23,6 +23,13 @@ export interface QueryAnswer {
   readonly no_good_match: boolean;
   /** With `no_good_match`: the nearest tools, to judge by their descriptions. */
   readonly closest?: readonly QueryMatch[];
+  /**
+   * The servers that best match the query as a whole (their own description and their tools'
+   * text together), best first, at most three; absent when none shares a word with it. When no
+   * tool fits, browsing the first of them (`search_tools` with `servers` and no query) lists
+   * every tool it has.
+   */
+  readonly best_servers?: readonly string[];
 }
 
 /** One tool of a search answer, listed once however many queries found it. */
@@ -66,6 +73,7 @@ export function toolSearchAnswer(
     readonly query: string;
     readonly hits: readonly SearchHit[];
     readonly noGoodMatch: boolean;
+    readonly bestServers?: readonly string[];
   }[],
   describe: (hit: SearchHit) => string,
   warnings: readonly string[] = [],
@@ -80,14 +88,16 @@ export function toolSearchAnswer(
     if (!tools.has(hit.id)) tools.set(hit.id, { tool_id: hit.id, description: describe(hit) });
     return { tool_id: hit.id, relevance: hit.relevance };
   };
-  const queries = perQuery.map(({ query, hits, noGoodMatch }): QueryAnswer => {
-    if (!noGoodMatch) return { query, matches: hits.map(list), no_good_match: false };
+  const queries = perQuery.map(({ query, hits, noGoodMatch, bestServers = [] }): QueryAnswer => {
+    const best = bestServers.length === 0 ? {} : { best_servers: bestServers };
+    if (!noGoodMatch) return { query, matches: hits.map(list), no_good_match: false, ...best };
     const closest = hits.slice(0, CLOSEST).map(list);
     return {
       query,
       matches: [],
       no_good_match: true,
       ...(closest.length === 0 ? {} : { closest }),
+      ...best,
     };
   });
   const missing = queries.filter((q) => q.no_good_match).map((q) => `"${trimText(q.query, 80)}"`);
@@ -97,7 +107,7 @@ export function toolSearchAnswer(
     ...(missing.length === 0
       ? {}
       : {
-          note: `No connected tool's text answers ${missing.join(', ')} in ${missing.length === 1 ? 'its' : 'their'} own words. Read the closest tools' descriptions (listed under servers): one may still do it; else search again in the words a tool would use. Only when none of them can, tell the user rather than use a tool that does something else.`,
+          note: `No connected tool's text answers ${missing.join(', ')} in ${missing.length === 1 ? 'its' : 'their'} own words. Read the closest tools' descriptions (listed under servers): one may still do it; else browse the first of its best_servers (search_tools with {"servers": ["<id>"]} and no query lists all its tools) or search again in the words a tool would use. Only when none of them can, tell the user rather than use a tool that does something else.`,
         }),
     ...(warnings.length === 0 ? {} : { warnings }),
   };

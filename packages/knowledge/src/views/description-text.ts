@@ -44,3 +44,19 @@ function breakBefore(text: string, limit: number, floor: number): number {
   const code = text.charCodeAt(limit - 1);
   return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
 }
+
+// A sentence ends at . ! or ? followed by a space and a capital, digit or quote, or by the end:
+// "e.g. a file" and "v1.2" do not end one.
+const SENTENCE_END = /[.!?](?=\s+[\p{Lu}\p{N}"'(]|\s*$)/u;
+
+/**
+ * The first sentence of a text's first line, at most `max` characters (`…` when cut): what a
+ * browse of a server's whole list shows of each tool.
+ */
+export function firstSentence(text: string, max: number): string {
+  const trimmed = text.trim();
+  const lineEnd = trimmed.search(/\r?\n/);
+  const line = lineEnd === -1 ? trimmed : trimmed.slice(0, lineEnd).trim();
+  const end = line.search(SENTENCE_END);
+  return trimText(end === -1 ? line : line.slice(0, end + 1), max);
+}
