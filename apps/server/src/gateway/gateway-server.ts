@@ -36,7 +36,7 @@ export interface GatewayServerOptions {
 }
 
 const INSTRUCTIONS =
-  'This gateway reaches the MCP servers connected for you (search_tools\' description names them and what each is for, and changes with them). Work in order: search_tools to find tools by what they do (a task of several steps: one short search per step, all in the "queries" of one call), describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters.';
+  'This gateway reaches the MCP servers connected for you (search_tools\' description names them and what each is for, and changes with them). Work in order: search_tools to find tools by what they do (a task of several steps: one short search per step, all in the "queries" of one call), describe_tools to read their parameters, then call_tool for one call or run_code for a script that calls several described tools and returns only what matters. When a search misses (no_good_match, or no match does what you need) or the need clearly belongs to one server, browse that server: search_tools with "servers" and no query lists all its tools, a page at a time; each search names the best_servers to browse first.';
 
 /**
  * One MCP server session bound to one user: a thin adapter over a `MetaToolSession`, so the

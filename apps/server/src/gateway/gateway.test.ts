@@ -76,6 +76,49 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
     await client.close();
   });
 
+  it('search_tools browses a server with servers and no query, names best_servers, and keeps to the user', async () => {
+    const client = await connect(ALICE_TOKEN);
+    expect(client.getInstructions()).toMatch(
+      /When a search misses .* browse that server: search_tools with "servers" and no query lists all its tools/,
+    );
+    const found = text(
+      await client.callTool({ name: 'search_tools', arguments: { query: 'post to a channel' } }),
+    );
+    expect(found.queries[0].best_servers[0]).toBe('slack');
+    const page = text(
+      await client.callTool({ name: 'search_tools', arguments: { servers: ['slack', 'github'] } }),
+    );
+    expect(page).toEqual({
+      servers: [
+        {
+          server: 'slack',
+          tool_count: 1,
+          tools: ['slack.post_message: Post a message to a Slack channel'],
+        },
+        {
+          server: 'github',
+          tool_count: 1,
+          tools: ['github.create_issue: Create an issue in a repository'],
+        },
+      ],
+      shown: { from: 1, to: 2, of: 2 },
+      note: expect.stringMatching(/^Every tool of slack, github \(2 in all\)/),
+    });
+    // Bob cannot browse Alice's server: unknown to him, and his own are the ones offered.
+    const bob = await connect(BOB_TOKEN);
+    const refused = await bob.callTool({
+      name: 'search_tools',
+      arguments: { servers: ['github'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(text(refused).error).toEqual({
+      code: 'SERVER_NOT_FOUND',
+      message: expect.stringMatching(/^Unknown server "github": .* Your servers: secrets\./),
+    });
+    await bob.close();
+    await client.close();
+  });
+
   it('search_tools takes several queries in one call: each its own matches, tools once under their server, no good match said', async () => {
     const client = await connect(ALICE_TOKEN);
     const answer = text(

@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, resolveBudget, type AgentContext } from '@mcp-agent/core';
 import { Dispatcher } from '@mcp-agent/actions';
 import { MemoryToolCallPool } from '@mcp-agent/actions/testing';
-import { DEFAULT_RANKING, Knowledge, type ToolSearchAnswer } from '@mcp-agent/knowledge';
+import {
+  DEFAULT_RANKING,
+  Knowledge,
+  type ServerBrowseAnswer,
+  type ToolSearchAnswer,
+} from '@mcp-agent/knowledge';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { BudgetTracker } from '../../planner/budget.js';
@@ -138,7 +143,7 @@ describe('search_tools', () => {
   it('lists both forms in its schema and teaches splitting a task into searches', () => {
     const listing = session().tools.find((t) => t.name === 'search_tools')!;
     const properties = listing.inputSchema.properties as Record<string, { maxItems?: number }>;
-    expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'servers']);
+    expect(Object.keys(properties)).toEqual(['query', 'queries', 'limit', 'servers', 'cursor']);
     expect(properties.queries?.maxItems).toBe(8);
     expect(listing.description).toMatch(
       /Split a task of several steps into short searches in one call/,
@@ -146,6 +151,98 @@ describe('search_tools', () => {
     expect(systemPrompt('inventory', { serverAgents: false })).toMatch(
       /split it into short searches, one per thing to do, in one search_tools call/,
     );
+    // When to browse, said in the tool's description and in the prompt alike.
+    expect(listing.description).toMatch(
+      /Browse a server when a search misses \(no_good_match, or no match does what you need\) or the need clearly belongs to one server: \{"servers": \["<id>"\]\} with no query lists all its tools, id and first sentence, 50 a page/,
+    );
+    expect(systemPrompt('inventory', { serverAgents: false })).toMatch(
+      /Browse a server when a search misses .* or when the need clearly belongs to one server: search_tools with \{"servers": \["<id>"\]\} and no query/,
+    );
+  });
+
+  it('browses whole servers with servers and no query: a page of id and first sentence, a cursor to the end', async () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      tool(`job_${String(i).padStart(2, '0')}`, `Runs job ${i}. Then reports.`),
+    );
+    await registry.addServer(ctx, {
+      id: 'ci',
+      transport: 'streamable-http',
+      url: 'https://ci.example/mcp',
+    });
+    await registry.replaceCatalog(ctx, 'ci', many);
+    await registry.recordState(ctx, 'ci', { status: 'ready' });
+    const first = await search({ servers: ['ci', 'slack'] });
+    expect(first.ok).toBe(true);
+    const page = first.value as unknown as ServerBrowseAnswer;
+    expect(page.servers.map((s) => [s.server, s.tool_count, s.tools.length])).toEqual([
+      ['ci', 60, 50],
+    ]);
+    expect(page.servers[0]!.tools[0]).toBe('ci.job_00: Runs job 0.');
+    expect(page.shown).toEqual({ from: 1, to: 50, of: 61 });
+    const second = (await search({ servers: ['ci', 'slack'], cursor: page.next_cursor }))
+      .value as unknown as ServerBrowseAnswer;
+    expect(second.servers.map((s) => [s.server, s.tools.length])).toEqual([
+      ['ci', 10],
+      ['slack', 1],
+    ]);
+    expect(second.next_cursor).toBeUndefined();
+    expect(second.servers[1]!.tools).toEqual([
+      'slack.post_message: Post a message to a Slack channel',
+    ]);
+    // Bad input: a clear error naming what was wrong and how to fix it.
+    const cases: [unknown, string, RegExp][] = [
+      [
+        { servers: ['nope'] },
+        'SERVER_NOT_FOUND',
+        /Unknown server "nope".*Your servers: calendar, ci, github, slack/,
+      ],
+      [
+        { servers: ['ci'], cursor: 'zzz' },
+        'INVALID_ARGUMENTS',
+        /The cursor "zzz" is not one search_tools gave/,
+      ],
+      [
+        { servers: ['ci'], limit: 5 },
+        'INVALID_ARGUMENTS',
+        /limit: "limit" counts results per query; a browse lists 50 tools a page/,
+      ],
+      [{ query: 'jobs', cursor: 'x' }, 'INVALID_ARGUMENTS', /cursor: "cursor" continues a browse/],
+      [{ servers: [] }, 'INVALID_ARGUMENTS', /servers: /],
+    ];
+    for (const [input, code, message] of cases) {
+      const observation = await search(input);
+      expect(observation.ok).toBe(false);
+      expect(observation.value).toEqual({
+        error: { code, message: expect.stringMatching(message) },
+      });
+    }
+    // Another tenant cannot browse this one's server.
+    const bob = createContext({ userId: 'bob' });
+    const theirs = await session().run('search_tools', { servers: ['ci'] }, { ctx: bob });
+    expect(theirs.value).toEqual({
+      error: { code: 'SERVER_NOT_FOUND', message: expect.stringMatching(/Unknown server "ci"/) },
+    });
+  });
+
+  it('names best_servers in every search answer, and a model that browses one then describes its tool', async () => {
+    const model = new MockModelClient([
+      mockToolUse([['search_tools', { query: 'schedule a meeting in my calendar' }]]),
+      mockToolUse([['search_tools', { servers: ['calendar'] }]]),
+      mockToolUse([['describe_tools', { tool_ids: ['calendar.create_event'] }]]),
+      mockText('done'),
+    ]);
+    const budget = new BudgetTracker(resolveBudget({}), ctx.clock);
+    const trajectory = new Trajectory();
+    await runLoop({ ctx, model, session: session(budget), budget, trajectory }, 'system', 'task');
+    expect(trajectory.steps.map((s) => [s.command, s.ok])).toEqual([
+      ['search_tools', true],
+      ['search_tools', true],
+      ['describe_tools', true],
+    ]);
+    const searched = JSON.stringify(model.requests[1]?.messages.at(-1)?.content);
+    expect(searched).toMatch(/best_servers\\":\[\\"calendar\\"/);
+    const browsed = JSON.stringify(model.requests[2]?.messages.at(-1)?.content);
+    expect(browsed).toContain('calendar.create_event: Create an event in a calendar');
   });
 
   it('says what it searches: the connected servers and what each is for, bounded, and when that changed (#29)', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonValue } from '@mcp-agent/core';
+import { BROWSE_PAGE_SIZE } from '@mcp-agent/knowledge';
 import type { MetaTool } from '../meta-tool.js';
 import { observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
@@ -28,17 +29,53 @@ const input = z
       .max(20)
       .optional()
       .describe(`Results per query (default ${DEFAULT_LIMIT}).`),
-    servers: z.array(z.string().max(64)).max(50).optional().describe('Only these servers.'),
+    servers: z
+      .array(z.string().max(64))
+      .min(1)
+      .max(50)
+      .optional()
+      .describe(
+        'Only these servers. Without a query: browse them, listing every tool (id and first sentence) page by page.',
+      ),
+    cursor: z
+      .string()
+      .max(2_000)
+      .optional()
+      .describe('Browse only: next_cursor of the previous page, for the next one.'),
   })
   .superRefine((value, issues) => {
-    if ((value.query === undefined) === (value.queries === undefined)) {
+    const searching = value.query !== undefined || value.queries !== undefined;
+    if (!searching) {
+      if (value.servers === undefined) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['queries'],
+          message:
+            'give "query" (one search) or "queries" (several), or "servers" without a query to browse their tools',
+        });
+      } else if (value.limit !== undefined) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['limit'],
+          message: `"limit" counts results per query; a browse lists ${BROWSE_PAGE_SIZE} tools a page: leave it out and continue with "cursor"`,
+        });
+      }
+      return;
+    }
+    if (value.cursor !== undefined) {
+      issues.addIssue({
+        code: 'custom',
+        path: ['cursor'],
+        message:
+          '"cursor" continues a browse (servers without a query): leave it out of a search, or drop the query to go on browsing',
+      });
+      return;
+    }
+    if (value.query !== undefined && value.queries !== undefined) {
       issues.addIssue({
         code: 'custom',
         path: ['queries'],
-        message:
-          value.query === undefined
-            ? 'give "query" (one search) or "queries" (several)'
-            : 'give "query" or "queries", not both: put every search in "queries"',
+        message: 'give "query" or "queries", not both: put every search in "queries"',
       });
       return;
     }
@@ -55,16 +92,25 @@ const input = z
 
 /**
  * `search_tools`: one or several searches over the servers this request may use, each query
- * with its own top hits and their relevance, every tool described once under its server, and
- * queries nothing connected answers marked `no_good_match` (Knowledge.searchMany's answer).
+ * with its own top hits and their relevance, every tool described once under its server, the
+ * servers that best match it as a whole, and queries nothing connected answers marked
+ * `no_good_match` (Knowledge.searchMany's answer). With `servers` and no query it browses those
+ * servers instead: every tool's id and first sentence, a page at a time (Knowledge.browse).
  */
 export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>> {
   return {
     name: 'search_tools',
-    description:
-      'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Search before describing or calling.',
+    description: `Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Each query also names its best_servers, the servers that fit it as a whole. Browse a server when a search misses (no_good_match, or no match does what you need) or the need clearly belongs to one server: {"servers": ["<id>"]} with no query lists all its tools, id and first sentence, ${BROWSE_PAGE_SIZE} a page ("cursor": next_cursor for the next). Search or browse before describing or calling.`,
     input,
-    async run({ query, queries, limit, servers }, { ctx }) {
+    async run({ query, queries, limit, servers, cursor }, { ctx }) {
+      if (query === undefined && queries === undefined && servers !== undefined) {
+        const page = await state.knowledge.browse(
+          ctx,
+          servers,
+          cursor === undefined ? {} : { cursor },
+        );
+        return observed(page as unknown as JsonValue);
+      }
       const answer = await state.knowledge.searchMany(ctx, queries ?? query ?? [], {
         limit: limit ?? DEFAULT_LIMIT,
         ...(servers === undefined ? {} : { servers }),
