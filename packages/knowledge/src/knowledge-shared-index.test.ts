@@ -136,4 +136,29 @@ describe('one search index per catalog, shared by tenants', () => {
       idle.close();
     }
   });
+
+  it("a tenant's own server description ranks only in its own index, never in one another tenant shares", async () => {
+    const [alice, bob] = tenants as [(typeof tenants)[0], (typeof tenants)[0]];
+    // The same user server (id and tools) for both; only Alice's says what it is for.
+    for (const [ctx, description] of [
+      [alice, 'Family recipes and weekly meal plans.'],
+      [bob, undefined],
+    ] as const) {
+      await registry.addServer(ctx, {
+        id: 'notes',
+        transport: 'streamable-http',
+        url: 'https://notes.example/mcp',
+        ...(description === undefined ? {} : { description }),
+      });
+      await registry.replaceCatalog(ctx, 'notes', [
+        { name: 'add_note', description: 'Add a note' },
+      ]);
+      await registry.recordState(ctx, 'notes', { status: 'ready' });
+    }
+    const forAlice = await knowledge.searchMany(alice, 'plan the meals of the week');
+    const forBob = await knowledge.searchMany(bob, 'plan the meals of the week');
+    expect(forAlice.queries[0]!.best_servers).toEqual(['notes']);
+    expect(forBob.queries[0]!.best_servers ?? []).not.toContain('notes');
+    expect(created).toHaveLength(2);
+  });
 });
