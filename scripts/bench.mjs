@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 const benches = {
   retrieval: 'packages/knowledge/build/bench/main.js',
   context: 'packages/knowledge/build/bench/main.js',
+  browse: 'packages/knowledge/build/bench/main.js',
   'no-match': 'packages/knowledge/build/bench/main.js',
   'search-speed': 'packages/knowledge/build/bench/main.js',
   'search-tenants': 'packages/knowledge/build/bench/main.js',

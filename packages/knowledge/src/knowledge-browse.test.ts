@@ -9,8 +9,8 @@ import { firstSentence } from './views/description-text.js';
 const alice = createContext({ userId: 'alice' });
 const bob = createContext({ userId: 'bob' });
 
-// 130 tools: three pages; their names sort differently from their numbers ("t_10" < "t_2").
-const longTools = Array.from({ length: 130 }, (_, i) => ({
+// 250 tools: three pages; their names sort differently from their numbers ("t_10" < "t_2").
+const longTools = Array.from({ length: 250 }, (_, i) => ({
   name: `t_${i}`,
   description: `Does task number ${i} for the project. It takes care of details, e.g. the owner.\nMore text.`,
   inputSchema: { type: 'object' },
@@ -72,24 +72,25 @@ describe('Knowledge.browse', () => {
       const page = await knowledge.browse(alice, ['big'], cursor === undefined ? {} : { cursor });
       pages.push(page);
       expect(page.servers.map((s) => s.server)).toEqual(['big']);
-      expect(page.servers[0]!.tool_count).toBe(130);
+      expect(page.servers[0]!.tool_count).toBe(250);
       expect(page.servers[0]!.about).toBe('A big server of tasks.');
       const lines = page.servers[0]!.tools;
       expect(lines.length).toBeLessThanOrEqual(BROWSE_PAGE_SIZE);
       expect(page.shown).toEqual({
         from: seen.length + 1,
         to: seen.length + lines.length,
-        of: 130,
+        of: 250,
       });
       seen.push(...lines);
       cursor = page.next_cursor;
     } while (cursor !== undefined && pages.length < 10);
-    expect(pages.map((p) => p.servers[0]!.tools.length)).toEqual([50, 50, 30]);
-    expect(pages.at(-1)!.note).toMatch(/^The last tool of big \(130 in all\)/);
-    expect(pages[0]!.note).toMatch(/Tools 1–50 of 130 of big: call search_tools again/);
+    expect(pages.map((p) => p.servers[0]!.tools.length)).toEqual([100, 100, 50]);
+    expect(BROWSE_PAGE_SIZE).toBe(100);
+    expect(pages.at(-1)!.note).toMatch(/^The last tool of big \(250 in all\)/);
+    expect(pages[0]!.note).toMatch(/Tools 1–100 of 250 of big: call search_tools again/);
     // Every tool once: the id, then the first sentence of its description.
     const ids = seen.map((line) => line.slice(0, line.indexOf(':')));
-    expect(new Set(ids).size).toBe(130);
+    expect(new Set(ids).size).toBe(250);
     expect([...ids].sort()).toEqual(longTools.map((t) => `big.${t.name}`).sort());
     expect(ids).toEqual([...ids].sort());
     expect(seen).toContain('big.t_7: Does task number 7 for the project.');
@@ -99,13 +100,13 @@ describe('Knowledge.browse', () => {
     const first = await knowledge.browse(alice, ['small', 'big', 'small']);
     expect(first.servers.map((s) => [s.server, s.tools.length])).toEqual([
       ['small', 2],
-      ['big', 48],
+      ['big', 98],
     ]);
     expect(first.servers[0]!.tools).toEqual([
       'small.echo: Says back what it is given',
       'small.ping: Checks the server answers.',
     ]);
-    expect(first.shown).toEqual({ from: 1, to: 50, of: 132 });
+    expect(first.shown).toEqual({ from: 1, to: 100, of: 252 });
     // A tool added before the cursor's place is not shown again; the page goes on after it.
     await registry.replaceCatalog(alice, 'big', [
       ...longTools,

@@ -15,7 +15,7 @@ import { firstSentence, trimText } from './views/description-text.js';
  * Most tools one browse answer lists, over all the servers asked: about 1,500 tokens of lines
  * (`pnpm bench browse`, package README); `next_cursor` continues past it.
  */
-export const BROWSE_PAGE_SIZE = 50;
+export const BROWSE_PAGE_SIZE = 100;
 /** Longest summary of one tool in a browse: its description's first sentence, cut here. */
 export const BROWSE_SUMMARY_CHARS = 120;
 // Characters of a server's own description a browse shows above its tools.

@@ -1,15 +1,17 @@
 import { parseArgs } from 'node:util';
+import { runBrowseBenchmark } from './browse.js';
 import { runContextBenchmark } from './context.js';
 import { runNoMatchBenchmark } from './no-match.js';
 import { runRetrievalBenchmark, type RetrievalEmbedding } from './retrieval.js';
 import { runSearchSpeedBenchmark } from './search-speed.js';
 import { runSearchTenantsBenchmark } from './search-tenants.js';
 
-// Entry point of `pnpm bench retrieval|no-match|context|search-speed|search-tenants <folder…>`.
+// Entry point of `pnpm bench retrieval|no-match|context|browse|search-speed|search-tenants <folder…>`.
 const [kind, ...args] = process.argv.slice(2);
 const runs: Record<string, (...args: string[]) => unknown> = {
   retrieval: (folder, ...flags) => runRetrievalBenchmark(folder as string, embeddingFlags(flags)),
   context: runContextBenchmark,
+  browse: runBrowseBenchmark,
   'no-match': runNoMatchBenchmark,
   'search-speed': runSearchSpeedBenchmark,
   'search-tenants': (folder, counts) =>

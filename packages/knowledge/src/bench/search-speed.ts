@@ -14,7 +14,8 @@ import { percentile, round3 } from '@mcp-agent/core/testing';
 
 // A full collection before each memory reading, without asking the caller for `--expose-gc`.
 setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+/** A full garbage collection, before a memory reading. */
+export const collect = runInNewContext('gc') as () => void;
 
 // Builds of each index: the best of them is compared.
 const BUILD_RUNS = 5;
@@ -249,9 +250,11 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
   };
 }
 
-// The tools again under servers renamed per copy, until there are `target` of them: a catalog of
-// the size asked for, with the folders' own vocabulary.
-function repeated(tools: readonly BenchTool[], target: number | undefined): BenchTool[] {
+/**
+ * The tools again under servers renamed per copy, until there are `target` of them: a catalog of
+ * the size asked for, with the folders' own vocabulary.
+ */
+export function repeated(tools: readonly BenchTool[], target: number | undefined): BenchTool[] {
   if (target === undefined || tools.length === 0) return [...tools];
   const out: BenchTool[] = [];
   for (let copy = 1; out.length < target; copy++) {
@@ -275,8 +278,8 @@ function uniqueDocuments(
   return new Map([...groups.values()].flat().map((doc) => [doc.id, doc])).values();
 }
 
-// What the JavaScript heap and typed-array buffers hold.
-function heldBytes(): number {
+/** What the JavaScript heap and typed-array buffers hold. */
+export function heldBytes(): number {
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.arrayBuffers;
 }

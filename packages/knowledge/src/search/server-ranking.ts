@@ -135,7 +135,7 @@ export class ServerRanking {
     const limit = options.limit ?? 3;
     const allowed = options.servers === undefined ? undefined : new Set(options.servers);
     if (limit <= 0 || allowed?.size === 0) return [];
-    const prepared = prepareQuery(this.#index, this.#ranking, tokenize(query));
+    const prepared = prepareQuery(this.#index, this.#ranking, tokenize(query), true);
     // A term weighs by its rarity among the catalog's tools, not among its servers: with a few
     // servers every word is "rare", and the long catalog that says every generic word won.
     // The index multiplies by its own (per-server) IDF, so the weight carries the ratio.
@@ -154,15 +154,19 @@ export class ServerRanking {
     this.#index.score(weighted, board);
     // Each server's text score as a share of the best, plus its best tool hit's share of the
     // best hit (`TOOL_EVIDENCE`): a server with one tool that answers the request fits it.
+    // Candidates: the text's best `limit` and the servers of the hits. Any other server has a
+    // lower text share than those `limit` and no hit to add to it, so it could not be named.
+    const keep =
+      allowed === undefined ? undefined : (slot: number) => allowed.has(this.#bySlot[slot]!);
+    const byText = board.top(
+      limit,
+      (a, b) => compareText(this.#bySlot[a]!, this.#bySlot[b]!),
+      keep,
+    );
+    const bestText = byText.length === 0 ? 0 : board.get(byText[0]!);
+    const textShare = (slot: number) => (bestText > 0 ? board.get(slot) / bestText : 0);
     const fit = new Map<string, number>();
-    const bestText = board.best();
-    if (bestText > 0) {
-      for (const slot of board.touched) {
-        const server = this.#bySlot[slot]!;
-        if (allowed === undefined || allowed.has(server))
-          fit.set(server, board.get(slot) / bestText);
-      }
-    }
+    for (const slot of byText) fit.set(this.#bySlot[slot]!, textShare(slot));
     const hits = (options.hits ?? []).filter(
       (hit) => this.#slots.has(hit.server) && (allowed === undefined || allowed.has(hit.server)),
     );
@@ -171,7 +175,8 @@ export class ServerRanking {
     for (const hit of hits) {
       if (bestHit <= 0 || counted.has(hit.server)) continue;
       counted.add(hit.server);
-      fit.set(hit.server, (fit.get(hit.server) ?? 0) + (TOOL_EVIDENCE * hit.score) / bestHit);
+      const text = fit.get(hit.server) ?? textShare(this.#slots.get(hit.server)!);
+      fit.set(hit.server, text + (TOOL_EVIDENCE * hit.score) / bestHit);
     }
     const ranked = [...fit]
       .filter(([, score]) => score > 0)

@@ -153,7 +153,7 @@ describe('search_tools', () => {
     );
     // When to browse, said in the tool's description and in the prompt alike.
     expect(listing.description).toMatch(
-      /Browse a server when a search misses \(no_good_match, or no match does what you need\) or the need clearly belongs to one server: \{"servers": \["<id>"\]\} with no query lists all its tools, id and first sentence, 50 a page/,
+      /Browse a server \(servers, no query\) on a miss or a need that belongs to one server\./,
     );
     expect(systemPrompt('inventory', { serverAgents: false })).toMatch(
       /Browse a server when a search misses .* or when the need clearly belongs to one server: search_tools with \{"servers": \["<id>"\]\} and no query/,
@@ -161,8 +161,8 @@ describe('search_tools', () => {
   });
 
   it('browses whole servers with servers and no query: a page of id and first sentence, a cursor to the end', async () => {
-    const many = Array.from({ length: 60 }, (_, i) =>
-      tool(`job_${String(i).padStart(2, '0')}`, `Runs job ${i}. Then reports.`),
+    const many = Array.from({ length: 110 }, (_, i) =>
+      tool(`job_${String(i).padStart(3, '0')}`, `Runs job ${i}. Then reports.`),
     );
     await registry.addServer(ctx, {
       id: 'ci',
@@ -175,10 +175,10 @@ describe('search_tools', () => {
     expect(first.ok).toBe(true);
     const page = first.value as unknown as ServerBrowseAnswer;
     expect(page.servers.map((s) => [s.server, s.tool_count, s.tools.length])).toEqual([
-      ['ci', 60, 50],
+      ['ci', 110, 100],
     ]);
-    expect(page.servers[0]!.tools[0]).toBe('ci.job_00: Runs job 0.');
-    expect(page.shown).toEqual({ from: 1, to: 50, of: 61 });
+    expect(page.servers[0]!.tools[0]).toBe('ci.job_000: Runs job 0.');
+    expect(page.shown).toEqual({ from: 1, to: 100, of: 111 });
     const second = (await search({ servers: ['ci', 'slack'], cursor: page.next_cursor }))
       .value as unknown as ServerBrowseAnswer;
     expect(second.servers.map((s) => [s.server, s.tools.length])).toEqual([
@@ -204,7 +204,7 @@ describe('search_tools', () => {
       [
         { servers: ['ci'], limit: 5 },
         'INVALID_ARGUMENTS',
-        /limit: "limit" counts results per query; a browse lists 50 tools a page/,
+        /limit: "limit" counts results per query; a browse lists 100 tools a page/,
       ],
       [{ query: 'jobs', cursor: 'x' }, 'INVALID_ARGUMENTS', /cursor: "cursor" continues a browse/],
       [{ servers: [] }, 'INVALID_ARGUMENTS', /servers: /],

@@ -34,14 +34,8 @@ const input = z
       .min(1)
       .max(50)
       .optional()
-      .describe(
-        'Only these servers. Without a query: browse them, listing every tool (id and first sentence) page by page.',
-      ),
-    cursor: z
-      .string()
-      .max(2_000)
-      .optional()
-      .describe('Browse only: next_cursor of the previous page, for the next one.'),
+      .describe('Only these servers; alone: browse them.'),
+    cursor: z.string().max(2_000).optional(),
   })
   .superRefine((value, issues) => {
     const searching = value.query !== undefined || value.queries !== undefined;
@@ -100,7 +94,8 @@ const input = z
 export function searchTools(state: SessionState): MetaTool<z.infer<typeof input>> {
   return {
     name: 'search_tools',
-    description: `Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Each query also names its best_servers, the servers that fit it as a whole. Browse a server when a search misses (no_good_match, or no match does what you need) or the need clearly belongs to one server: {"servers": ["<id>"]} with no query lists all its tools, id and first sentence, ${BROWSE_PAGE_SIZE} a page ("cursor": next_cursor for the next). Search or browse before describing or calling.`,
+    description:
+      'Step 1. Find tools of the connected servers by what you want to do, in plain words. Split a task of several steps into short searches in one call: {"queries": ["list open issues", "post to slack"]}, or one {"query": "…"}. Each query gets tool ids with relevance 0–1; "no_good_match" means no tool says it in those words: read the descriptions of the closest tools and rephrase before concluding. Browse a server (servers, no query) on a miss or a need that belongs to one server. Search before describing or calling.',
     input,
     async run({ query, queries, limit, servers, cursor }, { ctx }) {
       if (query === undefined && queries === undefined && servers !== undefined) {
