@@ -43,7 +43,14 @@ export interface ServerBrowseAnswer {
   /** The servers asked that have tools on this page, in the order asked. */
   readonly servers: readonly BrowsedServer[];
   /** Which tools of all the servers asked this page shows (1-based, inclusive). */
-  readonly shown: { readonly from: number; readonly to: number; readonly of: number };
+  readonly shown: {
+    /** The first tool on this page, counted from 1 over all the servers asked. */
+    readonly from: number;
+    /** The last tool on this page. */
+    readonly to: number;
+    /** How many tools the servers asked have in all. */
+    readonly of: number;
+  };
   /** Present when more tools follow: pass it as `cursor` with the same servers. */
   readonly next_cursor?: string;
   /** What to do next, in a sentence. */

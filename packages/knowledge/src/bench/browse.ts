@@ -9,7 +9,7 @@ import { trimText } from '../views/description-text.js';
 import { countTokens } from '../views/token-count.js';
 import { toToolSpecs } from './bench-catalog.js';
 import { readCorpus } from './bench-data.js';
-import { collect, heldBytes, repeated } from './search-speed.js';
+import { collect, foldersAndTools, heldBytes, repeated } from './search-speed.js';
 
 // The server sizes whose browse is measured, in tools.
 const SIZES = [1, 10, 30, 100, 300];
@@ -28,12 +28,7 @@ const QUERIES = 500;
  * build time, what it holds beside the tool index, and its latency per query.
  */
 export function runBrowseBenchmark(...args: string[]): Record<string, unknown> {
-  const toolsFlag = args.indexOf('--tools');
-  const target = toolsFlag === -1 ? undefined : Number(args[toolsFlag + 1]);
-  if (target !== undefined && !(Number.isInteger(target) && target > 0))
-    throw new Error(`--tools takes a positive whole number of tools, not ${args[toolsFlag + 1]}`);
-  const folders =
-    toolsFlag === -1 ? args : args.filter((_, i) => i !== toolsFlag && i !== toolsFlag + 1);
+  const { folders, target } = foldersAndTools(args);
   const corpus = folders.flatMap((folder) => readCorpus(folder));
   const specs = toToolSpecs(corpus);
 

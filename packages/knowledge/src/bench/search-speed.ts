@@ -32,12 +32,7 @@ const MINISEARCH_QUERIES = 100;
  * under servers renamed per copy (`<server> copy 2`…) until there are `n` of them.
  */
 export function runSearchSpeedBenchmark(...args: string[]): Record<string, unknown> {
-  const toolsFlag = args.indexOf('--tools');
-  const target = toolsFlag === -1 ? undefined : Number(args[toolsFlag + 1]);
-  if (target !== undefined && !(Number.isInteger(target) && target > 0))
-    throw new Error(`--tools takes a positive whole number of tools, not ${args[toolsFlag + 1]}`);
-  const folders =
-    toolsFlag === -1 ? args : args.filter((_, i) => i !== toolsFlag && i !== toolsFlag + 1);
+  const { folders, target } = foldersAndTools(args);
   const specs = toToolSpecs(
     repeated(
       folders.flatMap((folder) => readCorpus(folder)),
@@ -248,6 +243,18 @@ export function runSearchSpeedBenchmark(...args: string[]): Record<string, unkno
     },
     node: process.version,
   };
+}
+
+/** A benchmark's folders, and the catalog size `--tools <n>` asks for (else the folders' own). */
+export function foldersAndTools(args: readonly string[]): {
+  readonly folders: string[];
+  readonly target: number | undefined;
+} {
+  const flag = args.indexOf('--tools');
+  const target = flag === -1 ? undefined : Number(args[flag + 1]);
+  if (target !== undefined && !(Number.isInteger(target) && target > 0))
+    throw new Error(`--tools takes a positive whole number of tools, not ${args[flag + 1]}`);
+  return { folders: args.filter((_, i) => flag === -1 || (i !== flag && i !== flag + 1)), target };
 }
 
 /**

@@ -43,6 +43,9 @@ const FIELD_WEIGHTS = [2, 2, 1.5, 1];
 // Length normalisation near full (b = 1 is pure density): a catalog ten times as long says
 // every generic word ten times as often, and must not win a request on them (README).
 const BM25 = { k: 1.2, b: 0.9 };
+// Characters of each tool's description its server's document holds: what a tool is for is
+// said first; the rest (examples, caveats) cost a long catalog's build and memory (README).
+const TOOL_OPENING = 300;
 // Weight of a server's best tool hit (as a share of the best hit) beside its text's score (as a
 // share of the best server's): equal, chosen on the dev requests (package README).
 const TOOL_EVIDENCE = 1;
@@ -89,7 +92,9 @@ export class ServerRanking {
       // Once per tool: a term said by many tools is common to the server, not repeated by it.
       const name = new Set(tokenize(doc.name));
       const text = new Set(
-        tokenize(`${doc.description} ${doc.parameters.map((p) => p.name).join(' ')}`),
+        tokenize(
+          `${doc.description.slice(0, TOOL_OPENING)} ${doc.parameters.map((p) => p.name).join(' ')}`,
+        ),
       );
       names.push(...name);
       texts.push(...text);
