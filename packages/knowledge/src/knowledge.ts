@@ -26,12 +26,7 @@ import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/d
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 import { trimText } from './views/description-text.js';
 import { checkQueries } from './search-queries.js';
-import {
-  browsableServers,
-  browsePage,
-  type BrowseOptions,
-  type ServerBrowseAnswer,
-} from './server-browse.js';
+import { browseServers, type BrowseOptions, type ServerBrowseAnswer } from './server-browse.js';
 import { toDocument } from './tool-document.js';
 import type {
   KnowledgeOptions,
@@ -233,9 +228,9 @@ export class Knowledge {
 
   /**
    * The tools of whole servers, compactly, one page at a time: each tool's id and the first
-   * sentence of its description, servers in the order asked, tools by name, at most 50 per
-   * page (`BROWSE_PAGE_SIZE`) and `next_cursor` to continue. For the model to pick
-   * from a server's whole list when a search's words miss its tool.
+   * sentence of its description, servers in the order asked, tools by name, at most 100 per
+   * page (`BROWSE_PAGE_SIZE`) and `next_cursor` to continue. For the model to pick from a
+   * server's whole list when a search's words miss its tool.
    *
    * @throws ServerNotFoundError (`SERVER_NOT_FOUND`) for an id that is none of the tenant's,
    *   listing the ones it has; `UnauthorizedError`, `PolicyDeniedError` or `NotReadyError` for
@@ -248,20 +243,7 @@ export class Knowledge {
     servers: readonly string[],
     options: BrowseOptions = {},
   ): Promise<ServerBrowseAnswer> {
-    const availability = await this.#registry.availability(ctx);
-    const ids = browsableServers(availability, servers);
-    const catalogs = await this.#registry.storedToolsOf(ctx, ids);
-    return browsePage(
-      ids.map((id) => ({
-        id,
-        description: availability.get(id)?.description,
-        tools: (catalogs.get(id) ?? []).map((tool) => {
-          const spec = toToolSpec(id, tool.raw);
-          return { name: spec.name, description: spec.description || spec.title || '' };
-        }),
-      })),
-      options,
-    );
+    return browseServers(this.#registry, ctx, servers, options);
   }
 
   // Every query searched over the tenant's usable tools: lexically, fused with the semantic

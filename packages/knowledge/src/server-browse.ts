@@ -6,9 +6,10 @@ import {
   PolicyDeniedError,
   ServerNotFoundError,
   UnauthorizedError,
+  type AgentContext,
   type McpAgentError,
 } from '@mcp-agent/core';
-import type { Availability } from '@mcp-agent/registry';
+import { toToolSpec, type Availability, type Registry } from '@mcp-agent/registry';
 import { firstSentence, trimText } from './views/description-text.js';
 
 /**
@@ -68,6 +69,32 @@ export interface BrowseSource {
   readonly id: string;
   readonly description: string | undefined;
   readonly tools: readonly { readonly name: string; readonly description: string }[];
+}
+
+/**
+ * One page of a browse of `asked` for the context's tenant (`Knowledge.browse`): the servers
+ * checked against this request's availability, their stored tools read in one query.
+ */
+export async function browseServers(
+  registry: Registry,
+  ctx: AgentContext,
+  asked: readonly string[],
+  options: BrowseOptions,
+): Promise<ServerBrowseAnswer> {
+  const availability = await registry.availability(ctx);
+  const ids = browsableServers(availability, asked);
+  const catalogs = await registry.storedToolsOf(ctx, ids);
+  return browsePage(
+    ids.map((id) => ({
+      id,
+      description: availability.get(id)?.description,
+      tools: (catalogs.get(id) ?? []).map((tool) => {
+        const spec = toToolSpec(id, tool.raw);
+        return { name: spec.name, description: spec.description || spec.title || '' };
+      }),
+    })),
+    options,
+  );
 }
 
 /**
