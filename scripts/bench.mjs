@@ -8,6 +8,7 @@ const benches = {
   context: 'packages/knowledge/build/bench/main.js',
   browse: 'packages/knowledge/build/bench/main.js',
   'no-match': 'packages/knowledge/build/bench/main.js',
+  reachability: 'packages/knowledge/build/bench/main.js',
   'search-speed': 'packages/knowledge/build/bench/main.js',
   'search-tenants': 'packages/knowledge/build/bench/main.js',
   pool: 'packages/registry/build/bench/main.js',

@@ -2,17 +2,20 @@ import { parseArgs } from 'node:util';
 import { runBrowseBenchmark } from './browse.js';
 import { runContextBenchmark } from './context.js';
 import { runNoMatchBenchmark } from './no-match.js';
+import { runReachabilityBenchmark } from './reachability.js';
 import { runRetrievalBenchmark, type RetrievalEmbedding } from './retrieval.js';
 import { runSearchSpeedBenchmark } from './search-speed.js';
 import { runSearchTenantsBenchmark } from './search-tenants.js';
 
-// Entry point of `pnpm bench retrieval|no-match|context|browse|search-speed|search-tenants <folder…>`.
+// Entry point of `pnpm bench retrieval|no-match|context|browse|search-speed|search-tenants <folder…>`
+// and `pnpm bench reachability [set-file]` (its recorded dev set by default).
 const [kind, ...args] = process.argv.slice(2);
 const runs: Record<string, (...args: string[]) => unknown> = {
   retrieval: (folder, ...flags) => runRetrievalBenchmark(folder as string, embeddingFlags(flags)),
   context: runContextBenchmark,
   browse: runBrowseBenchmark,
   'no-match': runNoMatchBenchmark,
+  reachability: runReachabilityBenchmark,
   'search-speed': runSearchSpeedBenchmark,
   'search-tenants': (folder, counts) =>
     runSearchTenantsBenchmark(
@@ -21,7 +24,7 @@ const runs: Record<string, (...args: string[]) => unknown> = {
     ),
 };
 const run = kind === undefined ? undefined : runs[kind];
-if (run === undefined || args.length === 0) {
+if (run === undefined || (args.length === 0 && kind !== 'reachability')) {
   console.error(
     `usage: pnpm bench ${Object.keys(runs).join('|')} <folder of ../shared/bench> [more folders]`,
   );
