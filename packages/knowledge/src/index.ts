@@ -23,6 +23,14 @@ export {
   OpenAiCompatibleEmbedder,
   type OpenAiCompatibleEmbedderOptions,
 } from './semantic/openai-compatible-embedder.js';
+export {
+  fuseSignals,
+  type RankingSignal,
+  type SignalHit,
+  type SignalRankings,
+  type SignalScope,
+  type WeightedRanking,
+} from './ranking/ranking-signal.js';
 export type { SemanticOptions } from './semantic/semantic-ranker.js';
 export type { EmbedOptions, TextEmbedder } from './semantic/text-embedder.js';
 export type { SearchDocument, SearchHit, SearchParameter } from './search/search-document.js';

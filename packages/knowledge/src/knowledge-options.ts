@@ -2,6 +2,7 @@
 // and one slim search result.
 import type { Clock } from '@mcp-agent/core';
 import type { Registry } from '@mcp-agent/registry';
+import type { RankingSignal } from './ranking/ranking-signal.js';
 import type { SearchIndex } from './search/search-index.js';
 import type { RankingOptions } from './search/ranking-options.js';
 import type { SemanticOptions } from './semantic/semantic-ranker.js';
@@ -52,6 +53,11 @@ export interface KnowledgeOptions {
    * `TextEmbedder`); vectors are cached in the registry's database. Off when absent.
    */
   readonly semantic?: SemanticOptions;
+  /**
+   * Ranking signals fused with the lexical search after the semantic one (each by its weight,
+   * `fuseSignals`); none by default.
+   */
+  readonly signals?: readonly RankingSignal[];
   /** Makes each search index; default a `ToolSearchIndex` with `ranking`. */
   readonly createIndex?: () => SearchIndex;
 }

@@ -17,9 +17,13 @@ import { CatalogIndexes, serverKey, type CatalogIndex } from './catalog-indexes.
 import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex } from './search/tool-search-index.js';
-import { fuseHybrid } from './semantic/hybrid-fusion.js';
-import { SEMANTIC_DEPTH, SemanticRanker } from './semantic/semantic-ranker.js';
-import type { Similarity } from './semantic/tool-vectors.js';
+import {
+  fuseSignals,
+  type RankingSignal,
+  type SignalHit,
+  type WeightedRanking,
+} from './ranking/ranking-signal.js';
+import { SEMANTIC_DEPTH, SemanticRanker, semanticSignal } from './semantic/semantic-ranker.js';
 import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
 import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
@@ -76,6 +80,7 @@ export class Knowledge {
   readonly #idleMs: number;
   readonly #clock: Clock;
   readonly #semantic: SemanticRanker | undefined;
+  readonly #signals: readonly RankingSignal[];
   readonly #close: (() => void)[] = [];
 
   constructor(options: KnowledgeOptions) {
@@ -87,6 +92,7 @@ export class Knowledge {
         ? undefined
         : new SemanticRanker(options.semantic, options.registry.embeddings);
     this.#semantic = semantic;
+    this.#signals = options.signals ?? [];
     this.#clock = options.clock ?? systemClock;
     this.#catalogs = new CatalogIndexes({
       createIndex: options.createIndex ?? (() => new ToolSearchIndex(ranking)),
@@ -258,33 +264,49 @@ export class Knowledge {
     const { index, servers } = catalog;
     const distinct = [...new Set(queries)];
     const warnings: string[] = [...(index.warnings ?? [])];
-    let nearest: ReadonlyMap<string, readonly Similarity[]> | undefined;
-    if (this.#semantic !== undefined && catalog.vectors !== undefined) {
-      const ranking = await this.#semantic.rank(
-        ctx,
-        index,
-        catalog.vectors,
-        distinct,
-        new Set(servers),
-      );
+    // The ranking signals beside the lexical search: the semantic ranker when it is on, then
+    // any the caller added. One that cannot answer leaves the search to the others, with a warning.
+    const signals = [
+      ...(this.#semantic === undefined || catalog.vectors === undefined
+        ? []
+        : [semanticSignal(this.#semantic, catalog.vectors)]),
+      ...this.#signals,
+    ];
+    const scope = { ctx, index, servers: new Set(servers), depth: SEMANTIC_DEPTH };
+    const answered: { signal: RankingSignal; ranked: ReadonlyMap<string, readonly SignalHit[]> }[] =
+      [];
+    for (const signal of signals) {
+      const ranking = await signal.rank(distinct, scope);
       if ('warning' in ranking) warnings.push(ranking.warning);
-      else nearest = ranking.nearest;
+      else answered.push({ signal, ranked: ranking.ranked });
     }
     const byQuery = new Map<string, QueryHits>();
     for (const query of distinct) {
-      const similar = nearest?.get(query);
+      const others = answered.flatMap(({ signal, ranked }) => {
+        const hits = ranked.get(query);
+        return hits === undefined ? [] : [{ signal, hits }];
+      });
       const lexical = index.search(query, {
-        limit: similar === undefined ? limit : SEMANTIC_DEPTH,
+        limit: others.length === 0 ? limit : SEMANTIC_DEPTH,
         servers,
       });
       const hits =
-        similar === undefined
+        others.length === 0
           ? lexical
-          : this.#fuse(query, lexical, similar, index).slice(0, limit);
-      const semanticGood = this.#semantic?.goodMatch;
+          : this.#fuse(
+              query,
+              lexical,
+              others.map(({ signal, hits }) => ({ weight: signal.weight, hits })),
+              index,
+            ).slice(0, limit);
+      // A good match: the words of some tool answer the query, or a signal with its own
+      // threshold (an embedder's similarity) finds a tool at or above it.
       const noGoodMatch =
         !(Math.max(0, ...hits.map((hit) => hit.relevance)) >= index.goodMatch && hits.length > 0) &&
-        !(semanticGood !== undefined && (similar?.[0]?.similarity ?? -1) >= semanticGood);
+        !others.some(
+          ({ signal, hits }) =>
+            signal.goodMatch !== undefined && (hits[0]?.score ?? -Infinity) >= signal.goodMatch,
+        );
       const bestServers = catalog.serverRanking
         .rank(query, { servers, limit: BEST_SERVERS, hits: lexical })
         .map((match) => match.server);
@@ -293,14 +315,14 @@ export class Knowledge {
     return { index, found: queries.map((q) => ({ ...byQuery.get(q)!, query: q })), warnings };
   }
 
-  // Lexical and semantic rankings fused; a tool named exactly by the query stays first.
+  // The rankings fused; a tool named exactly by the query stays first.
   #fuse(
     query: string,
     lexical: readonly SearchHit[],
-    similar: readonly Similarity[],
+    others: readonly WeightedRanking[],
     index: SearchIndex,
   ): SearchHit[] {
-    const fused = fuseHybrid(lexical, similar, this.#semantic!.weight, (id) => index.get(id));
+    const fused = fuseSignals(lexical, others, (id) => index.get(id));
     const named = query.trim().toLowerCase();
     const exact = (hit: SearchHit) =>
       hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;

@@ -17,6 +17,7 @@ describe('the public surface of @mcp-agent/knowledge', () => {
         "describeTool",
         "explainMatch",
         "firstLine",
+        "fuseSignals",
         "inventoryView",
         "toDocument",
         "trimText",

@@ -1,4 +1,5 @@
 import { toMcpAgentError, type AgentContext } from '@mcp-agent/core';
+import type { RankingSignal } from '../ranking/ranking-signal.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { TextEmbedder } from './text-embedder.js';
 import { ToolVectors, type EmbeddingCache, type Similarity } from './tool-vectors.js';
@@ -165,4 +166,28 @@ async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolea
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The semantic ranker as a ranking signal over one catalog's vectors: each query's nearest
+ * tools scored by similarity, weighted by `weight`, a good match at `goodMatch` when set.
+ */
+export function semanticSignal(ranker: SemanticRanker, vectors: ToolVectors): RankingSignal {
+  return {
+    name: 'semantic',
+    weight: ranker.weight,
+    ...(ranker.goodMatch === undefined ? {} : { goodMatch: ranker.goodMatch }),
+    async rank(queries, { ctx, index, servers }) {
+      const ranking = await ranker.rank(ctx, index, vectors, queries, servers);
+      if ('warning' in ranking) return ranking;
+      return {
+        ranked: new Map(
+          [...ranking.nearest].map(([query, nearest]) => [
+            query,
+            nearest.map(({ id, similarity }) => ({ id, score: similarity })),
+          ]),
+        ),
+      };
+    },
+  };
 }
