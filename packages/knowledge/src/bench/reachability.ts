@@ -44,17 +44,30 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
   };
   const catalog = flag('--catalog') ?? DEFAULT_CATALOG;
   const showFailures = args.includes('--failures');
-  const positional = args.filter(
-    (arg, i) => !arg.startsWith('--') && args[i - 1] !== '--catalog',
-  );
+  const positional = args.filter((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--catalog');
   const setFile = positional[0] ?? DEFAULT_SET;
   const requests = readReachabilitySet(setFile);
   const documents = readCorpus(catalog).map(toSearchDocument);
   const groups = byServer(documents);
   const index = new ToolSearchIndex(rankingFromEnv());
   for (const [server, docs] of groups) index.setServer(server, docs);
+  // Each server as one document of all its tools' text, ranked by the same search.
+  const serverIndex = new ToolSearchIndex(rankingFromEnv());
+  for (const [server, docs] of groups)
+    serverIndex.setServer(server, [
+      {
+        id: server,
+        server,
+        name: server,
+        description: docs.map((doc) => `${doc.name}. ${doc.description}`).join('\n'),
+        parameters: docs.flatMap((doc) => doc.parameters),
+      },
+    ]);
   const browseTokens = new Map(
-    [...groups].map(([server, docs]) => [server, countTokens(JSON.stringify(browse(server, docs)))]),
+    [...groups].map(([server, docs]) => [
+      server,
+      countTokens(JSON.stringify(browse(server, docs))),
+    ]),
   );
   const configs = [
     { name: 'all_servers', servers: [...groups.keys()], rows: requests },
@@ -75,7 +88,12 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
       });
       const top = ranked.slice(0, TOP);
       const noGoodMatch = !(top.length > 0 && top[0]!.relevance >= index.goodMatch);
-      const servers = rankServers(ranked);
+      const servers =
+        process.env.SERVER_RANKING === 'documents'
+          ? serverIndex
+              .search(request.request, { limit: 16, servers: config.servers })
+              .map((hit) => hit.server)
+          : rankServers(ranked);
       const outcome = scoreRequest(
         request.needs,
         { top5: top.map((hit) => hit.id), servers, noGoodMatch },
@@ -161,7 +179,5 @@ function brief(hit: SearchHit): string {
 }
 
 function mean(values: readonly number[]): number | null {
-  return values.length === 0
-    ? null
-    : Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  return values.length === 0 ? null : Math.round(values.reduce((a, b) => a + b, 0) / values.length);
 }
