@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { ServerRanking } from '../search/server-ranking.js';
 import { ToolSearchIndex } from '../search/tool-search-index.js';
+import { browsePage } from '../server-browse.js';
 import type { SearchHit } from '../search/search-document.js';
 import { toolSearchAnswer } from '../tool-search-answer.js';
-import { firstLine, trimText } from '../views/description-text.js';
+import { trimText } from '../views/description-text.js';
 import { countTokens } from '../views/token-count.js';
 import { byServer, readCorpus, toSearchDocument } from './bench-data.js';
 import { rankingFromEnv } from './ranking-from-env.js';
@@ -20,14 +22,12 @@ const DEFAULT_SET = fileURLToPath(new URL('blind/dev.jsonl', DATA));
 const DEFAULT_CATALOG = fileURLToPath(new URL('compat-servers/', DATA));
 /** The servers the task suite connects (apps/cli/src/eval/eval-servers.ts). */
 export const TASK_SUITE_SERVERS = ['memory', 'files', 'sqlite', 'git', 'pdf', 'time', 'everything'];
-// How deep the ranking is read to order servers (the stand-in below).
+// How deep the tool ranking is read (the server ranking takes each server's best hit).
 const SERVER_DEPTH = 50;
 // The search answer a model sees: five tools, each with its description cut as search_tools
 // cuts it (knowledge.ts).
 const TOP = 5;
 const DESCRIPTION = 160;
-// A browse lists a server's tools as id and first sentence (issue 42, item 1).
-const BROWSE_LINE = 120;
 
 /**
  * `pnpm bench reachability [set-file] [--catalog <folder>] [--failures]`: with every server of
@@ -51,22 +51,17 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
   const groups = byServer(documents);
   const index = new ToolSearchIndex(rankingFromEnv());
   for (const [server, docs] of groups) index.setServer(server, docs);
-  // Each server as one document of all its tools' text, ranked by the same search.
-  const serverIndex = new ToolSearchIndex(rankingFromEnv());
-  for (const [server, docs] of groups)
-    serverIndex.setServer(server, [
-      {
-        id: server,
-        server,
-        name: server,
-        description: docs.map((doc) => `${doc.name}. ${doc.description}`).join('\n'),
-        parameters: docs.flatMap((doc) => doc.parameters),
-      },
-    ]);
+  // The answer's best servers, as search_tools names them (`ServerRanking`, from the servers'
+  // own text and the tool hits); the recorded servers say nothing of themselves beyond tools.
+  const serverRanking = new ServerRanking(index.ranking);
+  for (const [server, docs] of groups) serverRanking.setServer(server, {}, docs);
+  // A browse of one server: the first page search_tools gives for it.
   const browseTokens = new Map(
     [...groups].map(([server, docs]) => [
       server,
-      countTokens(JSON.stringify(browse(server, docs))),
+      countTokens(
+        JSON.stringify(browsePage([{ id: server, description: undefined, tools: docs }])),
+      ),
     ]),
   );
   const configs = [
@@ -88,12 +83,9 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
       });
       const top = ranked.slice(0, TOP);
       const noGoodMatch = !(top.length > 0 && top[0]!.relevance >= index.goodMatch);
-      const servers =
-        process.env.SERVER_RANKING === 'documents'
-          ? serverIndex
-              .search(request.request, { limit: 16, servers: config.servers })
-              .map((hit) => hit.server)
-          : rankServers(ranked);
+      const servers = serverRanking
+        .rank(request.request, { limit: 2, servers: config.servers, hits: ranked })
+        .map((match) => match.server);
       const outcome = scoreRequest(
         request.needs,
         { top5: top.map((hit) => hit.id), servers, noGoodMatch },
@@ -133,7 +125,7 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
     benchmark: 'reachability',
     set: setFile,
     catalog,
-    server_ranking: `stand-in: servers in order of their best tool in the first ${SERVER_DEPTH} hits`,
+    server_ranking: 'ServerRanking (the best_servers of search_tools), first two',
     tokenizer: 'o200k_base',
     ...results,
     browse_tokens_per_server: Object.fromEntries(
@@ -143,29 +135,6 @@ export function runReachabilityBenchmark(...args: string[]): Record<string, unkn
       ]),
     ),
   };
-}
-
-// The stand-in for the answer's server ranking (issue 42 item 1, built on another branch):
-// servers in the order their best tool ranks.
-function rankServers(ranked: readonly SearchHit[]): string[] {
-  return [...new Set(ranked.map((hit) => hit.server))];
-}
-
-// What a browse of one server lists: each tool's id and first sentence.
-function browse(server: string, docs: readonly { id: string; description: string }[]) {
-  return {
-    server,
-    tools: docs.map((doc) => ({
-      tool_id: doc.id,
-      description: firstSentence(doc.description),
-    })),
-  };
-}
-
-function firstSentence(text: string): string {
-  const line = firstLine(text, BROWSE_LINE);
-  const end = line.search(/[.!?](\s|$)/);
-  return end === -1 ? line : line.slice(0, end + 1);
 }
 
 function isMiss(outcome: Outcome): boolean {
