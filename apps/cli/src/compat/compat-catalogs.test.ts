@@ -11,7 +11,10 @@ import { sweepServers } from './compat-sweep-test-helpers.js';
 // MCP_AGENT_WRITE_CATALOGS=1 it writes the recording instead.
 const world = compatWorld('mcp-compat-catalogs-');
 const servers = { ...compatServers(world), ...sweepServers(world) };
-const folder = new URL('../../../../packages/knowledge/bench-data/compat-servers/', import.meta.url);
+const folder = new URL(
+  '../../../../packages/knowledge/bench-data/compat-servers/',
+  import.meta.url,
+);
 const corpusFile = fileURLToPath(new URL('corpus.jsonl', folder));
 const packagesFile = fileURLToPath(new URL('packages.json', folder));
 

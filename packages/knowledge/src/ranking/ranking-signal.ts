@@ -47,7 +47,9 @@ export interface RankingSignal {
 
 /** One signal's ranking of one query, with its weight. */
 export interface WeightedRanking {
+  /** The signal's weight, 0–1. */
   readonly weight: number;
+  /** Its tools for the query, best first. */
   readonly hits: readonly SignalHit[];
 }
 
