@@ -27,7 +27,9 @@ export {
   fuseSignals,
   type RankingSignal,
   type SignalHit,
+  type SignalRanked,
   type SignalRankings,
+  type SignalUnavailable,
   type SignalScope,
   type WeightedRanking,
 } from './ranking/ranking-signal.js';

@@ -22,9 +22,20 @@ export interface SignalScope {
   readonly depth: number;
 }
 
+/** A signal's ranking: each query's tools, best first. */
+export interface SignalRanked {
+  /** Each query (as given) → its tools, best first. */
+  readonly ranked: ReadonlyMap<string, readonly SignalHit[]>;
+}
+
+/** A signal that cannot rank now, and why. */
+export interface SignalUnavailable {
+  /** Why, for the answer's `warnings`. */
+  readonly warning: string;
+}
+
 /** A signal's answer: each query's tools, best first; or, when it cannot answer, why. */
-export type SignalRankings =
-  { readonly ranked: ReadonlyMap<string, readonly SignalHit[]> } | { readonly warning: string };
+export type SignalRankings = SignalRanked | SignalUnavailable;
 
 /**
  * One source of ranking evidence beside the lexical search (which is always the list's first
