@@ -120,6 +120,7 @@ export {
 export { DEFAULT_PASSED_ENV, passedEnvFrom } from './connections/pool/passed-env.js';
 export { parseJsonRpcLine } from './connections/pool/json-rpc-line.js';
 export type { FinalStatus, ServerReport } from './connections/pool/server-report.js';
+export { recordedStatus } from './connections/pool/server-report.js';
 export {
   DEFAULT_MCP_REGISTRY_URL,
   McpRegistryClient,

@@ -37,6 +37,7 @@ describe('the public surface of @mcp-agent/registry', () => {
         "openRegistry",
         "parseJsonRpcLine",
         "passedEnvFrom",
+        "recordedStatus",
         "rotateSecrets",
         "serverConfigFromRegistry",
         "toToolSpec",

@@ -271,16 +271,25 @@ export class Registry extends TenantStore {
 
   /** How the pool opens `serverId` for the tenant (see `PoolStore`). */
   async launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan> {
-    const [config, scope, auth] = await Promise.all([
+    const [config, row, auth] = await Promise.all([
       this.resolveServer(ctx, serverId),
-      this.connections.find(ctx, serverId).then((row) => row?.scope ?? 'app'),
+      this.connections.find(ctx, serverId),
       this.authConfigs.find(ctx, serverId),
     ]);
     const remote = config.transport !== 'stdio';
     return {
       config,
       oauth: remote && auth?.kind === 'oauth',
-      publicOnly: remote && scope === 'user' && this.#userServers.remote === 'public',
+      publicOnly: remote && row?.scope === 'user' && this.#userServers.remote === 'public',
+      ...(row === undefined
+        ? {}
+        : {
+            lastState: {
+              status: row.status,
+              lastError: row.lastError,
+              recordedAt: Date.parse(row.updatedAt),
+            },
+          }),
     };
   }
 

@@ -23,6 +23,13 @@ export const serverFixtures = {
    * URL> [args…]`): which servers a command started, read from the log.
    */
   startLogging: fileURLToPath(new URL('../src/fixtures/start-logging-server.mjs', import.meta.url)),
+  /**
+   * The SDK's low-level server with resources and no resources/templates/list handler (it
+   * answers -32601); argv: how many resources, and the page size.
+   */
+  resourcesWithoutTemplates: fileURLToPath(
+    new URL('../src/fixtures/resources-server.mjs', import.meta.url),
+  ),
   /** A shell script that answers initialize and tools/list, then nothing. */
   tiny: fileURLToPath(new URL('../src/fixtures/tiny-server.sh', import.meta.url)),
 } as const;

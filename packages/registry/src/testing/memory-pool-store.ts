@@ -16,6 +16,8 @@ import type { CatalogUpdate } from '../store/repositories/tool-catalog.js';
 interface Held {
   readonly config: ServerConfig;
   state: ConnectionStateUpdate;
+  // When the pool last recorded a state (the context's clock); undefined before.
+  recordedAt?: number;
   tools: readonly unknown[];
   version: number;
 }
@@ -79,7 +81,15 @@ export class MemoryPoolStore implements PoolStore {
 
   async launchPlan(ctx: AgentContext, serverId: string): Promise<LaunchPlan> {
     const held = this.#held(ctx, serverId);
-    return { config: held.config, oauth: false, publicOnly: false };
+    const { status, lastError } = held.state;
+    return {
+      config: held.config,
+      oauth: false,
+      publicOnly: false,
+      ...(held.recordedAt === undefined
+        ? {}
+        : { lastState: { status, lastError: lastError ?? null, recordedAt: held.recordedAt } }),
+    };
   }
 
   async recordState(
@@ -87,7 +97,9 @@ export class MemoryPoolStore implements PoolStore {
     serverId: string,
     update: ConnectionStateUpdate,
   ): Promise<void> {
-    this.#held(ctx, serverId).state = update;
+    const held = this.#held(ctx, serverId);
+    held.state = update;
+    held.recordedAt = ctx.clock.now();
   }
 
   async replaceCatalog(

@@ -114,6 +114,33 @@ function httpStatus(error: unknown): number | undefined {
   return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined;
 }
 
+/** Why an attempt failed when initialize and tools/list got no answer in time. */
+export function attemptTimeoutReason(ms: number): string {
+  return `initialize and tools/list took over ${ms} ms`;
+}
+
+/** Why a caller stopped waiting for a connection that did not settle in time. */
+export function waitReason(timeoutMs: number): string {
+  return `no MCP handshake within ${seconds(timeoutMs)}`;
+}
+
+/**
+ * True when a recorded last error says the server did not answer the MCP handshake in time
+ * (an attempt's timeout or a caller's wait, see above), rather than that it failed otherwise.
+ */
+export function isHandshakeTimeout(lastError: string | null | undefined): boolean {
+  return (
+    lastError != null &&
+    (lastError.startsWith('initialize and tools/list took over ') ||
+      lastError.startsWith('no MCP handshake within '))
+  );
+}
+
+/** Milliseconds as seconds for a sentence: `2 s`, `1.5 s`. */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** What an error says: its message, or the thrown value as a string. */
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

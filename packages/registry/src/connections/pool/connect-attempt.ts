@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '@mcp-agent/core';
-import { describeAttemptFailure } from './attempt-failure.js';
+import { attemptTimeoutReason, describeAttemptFailure } from './attempt-failure.js';
 import type { ConnectionOptions } from './connection-options.js';
 import { transportsFor } from './create-transport.js';
 import { listAllTools } from './list-all-tools.js';
@@ -51,7 +51,7 @@ export async function connectAndList(
     try {
       const tools = await withTimeout(
         options.attemptTimeoutMs,
-        `initialize and tools/list took over ${options.attemptTimeoutMs} ms`,
+        attemptTimeoutReason(options.attemptTimeoutMs),
         () => (timedOut = true),
         async () => {
           await client.connect(transport);

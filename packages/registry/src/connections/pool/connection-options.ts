@@ -2,6 +2,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { BackoffOptions } from '@mcp-agent/core';
 import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import type { ConnectionState } from '../../store/readiness/connection-state.js';
+import type { RecordedState } from '../../store/readiness/pool-store.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 
 /** Discovery and request settings of one connection. */
@@ -54,4 +55,6 @@ export interface ConnectionHooks {
   readonly onToolsChanged: (update: CatalogUpdate) => void;
   /** For OAuth servers: a fetch that adds the tenant's bearer token and refreshes it. */
   readonly fetch?: typeof fetch;
+  /** The state last recorded for this (tenant, server), by this process or another. */
+  readonly lastState?: RecordedState;
 }

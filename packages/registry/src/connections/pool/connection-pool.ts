@@ -18,7 +18,8 @@ import type { PoolStore } from '../../store/readiness/pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
 import type { CallOptions, ConnectionOptions } from './connection-options.js';
 import { PooledConnection } from './pooled-connection.js';
-import { reportServer, settle, waitReason, type ServerReport } from './server-report.js';
+import { waitReason } from './attempt-failure.js';
+import { reportServer, settle, type ServerReport } from './server-report.js';
 import { connectionOptions, type ConnectionPoolOptions } from './pool-options.js';
 import { tracedToolCall } from './pool-telemetry.js';
 import { untilReady } from './until-ready.js';
@@ -143,14 +144,20 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   /**
    * Connects every server in effect for the request and waits until each one is ready, has
    * failed or ran out of `timeoutMs` — each on its own, so one slow or broken server never cuts
-   * another's wait short. Never rejects: the states say how each one ended.
+   * another's wait short. A wait that runs out is recorded as the connection's last error at
+   * once (stored, so another process or session sees it), not only when discovery ends.
+   * `serverIds` narrows the servers (one not in effect is left out). Never rejects: the states
+   * say how each one ended.
    */
   async warmUp(
     ctx: AgentContext,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; serverIds?: readonly string[] } = {},
   ): Promise<ConnectionState[]> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const ids = (await this.#store.availability(ctx)).active.map((server) => server.id);
+    const wanted = options.serverIds === undefined ? undefined : new Set(options.serverIds);
+    const ids = (await this.#store.availability(ctx)).active
+      .map((server) => server.id)
+      .filter((id) => wanted === undefined || wanted.has(id));
     const states = await Promise.all(
       ids.map(async (id) => {
         const connection = await this.connection(ctx, id).catch(() => undefined);
@@ -289,7 +296,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
   }
 
   async #open(ctx: AgentContext, serverId: string): Promise<PooledConnection> {
-    const { config, oauth, publicOnly } = await this.#store.launchPlan(ctx, serverId);
+    const { config, oauth, publicOnly, lastState } = await this.#store.launchPlan(ctx, serverId);
     const version = canonicalHash(config).slice(0, 16);
     const id = key(ctx.userId, serverId);
     const existing = this.#connections.get(id);
@@ -318,6 +325,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
       this.#options,
       {
         onState: (state) => this.emit('state', state),
+        ...(lastState === undefined ? {} : { lastState }),
         onToolsChanged: (update) =>
           this.emit('tools-changed', { userId: ctx.userId, serverId, update }),
         ...(fetch === undefined ? {} : { fetch }),

@@ -1,6 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** What a server offers to read: its resources and resource templates. */
 export interface ResourceListing {
@@ -17,7 +22,9 @@ export interface ResourceListing {
 /**
  * Every page of resources/list and resources/templates/list up to `max` of each (`truncated`
  * says when there were more). A server that declares no resources capability answers with
- * empty lists and `supported: false`, without a request.
+ * empty lists and `supported: false`, without a request. Either method answered -32601 (Method
+ * not found) means none of that kind (RES-04): templates are optional, and servers that declare
+ * resources without them are common; any other failure is thrown.
  */
 export async function listAllResources(
   client: Client,
@@ -26,30 +33,47 @@ export async function listAllResources(
 ): Promise<ResourceListing> {
   if (client.getServerCapabilities()?.resources === undefined)
     return { supported: false, resources: [], templates: [], truncated: false };
-  const resources: Resource[] = [];
-  const templates: ResourceTemplate[] = [];
-  let truncated = false;
-  let cursor: string | undefined;
-  do {
+  const resources = await everyPage(max, async (cursor) => {
     const page = await client.listResources(cursor === undefined ? {} : { cursor }, request);
-    resources.push(...page.resources);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined && resources.length < max);
-  truncated ||= cursor !== undefined || resources.length > max;
-  cursor = undefined;
-  do {
+    return { items: page.resources, nextCursor: page.nextCursor };
+  });
+  const templates = await everyPage(max, async (cursor) => {
     const page = await client.listResourceTemplates(
       cursor === undefined ? {} : { cursor },
       request,
     );
-    templates.push(...page.resourceTemplates);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined && templates.length < max);
-  truncated ||= cursor !== undefined || templates.length > max;
+    return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+  });
   return {
     supported: true,
-    resources: resources.slice(0, max),
-    templates: templates.slice(0, max),
-    truncated,
+    resources: resources.items.slice(0, max),
+    templates: templates.items.slice(0, max),
+    truncated: resources.truncated || templates.truncated,
   };
+}
+
+// Pages of one list method until its end or `max` items; a method the server lacks lists none.
+async function everyPage<T>(
+  max: number,
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<{ items: T[]; truncated: boolean }> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  try {
+    do {
+      const next = await page(cursor);
+      items.push(...next.items);
+      cursor = next.nextCursor;
+    } while (cursor !== undefined && items.length < max);
+  } catch (error) {
+    // Only on the first page: a method that answered once and then "not found" is a failure.
+    if (cursor === undefined && items.length === 0 && isMethodNotFound(error))
+      return { items: [], truncated: false };
+    throw error;
+  }
+  return { items, truncated: cursor !== undefined || items.length > max };
+}
+
+function isMethodNotFound(error: unknown): boolean {
+  return error instanceof McpError && error.code === (ErrorCode.MethodNotFound as number);
 }

@@ -23,7 +23,10 @@ import { callToolAsTask } from './call-tool-as-task.js';
 import { checkedCallResult } from './call-tool-result.js';
 import { RequestLane } from './request-lane.js';
 import { warnOfCatalog } from './catalog-warnings.js';
-import { errorText } from './attempt-failure.js';
+import { errorText, isHandshakeTimeout } from './attempt-failure.js';
+
+// How long a recorded handshake timeout counts as "just timed out" (see #hungLately).
+const HUNG_LATELY_MS = 10 * 60_000;
 import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
 import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
 import { ConnectionUsage } from './connection-usage.js';
@@ -54,6 +57,9 @@ export class PooledConnection {
   // The attempt under way, so that closing mid-discovery ends its process too.
   #attempt: { client: Client; transport: Transport } | undefined;
   #hungAtHandshake = false;
+  // The server timed out at its last start (here or in another process, lately): a discovery
+  // tries once instead of `attempts` times, until one succeeds.
+  #hungLately: boolean;
   #discovery: Promise<void> | undefined;
   #state: ConnectionState;
   #closing = false;
@@ -79,6 +85,12 @@ export class PooledConnection {
     this.#logger = ctx.logger.child({ serverId: config.id });
     this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
     this.#usage = new ConnectionUsage(ctx.clock);
+    const last = hooks.lastState;
+    this.#hungLately =
+      last !== undefined &&
+      last.status !== 'ready' &&
+      isHandshakeTimeout(last.lastError) &&
+      ctx.clock.now() - last.recordedAt < HUNG_LATELY_MS;
     this.#state = {
       userId: ctx.userId,
       serverId: config.id,
@@ -231,17 +243,28 @@ export class PooledConnection {
     });
   }
 
-  /** Closes the session and its process group; the connection cannot be used afterwards. */
+  /**
+   * Closes the session and its process group; the connection cannot be used afterwards. Closed
+   * mid-discovery, it records why the server was not ready by then (a wait's reason noted
+   * earlier, if any): our own stop of its process is never recorded as the server's failure.
+   */
   async close(): Promise<void> {
+    if (this.#closing) return;
     this.#closing = true;
     const session = this.#session;
     const attempt = this.#attempt;
+    const discovering = this.#discovery !== undefined;
     this.#session = undefined;
     this.#attempt = undefined;
     await Promise.all([
       session?.client.close().catch(() => undefined),
       attempt?.transport.close().catch(() => undefined),
     ]);
+    if (discovering && this.#state.status !== 'ready')
+      await this.#setState({
+        status: 'failed',
+        lastError: this.#state.lastError ?? 'closed before its discovery finished',
+      });
   }
 
   #send<T>(
@@ -263,7 +286,8 @@ export class PooledConnection {
     let lastError = 'unknown error';
     let failed = false;
     let needsAuthorization = false;
-    for (let attempt = 0; attempt < this.#options.attempts; attempt++) {
+    const attempts = this.#hungLately ? 1 : this.#options.attempts;
+    for (let attempt = 0; attempt < attempts; attempt++) {
       if (this.#closing) break;
       if (!this.#breaker.tryAcquire()) {
         const until = new Date(this.#breaker.openUntil).toISOString();
@@ -282,6 +306,7 @@ export class PooledConnection {
         this.#usage.touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
+        this.#hungLately = false;
         const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         warnOfCatalog(update, this.#logger);
         await this.#setState({
@@ -293,6 +318,8 @@ export class PooledConnection {
         });
         return;
       } catch (error) {
+        // Our own close ended the attempt (its process killed): not the server's failure.
+        if (this.#closing) break;
         this.#breaker.recordFailure();
         failed = true;
         lastError = errorText(error);
@@ -300,13 +327,22 @@ export class PooledConnection {
         this.#logger.warn({ attempt: attempt + 1, error: lastError }, 'discovery attempt failed');
         // Without signing in, another attempt gets the same 401.
         if (needsAuthorization) break;
-        if (attempt + 1 < this.#options.attempts && !this.#closing) {
+        if (attempt + 1 < attempts && !this.#closing) {
           await sleep(backoffDelay(attempt, this.#options.backoff));
         }
       }
     }
+    // A close mid-discovery recorded the state itself (see close).
+    if (this.#closing)
+      throw new NotReadyError(`The connection to "${this.serverId}" was closed while connecting.`);
     await this.#setState({ status: needsAuthorization ? 'needs_auth' : 'failed', lastError });
-    throw new NotReadyError(`Server "${this.serverId}" failed: ${lastError}`, {
+    const once = this.#hungLately && attempts < this.#options.attempts;
+    this.#hungLately ||= this.#hungAtHandshake;
+    // Said up front, so nobody wonders about the other attempts: it hung at its last start too.
+    const why = once
+      ? `${lastError} (tried once, not ${this.#options.attempts} times: it did not answer the MCP handshake at its last start either)`
+      : lastError;
+    throw new NotReadyError(`Server "${this.serverId}" failed: ${why}`, {
       details: { servers: [this.#diagnostics()] },
     });
   }

@@ -1,5 +1,7 @@
 import { PolicyDeniedError, toMcpAgentError, type ServerTransport } from '@mcp-agent/core';
 import type { ServerAvailability } from '../../store/availability/availability.js';
+import type { ReadinessStatus } from '../../store/readiness/connection-state.js';
+import { isHandshakeTimeout, waitReason } from './attempt-failure.js';
 import { PASSED_ENV_VARIABLE } from './passed-env.js';
 import type { PooledConnection } from './pooled-connection.js';
 
@@ -55,10 +57,6 @@ export async function settle(
   }
 }
 
-/** The wait's reason for a connection that did not settle in time. */
-export function waitReason(timeoutMs: number): string {
-  return `no MCP handshake within ${seconds(timeoutMs)}`;
-}
 
 /** The report of a server that was connected (or tried), from its connection after the wait. */
 export function connectionReport(
@@ -96,10 +94,27 @@ export function connectionReport(
   }
   return {
     ...base,
-    status: state.status === 'needs_auth' ? 'needs_auth' : 'failed',
+    status: recordedStatus(state) as Exclude<FinalStatus, 'ready'>,
     reason: `${state.lastError ?? 'failed without an error message'}${hint}`,
     withheldEnv: withheld,
   };
+}
+
+/**
+ * A recorded state (a connection's, or the one stored for another process to read) in the words
+ * of a report: the one mapping `servers status` and `servers show` share, so the two never name
+ * one state differently. `timeout` when its last error is a handshake that got no answer in
+ * time (see `isHandshakeTimeout`), whether the discovery still ran or ended; `pending` when it
+ * was never tried or is connecting without an error yet.
+ */
+export function recordedStatus(state: {
+  readonly status: ReadinessStatus;
+  readonly lastError: string | null;
+}): FinalStatus | 'pending' {
+  if (state.status === 'ready') return 'ready';
+  if (state.status === 'needs_auth') return 'needs_auth';
+  if (isHandshakeTimeout(state.lastError)) return 'timeout';
+  return state.status === 'failed' ? 'failed' : 'pending';
 }
 
 /** The report of a server that was not connected: disabled, unauthorised, or refused. */
@@ -118,10 +133,6 @@ export function unconnectedReport(
     attempts: 0,
     withheldEnv: [],
   };
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

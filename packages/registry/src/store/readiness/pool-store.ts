@@ -1,7 +1,7 @@
 import type { AgentContext, ServerConfig } from '@mcp-agent/core';
 import type { Availability } from '../availability/availability.js';
 import type { RegistryEvents } from '../changes/registry-events.js';
-import type { ConnectionStateUpdate } from '../repositories/connections.js';
+import type { ConnectionStateUpdate, ConnectionStatus } from '../repositories/connections.js';
 import type { CatalogUpdate } from '../repositories/tool-catalog.js';
 
 /** How the pool should open one tenant's server. */
@@ -12,6 +12,21 @@ export interface LaunchPlan {
   readonly oauth: boolean;
   /** A tenant's own remote server in a service that accepts public ones only. */
   readonly publicOnly: boolean;
+  /**
+   * The connection's last recorded state, by this process or another; absent when none was
+   * recorded. The pool tries a server that just timed out once, not `attempts` times.
+   */
+  readonly lastState?: RecordedState;
+}
+
+/** A connection's state as last recorded in the store. */
+export interface RecordedState {
+  /** Where it stood. */
+  readonly status: ConnectionStatus;
+  /** Why its last attempt failed, or why a caller stopped waiting; `null` after a success. */
+  readonly lastError: string | null;
+  /** When it was recorded (epoch ms). */
+  readonly recordedAt: number;
 }
 
 type ServerEvent = 'server-updated' | 'server-removed';
