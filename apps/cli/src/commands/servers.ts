@@ -10,7 +10,7 @@ import {
   type ServerConfig,
 } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
-import type { ConnectionRecord } from '@mcp-agent/registry';
+import { recordedStatus, type ConnectionRecord } from '@mcp-agent/registry';
 import { fileProblem } from '../cli-errors.js';
 import { pairs, table, usage, wholeNumber, type Invocation } from '../invocation.js';
 import { askInputs } from '../prompt.js';
@@ -203,12 +203,14 @@ async function show(
   const app = stack.registry.appServers.get(id);
   if (entry === undefined || (row?.scope !== 'user' && app === undefined)) throw notFound(id);
   const definition = row?.scope === 'user' ? publicDefinition(row) : publicApp(app as ServerConfig);
+  // The state in the words "servers status" uses for it (one mapping for both).
+  const status = entry.excludedBy === 'disabled' ? 'disabled' : recordedStatus(entry);
   const shown = {
     id,
     tier: row?.scope === 'user' ? 'user' : 'app',
     enabled: entry.excludedBy !== 'disabled',
     ...definition,
-    status: entry.status,
+    status,
     lastError: entry.lastError,
     toolCount: entry.toolCount,
   };
@@ -230,7 +232,13 @@ async function show(
     ...(definition.headerNames === undefined
       ? []
       : ([['headers', names(definition.headerNames)]] as [string, string][])),
-    ['status', `${entry.status}${entry.lastError ? `: ${entry.lastError}` : ''}`],
+    [
+      'timeout',
+      definition.timeoutMs === undefined
+        ? 'the default per request (60 s, reset by progress)'
+        : `${definition.timeoutMs / 1000} s per request (reset by progress)`,
+    ],
+    ['status', `${status}${entry.lastError ? `: ${entry.lastError}` : ''}`],
     ['tools', String(entry.toolCount ?? 'not discovered yet')],
   ];
   cli.out(lines.map(([key, value]) => `${`${key}:`.padEnd(11)}${value}`).join('\n'), shown);
@@ -313,6 +321,7 @@ type Definition = {
   url?: string;
   envNames?: readonly string[];
   headerNames?: readonly string[];
+  timeoutMs?: number;
 };
 
 function publicDefinition(row: ConnectionRecord): Definition {
@@ -340,8 +349,14 @@ function publicApp(config: ServerConfig): Definition {
         args: config.args,
         ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         envNames: Object.keys(config.env),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
       }
-    : { transport: config.transport, url: config.url, headerNames: Object.keys(config.headers) };
+    : {
+        transport: config.transport,
+        url: config.url,
+        headerNames: Object.keys(config.headers),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      };
 }
 
 function names(list: readonly string[]): string {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  ErrorCode,
   InvalidArgumentsError,
   McpAgentError,
   parseToolId,
@@ -11,6 +12,8 @@ import { firstLine, type ToolSearchAnswer } from '@mcp-agent/knowledge';
 import { fileProblem } from '../cli-errors.js';
 import { writeMediaFiles } from '../media-files.js';
 import { progressLine } from '../progress-line.js';
+import { failedNote } from './failed-note.js';
+import { meantTool } from './missing-tool.js';
 import { table, usage, wholeNumber } from '../invocation.js';
 import type { StackCommand } from './stack-command.js';
 
@@ -70,10 +73,24 @@ export const tools: StackCommand = async (cli, stack, ctx, sub, rest) => {
               }),
         })
         .finally(progress.done);
-      if (!response.ok)
-        throw new McpAgentError(response.error.code, response.error.message, {
-          details: response.error.details,
-        });
+      if (!response.ok) {
+        // A misspelt tool: the one meant, when one of the server's tools is close.
+        const { serverId, toolName } = parseToolId(id);
+        const meant =
+          response.error.code === ErrorCode.ToolNotFound
+            ? meantTool(
+                toolName,
+                (await stack.registry.storedTools(ctx, serverId)).map((tool) => tool.name),
+              )
+            : undefined;
+        throw new McpAgentError(
+          response.error.code,
+          meant === undefined
+            ? response.error.message
+            : `no tool ${toolName} on ${serverId}; did you mean ${serverId}.${meant}?`,
+          { details: response.error.details },
+        );
+      }
       // Media are written to files: a terminal gets their paths, not pages of base64.
       const { value, files } = writeMediaFiles(response.data, {
         name: parseToolId(id).toolName,
@@ -153,7 +170,5 @@ async function noteUndiscovered(stack: AgentStack, ctx: AgentContext): Promise<v
       `note: ${never.join(', ')} ${never.length === 1 ? 'has' : 'have'} not been connected yet, so ${never.length === 1 ? 'its tools are' : 'their tools are'} not included; "mcp-agent servers status" connects ${never.length === 1 ? 'it' : 'them'}.\n`,
     );
   for (const server of missing.filter((s) => s.lastError !== null))
-    process.stderr.write(
-      `note: ${server.id} is not included: its last connection attempt failed (${firstLine(server.lastError ?? '', 160)}); "mcp-agent servers status ${server.id}" tries again.\n`,
-    );
+    process.stderr.write(failedNote(server));
 }

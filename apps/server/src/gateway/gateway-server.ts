@@ -174,26 +174,20 @@ class LaneServer extends Server {
   }
 }
 
-// Discovers, in the background, the user's servers that were never tried (no stored catalog, no
-// recorded error). Never rejects: each one's state records how it went.
+// Discovers the user's servers that were never tried (no stored catalog, no recorded error),
+// waiting for each at most NEVER_TRIED_WAIT_MS. A wait that runs out is recorded then (GW-11):
+// later sessions, in this process or another, find the error stored and do not wait again; a
+// call that needs the server starts it then. Never rejects.
 async function discoverNeverTried(stack: AgentStack, userId: string): Promise<void> {
   const ctx = createContext({ userId });
   const servers = await stack.registry.availability(ctx).catch(() => undefined);
   const neverTried = (servers?.active ?? []).filter(
     (server) => server.toolCount === null && server.lastError === null && server.authorized,
   );
-  await Promise.all(
-    neverTried.map((server) => {
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise((resolve) => {
-        timer = setTimeout(resolve, NEVER_TRIED_WAIT_MS).unref();
-      });
-      return Promise.race([
-        stack.pool.ready(ctx, server.id).catch(() => undefined),
-        waited,
-      ]).finally(() => clearTimeout(timer));
-    }),
-  );
+  if (neverTried.length === 0) return;
+  await stack.pool
+    .warmUp(ctx, { timeoutMs: NEVER_TRIED_WAIT_MS, serverIds: neverTried.map((s) => s.id) })
+    .catch(() => undefined);
 }
 
 // Long enough for a server run by npx to load; a server that hangs costs this once.
