@@ -2,53 +2,63 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
   type Resource,
+  type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createContext } from '@mcp-agent/core';
+import { createContext, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 
 // URIs a session remembers the server of: enough for any client, bounded for a long session.
 const MAX_REMEMBERED = 5_000;
 
+/** One server's listing as the dispatcher answers it (see `ServerResources`). */
+interface Listed {
+  readonly resources: Resource[];
+  readonly templates: ResourceTemplate[];
+}
+
 /**
- * MCP `resources/list` and `resources/read` for one user's gateway session, through the
- * dispatcher's resource operations (tenant-scoped, behind the same gate as tool calls). Each
- * page of the list is one server's resources, the cursor the next server's id, so a page starts
- * only its own server (lazy start) and a client that never lists starts none. A read goes to the
- * server that listed the URI; one never listed in this session is refused with what to do.
+ * MCP `resources/list`, `resources/templates/list` and `resources/read` for one user's gateway
+ * session, through the dispatcher's resource operations (tenant-scoped, behind the same gate as
+ * tool calls). Each page of a list is one server's items, the cursor the next server's id: a
+ * page starts only the servers it reaches (lazy start) and a client that never lists starts
+ * none. Servers with nothing of that kind are skipped, so a page is empty only at the end
+ * (RES-05). A refusal (quota, rate limit, policy) or a server that could not be asked is a
+ * JSON-RPC error with the reason and the cursor past that server, never an empty page. A read
+ * goes to the server that listed the URI; one never listed in this session is refused with what
+ * to do.
  */
 export function serveResources(server: Server, stack: AgentStack, userId: string): void {
   const origin = new Map<string, string>();
+  const remember = (uri: string, serverId: string) => {
+    origin.delete(uri);
+    origin.set(uri, serverId);
+    if (origin.size > MAX_REMEMBERED) origin.delete(origin.keys().next().value as string);
+  };
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const ctx = createContext({ userId, signal: extra.signal });
-    const servers = (await stack.registry.availability(ctx)).active.map((s) => s.id);
-    const cursor = request.params?.cursor;
-    const index = cursor === undefined ? 0 : servers.indexOf(cursor);
-    if (index < 0)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown cursor: list again from the start (resources/list without a cursor).`,
-      );
-    const serverId = servers[index];
-    const next = servers[index + 1];
-    if (serverId === undefined) return { resources: [] };
-    const listed = await stack.dispatcher.listResources(ctx, serverId, { signal: extra.signal });
-    const resources = listed.ok
-      ? (listed.data as unknown as { resources: Resource[] }).resources
-      : [];
-    for (const resource of resources) {
-      origin.delete(resource.uri);
-      origin.set(resource.uri, serverId);
-      if (origin.size > MAX_REMEMBERED) origin.delete(origin.keys().next().value as string);
-    }
+    const page = await firstFilledPage(stack, ctx, request.params?.cursor, 'resources');
+    for (const resource of page.items) remember(resource.uri, page.serverId);
     return {
-      resources: resources.map((resource) => ({
+      resources: page.items.map((resource) => ({
         ...resource,
-        _meta: { ...resource._meta, 'mcp-agent/server': serverId },
+        _meta: { ...resource._meta, 'mcp-agent/server': page.serverId },
       })),
-      ...(next === undefined ? {} : { nextCursor: next }),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
+    const ctx = createContext({ userId, signal: extra.signal });
+    const page = await firstFilledPage(stack, ctx, request.params?.cursor, 'templates');
+    return {
+      resourceTemplates: page.items.map((template) => ({
+        ...template,
+        _meta: { ...template._meta, 'mcp-agent/server': page.serverId },
+      })),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
     };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
@@ -69,4 +79,37 @@ export function serveResources(server: Server, stack: AgentStack, userId: string
     const blocks = read.data as unknown as { resource: { uri: string } }[];
     return { contents: blocks.map((block) => block.resource) };
   });
+}
+
+// From the cursor's server on, the first server with items of `kind`: its items, and the next
+// server's id as the cursor (absent at the end). Past the last server, an empty page.
+async function firstFilledPage<K extends keyof Listed>(
+  stack: AgentStack,
+  ctx: AgentContext,
+  cursor: string | undefined,
+  kind: K,
+): Promise<{ serverId: string; items: Listed[K]; nextCursor: string | undefined }> {
+  const servers = (await stack.registry.availability(ctx)).active.map((s) => s.id);
+  const start = cursor === undefined ? 0 : servers.indexOf(cursor);
+  if (start < 0)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown cursor: list again from the start (without a cursor).`,
+    );
+  for (let index = start; index < servers.length; index++) {
+    const serverId = servers[index] as string;
+    const nextCursor = servers[index + 1];
+    const listed = await stack.dispatcher.listResources(ctx, serverId, { signal: ctx.signal });
+    if (!listed.ok) {
+      const past = nextCursor === undefined ? '' : ` (cursor "${nextCursor}" lists the servers after it)`;
+      throw new McpError(
+        ErrorCode.InternalError,
+        `${listed.error.code}: ${listed.error.message}${past}`,
+        { server: serverId, code: listed.error.code, ...(nextCursor === undefined ? {} : { nextCursor }) },
+      );
+    }
+    const items = (listed.data as unknown as Listed)[kind];
+    if (items.length > 0) return { serverId, items, nextCursor };
+  }
+  return { serverId: '', items: [] as unknown as Listed[K], nextCursor: undefined };
 }
