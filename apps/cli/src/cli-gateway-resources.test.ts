@@ -77,9 +77,7 @@ describe('resources for gateway clients', () => {
         return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       });
       expect(templates[0]!.length).toBeGreaterThan(0);
-      expect(templates[0]!.every((t) => t._meta?.['mcp-agent/server'] === 'everything')).toBe(
-        true,
-      );
+      expect(templates[0]!.every((t) => t._meta?.['mcp-agent/server'] === 'everything')).toBe(true);
       expect(templates.slice(1).flat()).toEqual([]);
 
       const text = first!.find(

@@ -52,9 +52,10 @@ describe('mcp-agent servers status (the built binary)', { timeout: 90_000 }, () 
     expect(status.stdout).toMatch(
       /hang\s+timeout\s+-\s+no MCP handshake within 2 s; withheld from its environment: NODE_EXTRA_CA_CERTS, .*HTTPS_PROXY.* \(set on this host; pass them with MCP_AGENT_PASS_ENV\)/,
     );
-    // The reason outlives the command: it is the server's last error in the registry.
+    // The reason outlives the command: it is the server's last error in the registry, shown in
+    // the words status uses.
     expect(run(['servers', 'show', 'hang']).stdout).toMatch(
-      /status:\s+connecting: no MCP handshake within 2 s/,
+      /status:\s+timeout: no MCP handshake within 2 s/,
     );
     // Passed through (the default set), the variables are not named.
     const passing = run(['servers', 'status', '--timeout', '2'], {

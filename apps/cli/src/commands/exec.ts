@@ -94,7 +94,9 @@ function namesServer(code: string, serverId: string): boolean {
 
 // tools[name] with a name that is not a literal: the script picks servers or tools at run time.
 function buildsToolNames(code: string): boolean {
-  return /\btools\s*\[\s*[^\s'"`\]]/.test(code) || /\btools\s*\.\s*[\w$-]+\s*\[\s*[^\s'"`\]]/.test(code);
+  return (
+    /\btools\s*\[\s*[^\s'"`\]]/.test(code) || /\btools\s*\.\s*[\w$-]+\s*\[\s*[^\s'"`\]]/.test(code)
+  );
 }
 
 // Servers a script building its names at run time cannot reach, each with its last real state.

@@ -9,7 +9,8 @@ export interface ReachableServers {
 }
 
 // The sandbox's sentence for a name the run was not given (see the execution package).
-const NOT_GIVEN = /tools\.([^\s.]+)\.(\S+) is not available: describe "[^"]*" with describe_tools first/;
+const NOT_GIVEN =
+  /tools\.([^\s.]+)\.(\S+) is not available: describe "[^"]*" with describe_tools first/;
 
 /**
  * The sandbox's "tools.x.y is not available: describe … first" in the CLI's own terms, with the

@@ -24,6 +24,18 @@ export interface KnownFailure {
   readonly reason: string;
 }
 
+/** One server's resources as `mcp-agent resources list` lists them. */
+export interface ResourceRow {
+  /** The server's id in the suite. */
+  readonly server: string;
+  /** What it is: its npm package and version, or the fixture. */
+  readonly source: string;
+  /** How many resources it listed. */
+  readonly resources: number;
+  /** How many resource templates it listed. */
+  readonly templates: number;
+}
+
 interface Cell {
   readonly ok: boolean;
   readonly reason?: string;
@@ -31,6 +43,7 @@ interface Cell {
 
 export class CompatMatrix {
   private readonly cells = new Map<string, Cell>();
+  private resourceRows: readonly ResourceRow[] | undefined;
 
   constructor(
     private readonly servers: readonly CompatServer[],
@@ -76,10 +89,18 @@ export class CompatMatrix {
     expect(unexpected).toEqual([]);
   }
 
+  /** Records the servers that list resources or templates, for the matrix's resources section. */
+  recordResources(rows: readonly ResourceRow[]): void {
+    this.resourceRows = [...rows];
+  }
+
   /** Every server × check recorded (a partial run, filtered by name, writes nothing). */
   complete(): boolean {
-    return this.servers.every((s) =>
-      Object.keys(CHECKS).every((check) => this.cells.has(`${s.id} ${check}`)),
+    return (
+      this.resourceRows !== undefined &&
+      this.servers.every((s) =>
+        Object.keys(CHECKS).every((check) => this.cells.has(`${s.id} ${check}`)),
+      )
     );
   }
 
@@ -128,6 +149,20 @@ export class CompatMatrix {
       '## Known failures',
       '',
       ...(failures.length === 0 ? ['None.'] : failures),
+      '',
+      '## Resources',
+      '',
+      '`mcp-agent resources list` on every server of the suite: the ones that list resources or',
+      'resource templates, with how many of each. A server that declares resources but answers -32601',
+      '(Method not found) to the optional `resources/templates/list` keeps its resources (templates:',
+      "none): the last row is such a server, built on the MCP SDK's low-level `Server` with no",
+      'templates handler, as mcp-server-kubernetes is.',
+      '',
+      line(['Server', 'What it is', 'Resources', 'Templates']),
+      line(['---', '---', '---', '---']),
+      ...(this.resourceRows ?? []).map((r) =>
+        line([r.server, r.source, String(r.resources), String(r.templates)]),
+      ),
       '',
     ].join('\n');
   }

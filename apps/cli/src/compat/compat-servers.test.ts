@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { serverFixtures } from '@mcp-agent/test-support';
 import { cliHome, type CliRun } from '../cli-test-helpers.js';
 import {
   addArgs,
@@ -245,6 +246,51 @@ describe(
 
     for (const [id, body] of Object.entries(sweepCalls(world)))
       it(`${id}: ${body.title}`, () => matrix.run(id, 'call', () => body.check(run)));
+
+    it("RES-04 resources list: every server's resources and templates; one without templates keeps its resources", () => {
+      // Not one of the npm servers: none of them declares resources without templates.
+      const added = run([
+        'servers',
+        'add',
+        'no-templates',
+        '--command',
+        process.execPath,
+        ...[serverFixtures.resourcesWithoutTemplates, '4', '3'].flatMap((a) => ['--arg', a]),
+      ]);
+      expect(added.code, added.stderr).toBe(0);
+      const listed = runJson('--json', 'resources', 'list') as {
+        servers: { server: string; resources: unknown[]; templates: unknown[] }[];
+        errors: unknown[];
+      };
+      expect(listed.errors).toEqual([]);
+      const byId = new Map(listed.servers.map((s) => [s.server, s]));
+      expect(byId.get('no-templates')).toMatchObject({ templates: [] });
+      expect(byId.get('no-templates')?.resources).toHaveLength(4);
+      const rows = [
+        ...Object.values(servers).flatMap((s) => {
+          const listing = byId.get(s.id);
+          if (listing === undefined) return [];
+          const [resources, templates] = [listing.resources.length, listing.templates.length];
+          return resources + templates === 0
+            ? []
+            : [
+                {
+                  server: s.id,
+                  source: `\`${s.packageName}\` ${versionOf(s.packageName)}`,
+                  resources,
+                  templates,
+                },
+              ];
+        }),
+        {
+          server: 'no-templates',
+          source: 'test fixture (MCP SDK `Server`)',
+          resources: 4,
+          templates: 0,
+        },
+      ];
+      matrix.recordResources(rows);
+    });
 
     // Last, so every check above has been recorded.
     it('writes docs/compatibility.md: every server × check, its listed failures with their reasons', () => {

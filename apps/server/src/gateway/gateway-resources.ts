@@ -101,11 +101,16 @@ async function firstFilledPage<K extends keyof Listed>(
     const nextCursor = servers[index + 1];
     const listed = await stack.dispatcher.listResources(ctx, serverId, { signal: ctx.signal });
     if (!listed.ok) {
-      const past = nextCursor === undefined ? '' : ` (cursor "${nextCursor}" lists the servers after it)`;
+      const past =
+        nextCursor === undefined ? '' : ` (cursor "${nextCursor}" lists the servers after it)`;
       throw new McpError(
         ErrorCode.InternalError,
         `${listed.error.code}: ${listed.error.message}${past}`,
-        { server: serverId, code: listed.error.code, ...(nextCursor === undefined ? {} : { nextCursor }) },
+        {
+          server: serverId,
+          code: listed.error.code,
+          ...(nextCursor === undefined ? {} : { nextCursor }),
+        },
       );
     }
     const items = (listed.data as unknown as Listed)[kind];

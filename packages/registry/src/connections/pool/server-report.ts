@@ -57,7 +57,6 @@ export async function settle(
   }
 }
 
-
 /** The report of a server that was connected (or tried), from its connection after the wait. */
 export function connectionReport(
   server: ServerAvailability,
