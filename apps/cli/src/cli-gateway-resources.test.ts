@@ -6,22 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, gatewayClient, npmServers } from './cli-test-helpers.js';
+import { addNodeServer as add, cliHome, gatewayClient, npmServers } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-resources-');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-function add(runIn: typeof run, id: string, args: readonly string[]): void {
-  const added = runIn([
-    'servers',
-    'add',
-    id,
-    '--command',
-    process.execPath,
-    ...args.flatMap((a) => ['--arg', a]),
-  ]);
-  expect(added.code, added.stderr).toBe(0);
-}
 
 // Every page of resources/list or resources/templates/list, as a client pages them.
 async function pagesOf<T>(

@@ -5,22 +5,12 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, gatewayClient } from './cli-test-helpers.js';
+import { addNodeServer, cliHome, gatewayClient } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-hanging-');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function add(id: string, ...args: string[]): void {
-  const added = run([
-    'servers',
-    'add',
-    id,
-    '--command',
-    process.execPath,
-    ...args.flatMap((arg) => ['--arg', arg]),
-  ]);
-  expect(added.code, added.stderr).toBe(0);
-}
+const add = (id: string, ...args: string[]) => addNodeServer(run, id, args);
 
 function shown(id: string): { status: string; lastError: string | null; timeoutMs?: number } {
   const result = run(['--json', 'servers', 'show', id]);

@@ -5,25 +5,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { cliHome, gatewayClient } from './cli-test-helpers.js';
+import { addNodeServer, cliHome, gatewayClient } from './cli-test-helpers.js';
 
 const { home, env, run } = cliHome('mcp-cli-lazy-');
 const log = join(home, 'started.log');
 
 // Each server notes its id in the log as it starts, then runs the fixture given.
 function addLogged(id: string, fixture: string, ...args: string[]): void {
-  const added = run([
-    'servers',
-    'add',
+  addNodeServer(run, id, [
+    serverFixtures.startLogging,
+    log,
     id,
-    '--command',
-    process.execPath,
-    ...[serverFixtures.startLogging, log, id, pathToFileURL(fixture).href, ...args].flatMap((a) => [
-      '--arg',
-      a,
-    ]),
+    pathToFileURL(fixture).href,
+    ...args,
   ]);
-  expect(added.code, added.stderr).toBe(0);
 }
 
 function startedSince(): string[] {

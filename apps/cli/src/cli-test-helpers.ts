@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -80,6 +80,23 @@ export function cliHome(prefix: string, extraEnv: NodeJS.ProcessEnv = {}) {
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
   return { home, env, run };
+}
+
+/** `servers add <id> --command <this Node> --arg …` in a home of `cliHome`; fails the test if refused. */
+export function addNodeServer(
+  run: ReturnType<typeof cliHome>['run'],
+  id: string,
+  args: readonly string[],
+): void {
+  const added = run([
+    'servers',
+    'add',
+    id,
+    '--command',
+    process.execPath,
+    ...args.flatMap((arg) => ['--arg', arg]),
+  ]);
+  expect(added.code, added.stderr).toBe(0);
 }
 
 /** Starts a fixture that prints `listening <url>`; resolves with the process and the URL. */
