@@ -79,6 +79,15 @@ describe('servers that hang in initialize', { timeout: 120_000 }, () => {
     const used = run(['exec', quiet]);
     expect(used.code, used.stderr).toBe(0);
     expect(used.stderr).not.toMatch(/hang/);
+    // A script that builds names at run time is told of them, each with its recorded state.
+    const dynamic = join(home, 'dynamic.js');
+    writeFileSync(dynamic, 'const id = "notes"; return await tools[id].echo({ text: "hi" });');
+    const named = run(['exec', dynamic]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).toMatch(
+      /note: hang1 is not included: its last connection attempt failed \(no MCP handshake within 2 s\)/,
+    );
+    expect(named.stderr).not.toMatch(/never been connected/);
 
     const calling = join(home, 'calling.js');
     writeFileSync(calling, 'return await tools.hang1.echo({ text: "hi" });');
