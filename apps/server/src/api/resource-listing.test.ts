@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { StaticTokenVerifier } from '../gateway/token-verifier.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serveHttpApi } from './serve-api.js';
 
 // RES-04 and RES-05 on the real server over loopback, with a real SDK server that declares
