@@ -3,12 +3,20 @@ import type { DispatchLink } from '../tool-call.js';
 
 /**
  * Logs each call's tool, caller, outcome and duration; never its arguments or result. A success
- * is logged at debug, a failure at warn: at a level above debug (the usual one) a success builds
+ * (and a call its caller cancelled) is logged at debug, a failure at warn: at a level above debug (the usual one) a success builds
  * nothing and the call goes on without a frame of this link's own.
  */
 export const loggingLink: DispatchLink = (ctx, call, next) => {
   const started = performance.now();
   const failed = (error: unknown): never => {
+    // The caller's own cancel (a client's notifications/cancelled) is not a failure.
+    if (ctx.signal.aborted) {
+      ctx.logger.debug(
+        { toolId: call.toolId, caller: call.caller, ms: round(performance.now() - started) },
+        'tool call cancelled',
+      );
+      throw error;
+    }
     ctx.logger.warn(
       {
         toolId: call.toolId,

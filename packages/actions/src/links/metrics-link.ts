@@ -4,7 +4,7 @@ import type { DispatchLink } from '../tool-call.js';
 export interface ToolMetrics {
   /** Calls made. */
   calls: number;
-  /** Calls that failed or returned a tool error (`isError`). */
+  /** Calls that failed or returned a tool error (`isError`); not those their caller cancelled. */
   errors: number;
   /** Their time added up, milliseconds. */
   totalMs: number;
@@ -15,7 +15,7 @@ export class DispatchMetrics {
   readonly #byTool = new Map<string, ToolMetrics>();
 
   /** The link that feeds these counters. */
-  readonly link: DispatchLink = async (_ctx, call, next) => {
+  readonly link: DispatchLink = async (ctx, call, next) => {
     const metrics = this.#byTool.get(call.toolId) ?? { calls: 0, errors: 0, totalMs: 0 };
     this.#byTool.set(call.toolId, metrics);
     const started = performance.now();
@@ -24,7 +24,7 @@ export class DispatchMetrics {
       if (result.isError === true) metrics.errors += 1;
       return result;
     } catch (error) {
-      metrics.errors += 1;
+      if (!ctx.signal.aborted) metrics.errors += 1;
       throw error;
     } finally {
       metrics.calls += 1;

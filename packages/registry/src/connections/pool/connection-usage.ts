@@ -48,10 +48,11 @@ export class ConnectionUsage {
   }
 
   /**
-   * Runs one request counted in flight, timed, and counted as an error when it throws. No async
-   * frame of its own: the answer passes through one handler here.
+   * Runs one request counted in flight, timed, and counted as an error when it throws, unless
+   * `signal` (its caller's) was aborted: a cancel is not the server's failure. No async frame
+   * of its own: the answer passes through one handler here.
    */
-  measure<T>(run: () => Promise<T>): Promise<T> {
+  measure<T>(run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     this.#inFlight += 1;
     this.touch();
     const started = performance.now();
@@ -65,7 +66,7 @@ export class ConnectionUsage {
       this.touch();
     };
     const failed = (error: unknown): never => {
-      this.#errors += 1;
+      if (signal?.aborted !== true) this.#errors += 1;
       ended();
       throw error;
     };

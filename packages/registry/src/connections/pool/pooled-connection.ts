@@ -240,7 +240,7 @@ export class PooledConnection {
         await this.ensureReady();
         return await this.#send(options, run, onLane);
       });
-    });
+    }, options.signal);
   }
 
   /**
