@@ -66,6 +66,7 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
   limitFlag('event-store-stream-bytes', { in: 'eventStore', key: 'maxBytesPerStream' }),
   limitFlag('event-store-session-bytes', { in: 'eventStore', key: 'maxBytesPerSession' }),
   limitFlag('event-store-total-bytes', { in: 'eventStore', key: 'maxBytesTotal' }),
+  limitFlag('event-store-age-ms', { in: 'eventStore', key: 'maxAgeMs' }),
   limitFlag('task-lease-ms', { in: 'tasks', key: 'leaseMs' }),
   limitFlag('task-retention-ms', { in: 'tasks', key: 'maxAgeMs' }),
   limitFlag('tasks-kept-per-user', { in: 'tasks', key: 'maxPerUser' }),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryEventStore, type SessionEventStore } from './event-store.js';
+import {
+  EVENT_OVERHEAD_BYTES,
+  MemoryEventStore,
+  STREAM_OVERHEAD_BYTES,
+  type SessionEventStore,
+} from './event-store.js';
 
 // A notification of about `bytes` bytes of JSON.
 const message = (bytes: number, tag = ''): JSONRPCMessage => ({
@@ -24,14 +29,20 @@ async function replay(store: SessionEventStore, after: string): Promise<string[]
 describe('MemoryEventStore', () => {
   it('keeps each stream within its bytes, oldest events first, and replays what follows an id', async () => {
     const store = new MemoryEventStore({
-      maxBytesPerStream: 1_000,
-      maxBytesPerSession: 2_000,
-      maxBytesTotal: 4_000,
+      maxBytesPerStream: 2_000,
+      maxBytesPerSession: 4_000,
+      maxBytesTotal: 8_000,
     });
     const session = store.forSession();
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push(await session.storeEvent('s1', message(200, `e${i}`)));
-    expect(store.stats().bytes).toBeLessThanOrEqual(1_000);
+    // Each counted with its overhead: four events of about 200 bytes and their stream fill 2,000.
+    const json = Buffer.byteLength(JSON.stringify(message(200, 'e9')));
+    expect(store.stats()).toEqual({
+      sessions: 1,
+      events: 4,
+      bytes: STREAM_OVERHEAD_BYTES + 4 * (json + EVENT_OVERHEAD_BYTES),
+    });
     expect(await session.getStreamIdForEventId(ids[0] as string)).toBeUndefined();
     expect(await session.getStreamIdForEventId(ids[9] as string)).toBe('s1');
     expect(await replay(session, ids[6] as string)).toEqual(['e7', 'e8', 'e9']);
@@ -52,9 +63,9 @@ describe('MemoryEventStore', () => {
 
   it('past the total, the session holding the most gives up its oldest events; disposal frees all', async () => {
     const store = new MemoryEventStore({
-      maxBytesPerStream: 1_000,
-      maxBytesPerSession: 2_000,
-      maxBytesTotal: 3_000,
+      maxBytesPerStream: 2_000,
+      maxBytesPerSession: 4_000,
+      maxBytesTotal: 6_000,
     });
     const quiet = store.forSession();
     const kept = await quiet.storeEvent('q', message(300, 'quiet'));
@@ -63,7 +74,7 @@ describe('MemoryEventStore', () => {
     for (let i = 0; i < 20; i++)
       for (const [n, session] of busy.entries())
         await session.storeEvent(`b${n}-${i % 3}`, message(300));
-    expect(store.stats().bytes).toBeLessThanOrEqual(3_000);
+    expect(store.stats().bytes).toBeLessThanOrEqual(6_000);
     expect(quiet.bytes).toBeGreaterThanOrEqual(600);
     expect(await replay(quiet, kept)).toEqual(['quiet again']);
     for (const session of [quiet, ...busy]) session.dispose();

@@ -1,9 +1,13 @@
 import { randomFillSync } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '@mcp-agent/core';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError, systemClock, type Clock } from '@mcp-agent/core';
 
-/** Bounds of the gateway's resume store, in bytes of stored JSON (UTF-8). */
+/**
+ * Bounds of the gateway's resume store. Bytes are what an event holds: its JSON (UTF-8) and
+ * {@link EVENT_OVERHEAD_BYTES} for its id and bookkeeping, plus {@link STREAM_OVERHEAD_BYTES}
+ * per stream, so that many small events are bounded as surely as a few large ones.
+ */
 export interface EventStoreLimits {
   /** One stream (one request's SSE response, or the GET stream); its oldest events go first. */
   readonly maxBytesPerStream: number;
@@ -11,38 +15,78 @@ export interface EventStoreLimits {
   readonly maxBytesPerSession: number;
   /** The whole gateway; past it, the session holding the most gives up its oldest events. */
   readonly maxBytesTotal: number;
+  /**
+   * How long a stream's events are kept after its newest one: an answered call's stream is
+   * dropped this long after its answer. A stream still waiting for its answer on the gateway's
+   * own path is kept however long the call runs (its bytes are bounded all the same).
+   */
+  readonly maxAgeMs: number;
 }
 
-/** 1 MiB per stream, 4 MiB per session, 128 MiB in total. */
+/** 1 MiB per stream, 4 MiB per session, 128 MiB in total, 5 minutes after a stream's last event. */
 export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({
   maxBytesPerStream: 1024 * 1024,
   maxBytesPerSession: 4 * 1024 * 1024,
   maxBytesTotal: 128 * 1024 * 1024,
+  maxAgeMs: 5 * 60_000,
 });
 
+/**
+ * Heap an event holds besides its JSON's bytes, counted with it: its string's header, its id
+ * (22 characters), its record and its entry in the session's map. Measured on Node 24 (settled
+ * heap over 20,000 calls' streams): about 160 bytes; `src/resume-memory.test.ts` (GW-09) holds
+ * the count within 2x of the heap the store holds on the real gateway.
+ */
+export const EVENT_OVERHEAD_BYTES = 180;
+
+/** Heap a stream holds besides its events (its record, id and map entry): about 150 bytes. */
+export const STREAM_OVERHEAD_BYTES = 180;
+
+/** The JSON-RPC code of the answer kept in place of one too large to keep (an internal error). */
+export const TOO_LARGE_TO_KEEP_CODE = -32603;
+
+interface StoredStream {
+  readonly id: string;
+  bytes: number;
+  /** Its oldest and newest events kept: events are linked oldest to newest. */
+  first: StoredEvent | undefined;
+  last: StoredEvent | undefined;
+  /** When its newest event was stored. */
+  lastAt: number;
+  /** Waiting for its answer on the gateway's own path: kept whatever its age. */
+  awaiting: boolean;
+}
+
 interface StoredEvent {
-  readonly streamId: string;
+  readonly id: string;
+  readonly stream: StoredStream;
   readonly json: string;
   readonly bytes: number;
+  next: StoredEvent | undefined;
 }
 
 /**
  * The gateway's resume store: what a client that lost its SSE stream gets back with
  * `Last-Event-ID`. Each session has its own `SessionEventStore` (`forSession`), so a
  * session only ever replays its own events; event ids are random (128 bits) and carry no
- * counter. Bounded per stream, per session and in total (see {@link EventStoreLimits}); a
- * session's events are dropped when it closes or expires. A resume from an event that was
- * dropped gets the SDK's 400, never a silent gap.
+ * counter. Bounded per stream, per session and in total, in bytes held (see
+ * {@link EventStoreLimits}), and in age (`expire`); a session's events are dropped when it
+ * closes or expires. A resume from an event that was dropped gets the SDK's 400, never a
+ * silent gap; an answer too large to keep is kept as an error saying so
+ * ({@link SessionEventStore.appendAnswer}).
  */
 export class MemoryEventStore {
   /** The bounds in force, defaults filled in. */
   readonly limits: EventStoreLimits;
+  /** @internal The clock events are stamped with. */
+  readonly clock: Clock;
   readonly #sessions = new Set<SessionEventStore>();
   #bytes = 0;
   #events = 0;
 
-  constructor(limits: Partial<EventStoreLimits> = {}) {
+  constructor(limits: Partial<EventStoreLimits> = {}, clock: Clock = systemClock) {
     this.limits = resolveEventStoreLimits(limits);
+    this.clock = clock;
   }
 
   /** A store for one new session; call its `dispose()` when the session ends. */
@@ -61,10 +105,22 @@ export class MemoryEventStore {
     sessions: number;
     /** Events kept, over every session. */
     events: number;
-    /** Their size in bytes. */
+    /** The bytes they are counted as (JSON and overheads; see {@link EventStoreLimits}). */
     bytes: number;
   } {
     return { sessions: this.#sessions.size, events: this.#events, bytes: this.#bytes };
+  }
+
+  /**
+   * Drops, in every session, the streams whose newest event is older than `maxAgeMs` (but not
+   * those still waiting for their answer); returns how many events went. The gateway calls it
+   * from its idle sweep.
+   */
+  expire(): number {
+    const before = this.#events;
+    const cutoff = this.clock.now() - this.limits.maxAgeMs;
+    for (const session of this.#sessions) session.expireBefore(cutoff);
+    return before - this.#events;
   }
 
   /** @internal Called by a session store after it added an event. */
@@ -85,9 +141,10 @@ export class MemoryEventStore {
 
 /** One session's events, behind the SDK's `EventStore` interface. */
 export class SessionEventStore implements EventStore {
-  // Insertion order is age: the first key of each map is the oldest event.
+  // Insertion order is age: the first key is the oldest event (the oldest of its stream, too).
   readonly #events = new Map<string, StoredEvent>();
-  readonly #streams = new Map<string, { bytes: number; ids: Set<string> }>();
+  // Insertion order is activity: a stream moves to the end with each event stored.
+  readonly #streams = new Map<string, StoredStream>();
   #bytes = 0;
   #disposed = false;
 
@@ -96,56 +153,77 @@ export class SessionEventStore implements EventStore {
     private readonly account: (bytes: number, events: number) => void,
   ) {}
 
-  /** Bytes this session holds. */
+  /** Bytes this session holds, as counted (see {@link EventStoreLimits}). */
   get bytes(): number {
     return this.#bytes;
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    return this.append(streamId, JSON.stringify(message));
+    const json = JSON.stringify(message);
+    // A response (the SDK's path): what ends its stream.
+    return 'method' in message || !('id' in message) || message.id === undefined
+      ? this.append(streamId, json)
+      : this.appendAnswer(streamId, json, message.id);
   }
 
   /**
    * Stores one event of `streamId` already serialised (the gateway's own streams write the same
-   * string they store) and returns its new id, at once.
+   * string they store) and returns its new id, at once. `awaiting`: the stream waits for its
+   * answer, and is kept whatever its age until {@link appendAnswer} or {@link dropStream}.
    */
-  append(streamId: string, json: string): string {
+  append(streamId: string, json: string, awaiting = false): string {
     const eventId = newEventId();
-    const bytes = Buffer.byteLength(json);
-    const { limits } = this.owner;
+    const bytes = Buffer.byteLength(json) + EVENT_OVERHEAD_BYTES;
     // An event larger than a whole stream's bound is sent live but cannot be replayed.
-    if (this.#disposed || bytes > limits.maxBytesPerStream) return eventId;
-    let stream = this.#streams.get(streamId);
-    if (stream === undefined) {
-      stream = { bytes: 0, ids: new Set() };
-      this.#streams.set(streamId, stream);
-    }
-    this.#events.set(eventId, { streamId, json, bytes });
-    stream.ids.add(eventId);
-    stream.bytes += bytes;
-    this.#bytes += bytes;
-    this.account(bytes, 1);
-    while (stream.bytes > limits.maxBytesPerStream) this.#evict(stream.ids.values().next().value);
-    while (this.#bytes > limits.maxBytesPerSession) this.evictOldest();
-    this.owner.enforceTotal();
+    if (this.#disposed || bytes + STREAM_OVERHEAD_BYTES > this.owner.limits.maxBytesPerStream)
+      return eventId;
+    this.#store(streamId, eventId, json, bytes, awaiting);
     return eventId;
+  }
+
+  /**
+   * Stores the response that ends `streamId`, answering request `id`, and returns its event's
+   * id. An answer too large to keep is sent live, and kept as a JSON-RPC error that says so: a
+   * client that lost the stream gets that error on resuming it, never a stream without an answer.
+   */
+  appendAnswer(streamId: string, json: string, id: RequestId): string {
+    const eventId = newEventId();
+    if (this.#disposed) return eventId;
+    const { maxBytesPerStream } = this.owner.limits;
+    let kept = json;
+    let bytes = Buffer.byteLength(json) + EVENT_OVERHEAD_BYTES;
+    if (bytes + STREAM_OVERHEAD_BYTES > maxBytesPerStream) {
+      kept = JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: TOO_LARGE_TO_KEEP_CODE,
+          message: `The result (${bytes - EVENT_OVERHEAD_BYTES} bytes of JSON) was sent on the stream that was lost and was too large to keep for a resume (the gateway keeps ${maxBytesPerStream} bytes per stream: maxBytesPerStream, --event-store-stream-bytes). Call the tool again.`,
+          data: { reason: 'result_too_large_to_keep', maxBytesPerStream },
+        },
+      });
+      bytes = Buffer.byteLength(kept) + EVENT_OVERHEAD_BYTES;
+    }
+    this.#store(streamId, eventId, kept, bytes, false);
+    return eventId;
+  }
+
+  /** Drops every event of `streamId` (a cancelled request's stream: nothing is left to resume). */
+  dropStream(streamId: string): void {
+    const stream = this.#streams.get(streamId);
+    while (stream?.first !== undefined) this.#evict(stream.first);
   }
 
   /** The stream an event belongs to, while the event is kept. */
   streamOf(eventId: string): string | undefined {
-    return this.#events.get(eventId)?.streamId;
+    return this.#events.get(eventId)?.stream.id;
   }
 
   /** The events of its stream kept after `eventId`, oldest first, as [id, JSON] pairs. */
   eventsAfter(eventId: string): [id: string, json: string][] {
-    const streamId = this.#events.get(eventId)?.streamId;
-    if (streamId === undefined) return [];
-    const ids = [...(this.#streams.get(streamId)?.ids ?? [])];
     const after: [string, string][] = [];
-    for (const id of ids.slice(ids.indexOf(eventId) + 1)) {
-      const event = this.#events.get(id);
-      if (event !== undefined) after.push([id, event.json]);
-    }
+    for (let event = this.#events.get(eventId)?.next; event !== undefined; event = event.next)
+      after.push([event.id, event.json]);
     return after;
   }
 
@@ -166,10 +244,20 @@ export class SessionEventStore implements EventStore {
 
   /** @internal Drops this session's oldest event; false when it holds none. */
   evictOldest(): boolean {
-    const oldest = this.#events.keys().next();
+    const oldest = this.#events.values().next();
     if (oldest.done === true) return false;
     this.#evict(oldest.value);
     return true;
+  }
+
+  /** @internal Drops the streams whose newest event is older than `cutoff`, unless awaiting. */
+  expireBefore(cutoff: number): void {
+    const expired: StoredStream[] = [];
+    for (const stream of this.#streams.values()) {
+      if (stream.lastAt >= cutoff) break;
+      if (!stream.awaiting) expired.push(stream);
+    }
+    for (const stream of expired) this.dropStream(stream.id);
   }
 
   /** Drops every event of the session and stops storing more. */
@@ -183,18 +271,54 @@ export class SessionEventStore implements EventStore {
     this.owner.forget(this);
   }
 
-  #evict(eventId: string | undefined): void {
-    const event = eventId === undefined ? undefined : this.#events.get(eventId);
-    if (eventId === undefined || event === undefined) return;
-    this.#events.delete(eventId);
-    const stream = this.#streams.get(event.streamId);
-    if (stream !== undefined) {
-      stream.ids.delete(eventId);
-      stream.bytes -= event.bytes;
-      if (stream.ids.size === 0) this.#streams.delete(event.streamId);
+  #store(streamId: string, eventId: string, json: string, bytes: number, awaiting: boolean): void {
+    const { limits, clock } = this.owner;
+    let stream = this.#streams.get(streamId);
+    let added = bytes;
+    if (stream === undefined) {
+      stream = {
+        id: streamId,
+        bytes: STREAM_OVERHEAD_BYTES,
+        first: undefined,
+        last: undefined,
+        lastAt: 0,
+        awaiting,
+      };
+      added += STREAM_OVERHEAD_BYTES;
+    } else this.#streams.delete(streamId);
+    // Re-inserted: the streams' order is the order of their newest events.
+    this.#streams.set(streamId, stream);
+    stream.lastAt = clock.now();
+    stream.awaiting = awaiting;
+    const event: StoredEvent = { id: eventId, stream, json, bytes, next: undefined };
+    this.#events.set(eventId, event);
+    if (stream.last === undefined) stream.first = event;
+    else stream.last.next = event;
+    stream.last = event;
+    stream.bytes += bytes;
+    this.#bytes += added;
+    this.account(added, 1);
+    while (stream.bytes > limits.maxBytesPerStream && stream.first !== undefined)
+      this.#evict(stream.first);
+    while (this.#bytes > limits.maxBytesPerSession) this.evictOldest();
+    this.owner.enforceTotal();
+  }
+
+  // Events go oldest first within their stream, whichever bound drops them.
+  // (the session's oldest event is the first of its stream: both are in the order stored).
+  #evict(event: StoredEvent): void {
+    const { stream } = event;
+    this.#events.delete(event.id);
+    stream.first = event.next;
+    stream.bytes -= event.bytes;
+    let freed = event.bytes;
+    if (stream.first === undefined) {
+      stream.last = undefined;
+      this.#streams.delete(stream.id);
+      freed += STREAM_OVERHEAD_BYTES;
     }
-    this.#bytes -= event.bytes;
-    this.account(-event.bytes, -1);
+    this.#bytes -= freed;
+    this.account(-freed, -1);
   }
 }
 

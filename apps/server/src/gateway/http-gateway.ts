@@ -99,7 +99,8 @@ export interface HttpGateway {
   };
   /**
    * Closes every session idle for the idle timeout and releases what it holds (transport,
-   * server, stored events); returns how many. Runs on a timer; callable at any time.
+   * server, stored events), and drops the stored events past the resume store's `maxAgeMs`;
+   * returns how many sessions closed. Runs on a timer; callable at any time.
    */
   expireIdleSessions(): Promise<number>;
   /** Closes every session and stops the idle timer. */
@@ -119,7 +120,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const sessions = new Map<string, Session>();
   // Sessions per user, counted from the initialize request on, so a burst cannot pass the cap.
   const perUser = new Map<string, number>();
-  const eventStore = new MemoryEventStore(limits.eventStore);
+  const eventStore = new MemoryEventStore(limits.eventStore, clock);
   const json = (
     res: ServerResponse,
     status: number,
@@ -198,6 +199,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   };
 
   async function expireIdleSessions(): Promise<number> {
+    // Stored events past their age go too, in the sessions that stay.
+    eventStore.expire();
     const now = clock.now();
     const idle = [...sessions.values()].filter(
       (s) => s.open === 0 && now - s.lastSeen >= limits.sessionIdleMs,
