@@ -1,15 +1,50 @@
 import type { IncomingMessage } from 'node:http';
-import { RELATED_TASK_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  RELATED_TASK_META_KEY,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '@mcp-agent/core';
 
-/** Reads a request's whole body as UTF-8 (its size was checked from Content-Length before). */
-export function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Reads a request's whole body as UTF-8; undefined once it passes `maxBytes` (a body without
+ * Content-Length: the rest is left unread). Its size was checked from Content-Length otherwise.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else {
+        req.off('data', onData);
+        resolve(undefined);
+      }
+    };
+    req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.once('error', reject);
   });
+}
+
+/**
+ * The ids of the requests in a parsed body (one message or a batch): what must not be in flight
+ * already. Loose on purpose: the SDK's schema decides later whether each is a valid request.
+ */
+export function requestIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of Array.isArray(body) ? body : [body])
+    if (
+      isJsonObject(message) &&
+      typeof message.method === 'string' &&
+      isIntegerOrString(message.id)
+    )
+      ids.push(message.id as RequestId);
+  return ids;
 }
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);

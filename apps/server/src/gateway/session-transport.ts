@@ -12,7 +12,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionEventStore } from './event-store.js';
-import { isSingleRequest, readBody } from './request-body.js';
+import { isSingleRequest, readBody, requestIds } from './request-body.js';
 import {
   KEEP_ALIVE,
   KEEP_ALIVE_MS,
@@ -82,6 +82,11 @@ export class SessionTransport implements Transport {
   readonly #answers = new Map<RequestId, Answer>();
   /** The same streams by stream id (JSON answers have none): what a resume finds. */
   readonly #streams = new Map<string, Answer>();
+  /**
+   * Requests the SDK's transport took and not yet answered nor cancelled: with `#answers`, the
+   * one registry of ids in flight, so a reused id is refused whichever path each request takes.
+   */
+  readonly #sdkRequests = new Set<RequestId>();
   #streamCount = 0;
   #keepAlive: NodeJS.Timeout | undefined;
   #closed = false;
@@ -101,7 +106,7 @@ export class SessionTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.#inner.onmessage = (message, extra) => this.#fromSdk(message, extra);
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
       this.#closed = true;
@@ -112,6 +117,7 @@ export class SessionTransport implements Transport {
         else answer.live?.end(this.#opening(answer));
       this.#answers.clear();
       this.#streams.clear();
+      this.#sdkRequests.clear();
       this.onclose?.();
     };
     await this.#inner.start();
@@ -122,7 +128,10 @@ export class SessionTransport implements Transport {
     const response = !('method' in message);
     const id = response ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const answer = id === undefined ? undefined : this.#answers.get(id);
-    if (answer === undefined) return this.#inner.send(message, options);
+    if (answer === undefined) {
+      if (response) this.#sdkRequests.delete(id as RequestId);
+      return this.#inner.send(message, options);
+    }
     if (answer.json) {
       // Anything but the result goes on the session's GET stream, kept for resumption there.
       if (!response) return this.#inner.send(message);
@@ -142,7 +151,7 @@ export class SessionTransport implements Transport {
     const json = JSON.stringify(message);
     // An answer given before its stream was opened (in the turn its request arrived) opens it.
     const opening = this.#opening(answer);
-    const event = opening + messageEvent(this.#events.append(answer.streamId, json), json);
+    const event = opening + messageEvent(this.#store(answer, json, response, id), json);
     const res = writable(answer.live);
     if (!response) {
       res?.write(event);
@@ -152,6 +161,13 @@ export class SessionTransport implements Transport {
     this.#streams.delete(answer.streamId);
     answer.live = undefined;
     res?.end(event);
+  }
+
+  /** Kept as the stream's answer, within the store's bounds (see `appendAnswer`). */
+  #store(answer: Answer, json: string, response: boolean, id: RequestId | undefined): string {
+    return response
+      ? this.#events.appendAnswer(answer.streamId, json, id as RequestId)
+      : this.#events.append(answer.streamId, json, answer.resumable);
   }
 
   close(): Promise<void> {
@@ -168,28 +184,82 @@ export class SessionTransport implements Transport {
         return this.#resume(streamId, lastEventId as string, res);
       return this.#inner.handleRequest(req, res);
     }
-    if (req.method !== 'POST' || !this.#mayAnswer(req)) return this.#inner.handleRequest(req, res);
+    if (req.method !== 'POST') return this.#inner.handleRequest(req, res);
+    const mine = this.#mayAnswer(req);
+    // A body without Content-Length (chunked) goes to the SDK, read here first for its ids.
+    if (!mine && !this.#sdkReads(req)) return this.#inner.handleRequest(req, res);
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req));
+      const text = await readBody(req, this.#options.maxBodyBytes);
+      if (text === undefined) return tooLarge(req, res, this.#options.maxBodyBytes);
+      body = JSON.parse(text);
     } catch {
       this.onerror?.(new Error('Parse error: Invalid JSON'));
       jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
       return;
     }
     // Closed while the body was read: the SDK answers that the session is gone.
-    if (this.#closed || !isSingleRequest(body) || body.method === 'initialize')
-      return this.#inner.handleRequest(req, res, body);
-    if (this.#answers.has(body.id)) {
-      jsonError(
-        res,
-        409,
-        -32600,
-        `Invalid Request: a request with id ${JSON.stringify(body.id)} is still being answered in this session; send each request with a new id.`,
-      );
+    if (this.#closed) return this.#inner.handleRequest(req, res, body);
+    if (mine && isSingleRequest(body)) {
+      if (body.method === 'initialize') return this.#inner.handleRequest(req, res, body);
+      if (this.#inFlight(body.id)) return jsonError(res, 409, -32600, stillAnswered(body.id));
+      return this.#answer(body, req, res);
+    }
+    const reused = requestIds(body).find((id) => this.#inFlight(id));
+    if (reused !== undefined) return jsonError(res, 409, -32600, stillAnswered(reused));
+    return this.#inner.handleRequest(req, res, body);
+  }
+
+  // Whether a request id is being answered in this session, on either path.
+  #inFlight(id: RequestId): boolean {
+    return this.#answers.has(id) || this.#sdkRequests.has(id);
+  }
+
+  // What the SDK's transport hands on: its requests are registered in flight (one taken
+  // meanwhile with the same id is refused on the stream the SDK opened for it), and a
+  // cancellation releases what its request holds.
+  #fromSdk(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const { method, id } = message as { method?: unknown; id?: RequestId };
+    if (typeof method === 'string' && id !== undefined) {
+      if (this.#inFlight(id)) {
+        const refusal = {
+          jsonrpc: '2.0' as const,
+          id,
+          error: { code: -32600, message: stillAnswered(id) },
+        };
+        this.#inner.send(refusal).catch((error: unknown) => this.onerror?.(error as Error));
+        return;
+      }
+      this.#sdkRequests.add(id);
+    }
+    this.onmessage?.(message, extra);
+    if (method === 'notifications/cancelled') {
+      const params = (message as { params?: { requestId?: unknown } }).params;
+      const requestId = params?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.#release(requestId);
+    }
+  }
+
+  // A cancelled request (GW-08): the server answers nothing (the MCP rule), so everything its
+  // answer held goes now: its id (free to be used again), its stream (ended: nothing more will
+  // come on it) and its stored events (a resume from them gets the SDK's 400).
+  #release(id: RequestId): void {
+    if (this.#sdkRequests.delete(id)) {
+      // The SDK would hold its stream open for ever.
+      this.#inner.closeSSEStream(id);
       return;
     }
-    this.#answer(body, req, res);
+    const answer = this.#answers.get(id);
+    if (answer === undefined) return;
+    this.#answers.delete(id);
+    this.#streams.delete(answer.streamId);
+    this.#events.dropStream(answer.streamId);
+    const live = writable(answer.live);
+    answer.live = undefined;
+    if (live === undefined) return;
+    if (answer.json) live.writeHead(204).end();
+    else if (answer.opened) live.end();
+    else live.writeHead(200, sseHeaders(this.sessionId as string)).end();
   }
 
   #answer(message: JSONRPCRequest, req: IncomingMessage, res: ServerResponse): void {
@@ -249,6 +319,13 @@ export class SessionTransport implements Transport {
     let replay = '';
     for (const [eventId, json] of this.#events.eventsAfter(lastEventId))
       replay += messageEvent(eventId, json);
+    // Answered, and the client has had the last event: nothing follows, ever. An empty stream
+    // would have the SDK's client (which takes an error answer for no answer) resume it again
+    // every second; with no body at all it stops.
+    if (answer === undefined && replay === '') {
+      res.writeHead(204, { 'mcp-session-id': this.sessionId as string }).end();
+      return;
+    }
     res.writeHead(200, sseHeaders(this.sessionId as string));
     // Answered already: the response was among the events replayed.
     if (answer === undefined) {
@@ -275,7 +352,8 @@ export class SessionTransport implements Transport {
     answer.opened = true;
     writable(answer.live)?.writeHead(200, sseHeaders(this.sessionId as string));
     if (!answer.resumable) return '';
-    const primingId = this.#events.append(answer.streamId, '{}');
+    // Kept whatever its age while the call runs: the point a client resumes from.
+    const primingId = this.#events.append(answer.streamId, '{}', true);
     return primingEvent(primingId, this.#options.retryIntervalMs);
   }
 
@@ -291,6 +369,18 @@ export class SessionTransport implements Transport {
       accept.includes('application/json') &&
       Number.isInteger(length) &&
       length <= this.#options.maxBodyBytes
+    );
+  }
+
+  // A POST the SDK's transport would read (it passes the checks made before the body is read)
+  // and whose size is not known before: read here, within the same bound, for its ids.
+  #sdkReads(req: IncomingMessage): boolean {
+    const { headers } = req;
+    return (
+      headers['content-length'] === undefined &&
+      this.#passesChecks(req) &&
+      headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json' &&
+      (headers.accept ?? '').includes('application/json')
     );
   }
 
@@ -314,6 +404,18 @@ export class SessionTransport implements Transport {
 // A response still open for writing, or undefined.
 const writable = (res: ServerResponse | undefined): ServerResponse | undefined =>
   res !== undefined && !res.writableEnded && !res.destroyed ? res : undefined;
+
+const stillAnswered = (id: RequestId) =>
+  `Invalid Request: a request with id ${JSON.stringify(id)} is still being answered in this session; send each request with a new id.`;
+
+// A body past the bound, as the SDK words it; the connection closes once the answer is out, and
+// what the client still sends meanwhile (for at most half a second) is read and dropped.
+function tooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+  res.setHeader('connection', 'close');
+  jsonError(res, 413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
+  req.resume();
+  setTimeout(() => req.destroy(), 500).unref();
+}
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res
