@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { createManualClock } from '@mcp-agent/core/testing';
 import {
   EVENT_OVERHEAD_BYTES,
   MemoryEventStore,
   STREAM_OVERHEAD_BYTES,
+  TOO_LARGE_TO_KEEP_CODE,
   type SessionEventStore,
 } from './event-store.js';
 
@@ -91,6 +93,63 @@ describe('MemoryEventStore', () => {
       [ids[598], '{"n":598}'],
       [ids[599], '{"n":599}'],
     ]);
+  });
+
+  it('GW-09 drops a stream maxAgeMs after its last event, but not one still waiting for its answer; a dropped stream frees all it counted', () => {
+    const clock = createManualClock();
+    const store = new MemoryEventStore({ maxAgeMs: 1_000 }, clock);
+    const session = store.forSession();
+    const answered = session.append('answered', '{}', true);
+    session.appendAnswer('answered', '{"jsonrpc":"2.0","id":1,"result":{}}', 1);
+    const running = session.append('running', '{}', true);
+    clock.advance(600);
+    const notice = session.append('_GET_stream', '{"jsonrpc":"2.0","method":"n"}');
+    clock.advance(400);
+    expect(store.expire()).toBe(0);
+    clock.advance(1);
+    // The answered stream is past its age; the running call's is kept, the newer notice too.
+    expect(store.expire()).toBe(2);
+    expect(session.streamOf(answered)).toBeUndefined();
+    expect(session.streamOf(running)).toBe('running');
+    expect(session.streamOf(notice)).toBe('_GET_stream');
+    clock.advance(600);
+    expect(store.expire()).toBe(1);
+    expect(session.streamOf(running)).toBe('running');
+    // Cancelled: its stream goes at once.
+    session.dropStream('running');
+    expect(store.stats()).toEqual({ sessions: 1, events: 0, bytes: 0 });
+  });
+
+  it('GW-10 keeps an answer too large to keep as a JSON-RPC error that says so, on either path', async () => {
+    const store = new MemoryEventStore({
+      maxBytesPerStream: 2_000,
+      maxBytesPerSession: 4_000,
+      maxBytesTotal: 8_000,
+    });
+    const session = store.forSession();
+    const priming = session.append('lane', '{}', true);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'call-1',
+      result: { text: 'x'.repeat(5_000) },
+    });
+    session.appendAnswer('lane', big, 'call-1');
+    const [[, kept] = []] = session.eventsAfter(priming);
+    expect(JSON.parse(kept as string)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'call-1',
+      error: {
+        code: TOO_LARGE_TO_KEEP_CODE,
+        message: expect.stringMatching(/^The result \(5\d{3} bytes of JSON\).*too large to keep/),
+        data: { reason: 'result_too_large_to_keep', maxBytesPerStream: 2_000 },
+      },
+    });
+    // The SDK's path stores a response the same way; a notification that large is not kept.
+    const sdkPriming = await session.storeEvent('sdk', {} as JSONRPCMessage);
+    await session.storeEvent('sdk', JSON.parse(big) as JSONRPCMessage);
+    expect(session.eventsAfter(sdkPriming)[0]?.[1]).toContain('"result_too_large_to_keep"');
+    const notice = await session.storeEvent('sdk', message(5_000));
+    expect(session.streamOf(notice)).toBeUndefined();
   });
 
   it('refuses limits that do not nest', () => {

@@ -237,6 +237,15 @@ describe('middleware links', () => {
     await d.dispatchTool(alice, 'github.fails', {});
     expect(metrics.get('github.typed')).toMatchObject({ calls: 1, errors: 0 });
     expect(metrics.get('github.fails')).toMatchObject({ calls: 1, errors: 1 });
+    // GW-09: a call its caller cancelled is counted, but not as an error.
+    const cancel = new AbortController();
+    cancel.abort();
+    await d.dispatchTool(
+      createContext({ userId: 'alice', signal: cancel.signal }),
+      'github.fails',
+      {},
+    );
+    expect(metrics.get('github.fails')).toMatchObject({ calls: 2, errors: 1 });
   });
 
   it('never throws past its boundary, even when a link throws a non-error', async () => {

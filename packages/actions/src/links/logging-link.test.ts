@@ -6,9 +6,16 @@ import { operationCall } from '../server-operations.js';
 import { loggingLink } from './logging-link.js';
 
 // A real logger at `level`, its lines kept, on a request's context.
-function logged(level: 'debug' | 'info') {
+function logged(level: 'debug' | 'info', signal?: AbortSignal) {
   const memory = createMemoryLogger(level);
-  return { ctx: createContext({ userId: 'alice', logger: memory.logger }), lines: memory.lines };
+  return {
+    ctx: createContext({
+      userId: 'alice',
+      logger: memory.logger,
+      ...(signal === undefined ? {} : { signal }),
+    }),
+    lines: memory.lines,
+  };
 }
 
 const call = operationCall(
@@ -58,6 +65,20 @@ describe('loggingLink', () => {
         error: 'server went away',
       },
       { level: 40, msg: 'tool call failed', error: 'link threw at once' },
+    ]);
+  });
+
+  it('GW-09 logs a call its caller cancelled at debug, not as a failure', async () => {
+    const cancel = new AbortController();
+    const quiet = logged('info', cancel.signal);
+    cancel.abort('the client cancelled');
+    const aborted = () => Promise.reject(new Error('This operation was aborted'));
+    await expect(loggingLink(quiet.ctx, call, aborted)).rejects.toThrow('aborted');
+    expect(quiet.lines()).toEqual([]);
+    const verbose = logged('debug', cancel.signal);
+    await expect(loggingLink(verbose.ctx, call, aborted)).rejects.toThrow('aborted');
+    expect(verbose.lines()).toMatchObject([
+      { level: 20, msg: 'tool call cancelled', toolId: 'docs.resources/list' },
     ]);
   });
 });
