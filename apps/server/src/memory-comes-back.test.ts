@@ -72,7 +72,8 @@ beforeAll(async () => {
     stack,
     port: 0,
     verifier: new StaticTokenVerifier(Object.fromEntries(USERS.map((u) => [tokens[u], u]))),
-    limits: { sessionIdleMs: SESSION_IDLE_MS },
+    // Stored events outlive the test's half hour here; their own age bound is GW-09's test's.
+    limits: { sessionIdleMs: SESSION_IDLE_MS, eventStore: { maxAgeMs: SESSION_IDLE_MS } },
     // The test registers its own fixture for each tenant.
     trustTenantCommands: true,
     clock,
