@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { createManualClock, createMemoryLogger } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { serverFixtures, streamedBody } from '@mcp-agent/test-support';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
@@ -306,6 +306,12 @@ describe("what a call's answer stream holds, and for how long", () => {
     const bothChunked = await post(session, chunked(call(8, 'tracker.create_issue')));
     expect(bothChunked.status).toBe(409);
     await bothChunked.text();
+    // A chunked body is read within the same bound the SDK sets, and refused in its words.
+    const flood = await post(session, streamedBody(5 * 1024 * 1024));
+    expect(flood.status).toBe(413);
+    expect(await flood.text()).toMatch(
+      /Payload Too Large: Request body must not exceed 1048576 bytes/,
+    );
     // Cancelled, each is released on its own path: both streams end, both ids are free.
     expect((await cancel(session, 7)).status).toBe(202);
     expect((await cancel(session, 8)).status).toBe(202);
