@@ -5,7 +5,7 @@ import { ConfigError, systemClock, type Clock } from '@mcp-agent/core';
 
 /**
  * Bounds of the gateway's resume store. Bytes are what an event holds: its JSON (UTF-8) and
- * {@link EVENT_OVERHEAD_BYTES} for its id and bookkeeping, plus {@link STREAM_OVERHEAD_BYTES}
+ * `EVENT_OVERHEAD_BYTES` for its id and bookkeeping, plus `STREAM_OVERHEAD_BYTES`
  * per stream, so that many small events are bounded as surely as a few large ones.
  */
 export interface EventStoreLimits {
@@ -34,7 +34,7 @@ export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = Object.freeze({
 /**
  * Heap an event holds besides its JSON's bytes, counted with it: its string's header, its id
  * (22 characters), its record and its entry in the session's map. Measured on Node 24 (settled
- * heap over 20,000 calls' streams): about 160 bytes; `src/resume-memory.test.ts` (GW-09) holds
+ * heap over 20,000 calls' streams): about 160 bytes; `gateway-streams.test.ts` (GW-09) holds
  * the count within 2x of the heap the store holds on the real gateway.
  */
 export const EVENT_OVERHEAD_BYTES = 180;
@@ -73,7 +73,7 @@ interface StoredEvent {
  * {@link EventStoreLimits}), and in age (`expire`); a session's events are dropped when it
  * closes or expires. A resume from an event that was dropped gets the SDK's 400, never a
  * silent gap; an answer too large to keep is kept as an error saying so
- * ({@link SessionEventStore.appendAnswer}).
+ * (`SessionEventStore.appendAnswer`).
  */
 export class MemoryEventStore {
   /** The bounds in force, defaults filled in. */
