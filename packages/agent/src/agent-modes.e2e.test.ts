@@ -67,6 +67,35 @@ describe.each(ADAPTERS)('tool modes (%s)', (adapter) => {
     expect(result.toolsUsed).toEqual(['github.list_issues']);
   });
 
+  it('code-first declares each tool by its description and call signature, not its whole deep view', async () => {
+    e2e.model.push(say('Done.'));
+    await e2e.agent.executeTask('List the open issues of acme/app', USER, { mode: 'code-first' });
+    const system = e2e.model.requests[0]?.system ?? '';
+    expect(system).toMatch(/\/\/ .+\ngithub\.list_issues\(\{ repo: string \}\)/);
+    expect(system).not.toContain('"call_signature"');
+    expect(system).not.toContain('"parameters"');
+  });
+
+  it('the three modes share one system prompt apart from the tool section', async () => {
+    const systems: string[] = [];
+    for (const mode of ['discovery', 'all-tools', 'code-first'] as const) {
+      e2e.model.push(say('Done.'));
+      const before = e2e.model.requests.length;
+      await e2e.agent.executeTask('List the open issues of acme/app', USER, { mode });
+      systems.push(e2e.model.requests[before]?.system ?? '');
+    }
+    // The rules before the listing, less the lines that say how this mode reaches the tools.
+    const shared = (system: string) =>
+      system
+        .split('\n# ')[0]!
+        .split('\n')
+        .filter((line) => line !== '' && !/search_tools|run_code|<server>__<tool>/.test(line));
+    const [discovery, allTools, codeFirst] = systems.map(shared);
+    expect(discovery!.length).toBeGreaterThanOrEqual(4);
+    expect(allTools).toEqual(discovery);
+    expect(codeFirst).toEqual(discovery);
+  });
+
   it('discovery stays the default: the meta-tools, and a call before describe_tools is refused', async () => {
     e2e.model.push(
       { uses: [{ name: 'github__list_issues', input: { repo: 'acme/app' } }] },
