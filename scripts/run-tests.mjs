@@ -59,6 +59,25 @@ const steps = [
       `node_modules/.cache/tasks-${model}`,
     ],
   ]),
+  // The scale size (the recorded catalogs of ../shared/bench beside the suite's servers, 890
+  // servers and 8,789 tools) in one mode, all tools up front: 2.5–4 min on a loaded 2-core
+  // machine; `pnpm bench tasks --model oracle --size all` runs every mode at both sizes (about
+  // ten minutes, most of it connecting the distractors once per mode).
+  [
+    'tasks-oracle-scale',
+    [
+      'bench',
+      'tasks',
+      '--model',
+      'oracle',
+      '--size',
+      'scale',
+      '--mode',
+      'all-tools',
+      '--out',
+      'node_modules/.cache/tasks-oracle-scale',
+    ],
+  ],
   // A two-minute soak of the served stack: every count comes back once the load stops (LOAD-12).
   ['soak', ['exec', 'node', 'scripts/soak-check.mjs']],
 ];

@@ -155,7 +155,7 @@ Example:
 
   eval [--model env|oracle|idle|<adversary>] [--modes discovery,all-tools,code-first|all]
        [--tasks <id>,…] [--timeout <seconds>] [--max-input-tokens <n>]
-       [--queries blind|blind-sentence|tool-worded] [--out <dir>]
+       [--queries blind|blind-sentence|tool-worded] [--size small|scale|all] [--out <dir>]
 
   Runs the suite's tasks against the model MCP_AGENT_MODEL names (--model env, the default), or a
   scripted one: oracle plays each task's reference plan, idle does nothing, and the adversaries
@@ -166,7 +166,9 @@ Example:
   holds the data. --mode and --task may also be repeated. Writes report.json, report.md,
   chart.svg and transcripts/<mode>/<task>.md to --out (default ./mcp-agent-eval) and prints the
   totals as JSON. Ctrl-C removes its temporary folders. Needs the suite's servers: run it from a
-  checkout after "pnpm install".
+  checkout after "pnpm install". --size scale connects the recorded catalogs of
+  ../shared/bench/catalogs (MCP_AGENT_BENCH_DIR to read them elsewhere) beside the suite's servers
+  as distractors; small (the default) does not.
 
 Examples:
   MCP_AGENT_MODEL=openai:qwen2.5 OPENAI_BASE_URL=http://127.0.0.1:11434/v1 mcp-agent eval --timeout 300

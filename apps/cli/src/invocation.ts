@@ -74,6 +74,7 @@ export const COMMANDS: Readonly<
       queries: { type: 'string' },
       timeout: { type: 'string' },
       'max-input-tokens': { type: 'string' },
+      size: { type: 'string', multiple: true },
       out: { type: 'string' },
     },
   },

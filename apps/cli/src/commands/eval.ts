@@ -7,7 +7,8 @@ import { EVAL_TASKS } from '../eval/tasks.js';
 import { runSuite, type TaskRun } from '../eval/run-suite.js';
 import { QUERY_VARIANTS, type QueryVariant } from '../eval/scripted-models.js';
 import { appliesTo, SCRIPTED_MODELS, type ScriptedModelName } from '../eval/scripted-plays.js';
-import { markdownReport, summarise, svgChart } from '../eval/suite-report.js';
+import { discoveryRatios, markdownReport, summarise, svgChart } from '../eval/suite-report.js';
+import { SUITE_SIZES, type SuiteSize } from '../eval/suite-size.js';
 import { transcript } from '../eval/transcript.js';
 import { usage, type Invocation } from '../invocation.js';
 
@@ -22,6 +23,7 @@ export async function evalCommand(cli: Invocation): Promise<void> {
   const { values } = cli;
   const modelName = typeof values.model === 'string' ? values.model : 'env';
   const modes = parseModes([...list(values.mode), ...list(values.modes)]);
+  const sizes = parseSizes(list(values.size));
   const scripted = (SCRIPTED_MODELS as readonly string[]).includes(modelName)
     ? (modelName as ScriptedModelName)
     : undefined;
@@ -50,13 +52,14 @@ export async function evalCommand(cli: Invocation): Promise<void> {
     runs = await runSuite({
       model,
       modes,
+      sizes,
       tasks,
       queries,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxInputTokens === undefined ? {} : { maxInputTokens }),
       onTemporary: stopCleanly.add,
       onResult: (run, task, result) => {
-        const folder = join(transcripts, run.mode);
+        const folder = join(transcripts, ...(run.size === 'small' ? [] : [run.size]), run.mode);
         mkdirSync(folder, { recursive: true });
         writeFileSync(
           join(folder, `${run.task}.md`),
@@ -68,7 +71,7 @@ export async function evalCommand(cli: Invocation): Promise<void> {
       onRun: (run) =>
         (process.stderr.isTTY || expected === undefined || run.passed !== expected) &&
         process.stderr.write(
-          `${run.passed ? 'pass' : 'FAIL'} ${run.mode} ${run.task}${run.reason === undefined ? '' : `: ${run.reason.slice(0, 200)}`}\n`,
+          `${run.passed ? 'pass' : 'FAIL'} ${run.size} ${run.mode} ${run.task}${run.reason === undefined ? '' : `: ${run.reason.slice(0, 200)}`}\n`,
         ),
     });
   } finally {
@@ -96,7 +99,7 @@ export async function evalCommand(cli: Invocation): Promise<void> {
     if (unmet > 0) process.exitCode = 1;
   }
   process.stdout.write(
-    `${JSON.stringify({ benchmark: 'tasks', model: name, queries, tasks: tasks.length, report: out, modes: summary })}\n`,
+    `${JSON.stringify({ benchmark: 'tasks', model: name, queries, tasks: tasks.length, report: out, modes: summary, discoveryRatio: discoveryRatios(summary) })}\n`,
   );
 }
 
@@ -146,6 +149,15 @@ function parseModes(given: readonly string[]): ToolMode[] {
     if (!(TOOL_MODES as readonly string[]).includes(mode))
       usage(`--mode is one of ${TOOL_MODES.join(', ')} or all, not "${mode}"`, 'eval');
   return [...new Set(given)] as ToolMode[];
+}
+
+function parseSizes(given: readonly string[]): SuiteSize[] {
+  if (given.length === 0) return ['small'];
+  if (given.includes('all')) return [...SUITE_SIZES];
+  for (const size of given)
+    if (!(SUITE_SIZES as readonly string[]).includes(size))
+      usage(`--size is one of ${SUITE_SIZES.join(', ')} or all, not "${size}"`, 'eval');
+  return given as SuiteSize[];
 }
 
 // Ctrl-C (or a kill) mid-run removes the suite's folders (its state, and the agent's home with

@@ -42,6 +42,20 @@ describe('mcp-agent eval', () => {
     expect(none.stderr).toMatch(/No model endpoint is configured/);
   }, 90_000);
 
+  it('names a wrong --size, and the benchmark data folder when the scale size cannot find it', () => {
+    const size = run(['eval', '--size', 'huge']);
+    expect(size.code).toBe(2);
+    expect(size.stderr).toMatch(/--size is one of small, scale or all, not "huge"/);
+    const missing = join(home, 'no-bench');
+    const result = run(['eval', '--model', 'oracle', '--size', 'scale', '--task', 'time-'], {
+      env: { MCP_AGENT_BENCH_DIR: missing },
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(join(missing, 'catalogs', 'real-mcp-tools', 'corpus.jsonl'));
+    expect(result.stderr).toMatch(/MCP_AGENT_BENCH_DIR/);
+    // Two CLI starts: room for a loaded machine.
+  }, 60_000);
+
   it('runs chosen tasks (--tasks a,b) in chosen modes (--modes) and writes the report, the chart, the JSON totals and a transcript per run', () => {
     const out = join(home, 'report');
     const result = run([
@@ -73,7 +87,7 @@ describe('mcp-agent eval', () => {
     ]);
     expect(report.runs.every((r) => r.inputTokens > 0)).toBe(true);
     const chart = readFileSync(join(out, 'chart.svg'), 'utf8');
-    expect(chart).toMatch(/^<svg[^]*all-tools \(2\/2\)[^]*<\/svg>\n$/);
+    expect(chart).toMatch(/^<svg[^]*all-tools, small \(2\/2\)[^]*<\/svg>\n$/);
     expect(existsSync(join(out, 'report.md'))).toBe(true);
     // Each run's transcript: the request with its answer rule, the call and its result, the reply.
     const sum = readFileSync(join(out, 'transcripts', 'all-tools', 'everything-sum.md'), 'utf8');

@@ -18,33 +18,56 @@ const MODE_NAMES: Record<string, string> = {
 };
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
-const kilo = (value: number) => `${(value / 1000).toFixed(1)}k`;
+const kilo = (value: number) =>
+  value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : `${(value / 1000).toFixed(1)}k`;
 
-/** Each marked block's text, by name: `table` (per mode) and `summary` (one sentence). */
+/**
+ * Each marked block's text, by name: `table` (per mode, and per size when the run had both) and
+ * `summary` (a sentence per size).
+ */
 export function readmeFigures(report: ReportFigures): Record<'table' | 'summary', string> {
-  const of = (mode: string) => report.summary.find((s) => s.mode === mode);
+  const sizeOf = (s: ModeSummary) => s.size;
+  const sized = report.summary.some((s) => sizeOf(s) !== 'small');
   const rows = report.summary.map((s) => [
+    ...(sized ? [sizeOf(s)] : []),
     MODE_NAMES[s.mode] ?? s.mode,
     `${s.passed}/${s.tasks}`,
+    ...(sized
+      ? [`${s.success.value.toFixed(2)} (${s.success.low.toFixed(2)}–${s.success.high.toFixed(2)})`]
+      : []),
     `${thousands(s.contextTokens.value)} (${thousands(s.contextTokens.low)}–${thousands(s.contextTokens.high)})`,
+    ...(sized
+      ? [s.tokensPerSolved === null ? 'n/a' : thousands(s.tokensPerSolved), String(s.capHits)]
+      : []),
     thousands(s.cachedTokens.value),
     thousands(s.outputTokens.value),
   ]);
   const header = [
+    ...(sized ? ['size'] : []),
     'mode',
     'passed',
+    ...(sized ? ['success (95%)'] : []),
     'context tokens/task (95%)',
+    ...(sized ? ['tokens/solved task', 'cap hits'] : []),
     'of which cache reads',
     'output tokens/task',
   ];
   const table = markdownTable(header, rows);
-  const discovery = of('discovery');
-  const allTools = of('all-tools');
-  const summary =
+  const of = (mode: string, size: string) =>
+    report.summary.find((s) => s.mode === mode && sizeOf(s) === size);
+  const discovery = of('discovery', 'small');
+  const allTools = of('all-tools', 'small');
+  const small =
     discovery === undefined || allTools === undefined
       ? ''
       : `For the same work the ${report.model} reads ${kilo(discovery.contextTokens.value)} tokens a task discovery-first against ${kilo(allTools.contextTokens.value)} with all tools up front (${(allTools.contextTokens.value / discovery.contextTokens.value).toFixed(1)}×); it passes ${discovery.passed}/${discovery.tasks} discovery-first${report.queries === undefined ? '' : ` searching with ${report.queries} queries`}.`;
-  return { table, summary };
+  const scaleDiscovery = of('discovery', 'scale');
+  const scaleAll = of('all-tools', 'scale');
+  const scale =
+    scaleDiscovery?.tokensPerSolved == null || scaleAll?.tokensPerSolved == null
+      ? ''
+      : ` With the recorded catalogs connected beside them (--size scale), discovery-first reads ${kilo(scaleDiscovery.tokensPerSolved)} tokens per solved task against ${kilo(scaleAll.tokensPerSolved)} (${(scaleDiscovery.tokensPerSolved / scaleAll.tokensPerSolved).toFixed(3)}×), and passes ${scaleDiscovery.passed}/${scaleDiscovery.tasks}.`;
+  return { table, summary: `${small}${scale}`.trim() };
 }
 
 /** `text` with the block `name` replaced by `content`; an error when the markers are missing. */

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRun } from './run-suite.js';
-import { markdownReport, meanInterval, summarise, svgChart, wilson } from './suite-report.js';
+import {
+  discoveryRatios,
+  markdownReport,
+  meanInterval,
+  summarise,
+  svgChart,
+  wilson,
+} from './suite-report.js';
 import { EVAL_TASKS } from './tasks.js';
 
-const run = (mode: TaskRun['mode'], passed: boolean, tokens: number): TaskRun => ({
+const run = (
+  mode: TaskRun['mode'],
+  passed: boolean,
+  tokens: number,
+  size: TaskRun['size'] = 'small',
+): TaskRun => ({
   task: `t-${tokens}`,
   kind: 'question',
   mode,
+  size,
   passed,
   status: 'completed',
   steps: 2,
@@ -45,7 +58,48 @@ describe('the task suite report', () => {
     expect(svg).toMatch(/<text [^>]*>1\/2 · 200 tokens<\/text>/);
     expect(svg).toMatch(/<text [^>]*>1\/1 · 1,000 tokens<\/text>/);
     expect(svg).toContain('a &#60;model&#62;');
-    expect(markdownReport('m', runs)).toContain('| discovery | 1/2 |');
+    expect(markdownReport('m', runs)).toContain('| small | discovery | 1/2 |');
+  });
+});
+
+describe('the task suite report at two sizes', () => {
+  it('summarises per size and mode, with tokens per solved task, cap hits and the discovery ratio', () => {
+    const capped: TaskRun = {
+      ...run('all-tools', false, 5_000_000, 'scale'),
+      status: 'budget_exceeded',
+      stoppedBy: 'maxInputTokens',
+    };
+    const runs = [
+      run('discovery', true, 100),
+      run('all-tools', true, 1000),
+      run('discovery', true, 300, 'scale'),
+      run('discovery', false, 100, 'scale'),
+      run('all-tools', true, 1_000_000, 'scale'),
+      capped,
+    ];
+    const summary = summarise(runs);
+    expect(
+      summary.map((s) => [s.size, s.mode, s.passed, s.tasks, s.tokensPerSolved, s.capHits]),
+    ).toEqual([
+      ['small', 'discovery', 1, 1, 100, 0],
+      ['small', 'all-tools', 1, 1, 1000, 0],
+      ['scale', 'discovery', 1, 2, 400, 0],
+      ['scale', 'all-tools', 1, 2, 6_000_000, 1],
+    ]);
+    expect(discoveryRatios(summary)).toEqual([
+      { size: 'small', ratio: 0.1 },
+      { size: 'scale', ratio: 0 },
+    ]);
+    const markdown = markdownReport('m', runs);
+    expect(markdown).toContain('| scale | all-tools | 1/2 |');
+    expect(markdown).toMatch(/\| 6000000 \| 1 \|/);
+    expect(markdown).toContain('Discovery-first per solved task, small: 0.100× the tokens');
+    const svg = svgChart('m', summary);
+    // Four points, the scale ones hollow; tokens from 100 to millions on a log axis.
+    expect(svg.match(/<circle /g)).toHaveLength(4);
+    expect(svg.match(/<circle [^>]*fill="#fff"/g)).toHaveLength(2);
+    expect(svg).toContain('log scale');
+    expect(svg).toContain('all-tools, scale (1/2)');
   });
 });
 

@@ -1,8 +1,9 @@
-// What a suite run comes to: per mode, the success rate with its Wilson interval, and the mean
-// tokens, steps and time per task with normal intervals; as JSON, as Markdown, and as an SVG
-// chart of success against tokens.
+// What a suite run comes to: per size and mode, the success rate with its Wilson interval, and
+// the mean tokens, steps and time per task with normal intervals; as JSON, as Markdown, and as an
+// SVG chart of success against tokens.
 import type { ToolMode } from '@mcp-agent/agent';
 import type { TaskRun } from './run-suite.js';
+import type { SuiteSize } from './suite-size.js';
 
 /** A value with its 95% interval. */
 export interface Interval {
@@ -13,12 +14,17 @@ export interface Interval {
 
 export interface ModeSummary {
   readonly mode: ToolMode;
+  readonly size: SuiteSize;
   readonly tasks: number;
   readonly passed: number;
   /** Share of tasks passed, with its Wilson score interval. */
   readonly success: Interval;
   /** Mean tokens per task the model read (uncached input plus cache reads). */
   readonly contextTokens: Interval;
+  /** Context tokens of every task over the tasks passed; null when none passed. */
+  readonly tokensPerSolved: number | null;
+  /** Tasks the input-token cap ended (`maxInputTokens`). */
+  readonly capHits: number;
   readonly outputTokens: Interval;
   readonly cachedTokens: Interval;
   readonly steps: Interval;
@@ -53,18 +59,24 @@ export function meanInterval(values: readonly number[]): Interval {
   return { value: round(mean), low: round(Math.max(0, mean - half)), high: round(mean + half) };
 }
 
+/** One summary per size and mode, in the order they first ran. */
 export function summarise(runs: readonly TaskRun[]): ModeSummary[] {
-  const modes = [...new Set(runs.map((r) => r.mode))];
-  return modes.map((mode) => {
-    const of = runs.filter((r) => r.mode === mode);
+  const groups = [...new Set(runs.map((r) => `${r.size} ${r.mode}`))];
+  return groups.map((group) => {
+    const of = runs.filter((r) => `${r.size} ${r.mode}` === group);
+    const { mode, size } = of[0] as TaskRun;
     const passed = of.filter((r) => r.passed).length;
     const costs = of.map((r) => r.costUsd);
+    const context = of.map((r) => r.inputTokens + r.cachedTokens);
     return {
       mode,
+      size,
       tasks: of.length,
       passed,
       success: wilson(passed, of.length),
-      contextTokens: meanInterval(of.map((r) => r.inputTokens + r.cachedTokens)),
+      contextTokens: meanInterval(context),
+      tokensPerSolved: passed === 0 ? null : round(context.reduce((a, b) => a + b, 0) / passed),
+      capHits: of.filter((r) => r.stoppedBy === 'maxInputTokens').length,
       outputTokens: meanInterval(of.map((r) => r.outputTokens)),
       cachedTokens: meanInterval(of.map((r) => r.cachedTokens)),
       steps: meanInterval(of.map((r) => r.steps)),
@@ -84,23 +96,52 @@ export function markdownReport(model: string, runs: readonly TaskRun[]): string 
   const lines = [
     `# Task suite: ${model}`,
     '',
-    'Intervals are 95%: Wilson for success, normal for means. Context tokens are uncached input plus cache reads, per task.',
+    "Intervals are 95%: Wilson for success, normal for means. Context tokens are uncached input plus cache reads, per task; per solved task, all tasks' context over the tasks passed. Sizes: small is the suite's own servers, scale adds the recorded catalogs as distractors. Cap hits: tasks the input-token cap ended.",
     '',
-    '| mode | passed | success | context tokens/task | output tokens/task | steps/task | ms/task | cost (USD) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| size | mode | passed | success | context tokens/task | tokens/solved task | cap hits | output tokens/task | steps/task | ms/task | cost (USD) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...summary.map(
       (s) =>
-        `| ${s.mode} | ${s.passed}/${s.tasks} | ${range(s.success, 2)} | ${range(s.contextTokens)} | ${range(s.outputTokens)} | ${range(s.steps, 1)} | ${range(s.wallMs)} | ${s.costUsd ?? 'n/a'} |`,
+        `| ${s.size} | ${s.mode} | ${s.passed}/${s.tasks} | ${range(s.success, 2)} | ${range(s.contextTokens)} | ${s.tokensPerSolved === null ? 'n/a' : Math.round(s.tokensPerSolved)} | ${s.capHits} | ${range(s.outputTokens)} | ${range(s.steps, 1)} | ${range(s.wallMs)} | ${s.costUsd ?? 'n/a'} |`,
     ),
+    ...ratioLines(summary),
     '',
-    '| task | mode | passed | steps | input | cached | output | ms | why it failed |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| task | size | mode | passed | steps | input | cached | output | ms | why it failed |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...runs.map(
       (r) =>
-        `| ${r.task} | ${r.mode} | ${r.passed ? 'yes' : 'no'} | ${r.steps} | ${r.inputTokens} | ${r.cachedTokens} | ${r.outputTokens} | ${r.wallMs} | ${(r.reason ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 160)} |`,
+        `| ${r.task} | ${r.size} | ${r.mode} | ${r.passed ? 'yes' : 'no'} | ${r.steps} | ${r.inputTokens} | ${r.cachedTokens} | ${r.outputTokens} | ${r.wallMs} | ${(r.reason ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 160)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Discovery's tokens per solved task against all tools up front's, at each size that ran both. */
+export function discoveryRatios(
+  summary: readonly ModeSummary[],
+): { size: SuiteSize; ratio: number }[] {
+  return [...new Set(summary.map((s) => s.size))].flatMap((size) => {
+    const of = (mode: ToolMode) =>
+      summary.find((s) => s.size === size && s.mode === mode)?.tokensPerSolved;
+    const discovery = of('discovery');
+    const allTools = of('all-tools');
+    return discovery == null || allTools == null || allTools === 0
+      ? []
+      : [{ size, ratio: round(discovery / allTools) }];
+  });
+}
+
+function ratioLines(summary: readonly ModeSummary[]): string[] {
+  const ratios = discoveryRatios(summary);
+  return ratios.length === 0
+    ? []
+    : [
+        '',
+        ...ratios.map(
+          (r) =>
+            `Discovery-first per solved task, ${r.size}: ${r.ratio.toFixed(3)}× the tokens of all tools up front.`,
+        ),
+      ];
 }
 
 const COLOURS: Record<ToolMode, string> = {
@@ -109,23 +150,22 @@ const COLOURS: Record<ToolMode, string> = {
   'code-first': '#1f5fbf',
 };
 
-/** Success rate (with its interval) against mean context tokens per task, one point per mode. */
+/**
+ * Success rate (with its interval) against mean context tokens per task, one point per mode and
+ * size (hollow at scale). The token axis is logarithmic when the points span more than 20×.
+ */
 export function svgChart(model: string, summary: readonly ModeSummary[]): string {
-  const width = 640;
+  const width = 720;
   const height = 400;
   const left = 70;
   const bottom = 50;
   const top = 40;
-  const right = 160;
-  // Ticks at a round step (1, 2 or 5 times a power of ten), the axis ending on one.
-  const highest = Math.max(1, ...summary.map((s) => s.contextTokens.high));
-  const magnitude = 10 ** Math.floor(Math.log10(highest / 4));
-  const step = magnitude * ([1, 2, 5].find((m) => highest / (m * magnitude) <= 5) ?? 10);
-  const maxTokens = Math.ceil((highest * 1.05) / step) * step;
-  const x = (tokens: number) => left + (tokens / maxTokens) * (width - left - right);
+  const right = 240;
+  const axis = tokenAxis(summary, left, width - right);
+  const x = axis.x;
   const y = (rate: number) => height - bottom - rate * (height - bottom - top);
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const xTicks = Array.from({ length: Math.round(maxTokens / step) + 1 }, (_, i) => i * step);
+  const xTicks = axis.ticks;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
@@ -137,7 +177,7 @@ export function svgChart(model: string, summary: readonly ModeSummary[]): string
         `<text x="${left - 8}" y="${y(t) + 4}" text-anchor="end">${Math.round(t * 100)}%</text><line x1="${left}" y1="${y(t)}" x2="${width - right}" y2="${y(t)}" stroke="#eee"/>`,
     ),
     ...xTicks.map((t) => `<text x="${x(t)}" y="${y(0) + 18}" text-anchor="middle">${t}</text>`),
-    `<text x="${(left + width - right) / 2}" y="${height - 12}" text-anchor="middle">mean context tokens per task (95% interval)</text>`,
+    `<text x="${(left + width - right) / 2}" y="${height - 12}" text-anchor="middle">mean context tokens per task (95% interval${axis.log ? ', log scale' : ''})</text>`,
     `<text x="18" y="${(top + height - bottom) / 2}" transform="rotate(-90 18 ${(top + height - bottom) / 2})" text-anchor="middle">tasks passed (Wilson 95%)</text>`,
   ];
   summary.forEach((s, i) => {
@@ -147,15 +187,45 @@ export function svgChart(model: string, summary: readonly ModeSummary[]): string
     parts.push(
       `<line x1="${cx}" y1="${y(s.success.low)}" x2="${cx}" y2="${y(s.success.high)}" stroke="${colour}"/>`,
       `<line x1="${x(s.contextTokens.low)}" y1="${cy}" x2="${x(s.contextTokens.high)}" y2="${cy}" stroke="${colour}"/>`,
-      `<circle cx="${cx}" cy="${cy}" r="5" fill="${colour}"><title>${s.mode}: ${s.passed}/${s.tasks}, ${s.contextTokens.value} tokens</title></circle>`,
+      // At scale the point is hollow: the same colour per mode, the size told apart by the fill.
+      `<circle cx="${cx}" cy="${cy}" r="5" fill="${s.size === 'scale' ? '#fff' : colour}" stroke="${colour}" stroke-width="2"><title>${s.mode}, ${s.size}: ${s.passed}/${s.tasks}, ${s.contextTokens.value} tokens</title></circle>`,
       // The values beside the point, not only on hover: a PNG of the chart keeps them.
       `<text x="${cx > (left + width - right) / 2 ? cx - 8 : cx + 8}" y="${s.success.value > 0.8 ? cy + 20 + i * 14 : cy - 8 - i * 14}"${cx > (left + width - right) / 2 ? ' text-anchor="end"' : ''} fill="${colour}">${s.passed}/${s.tasks} · ${Math.round(s.contextTokens.value).toLocaleString('en-US')} tokens</text>`,
-      `<rect x="${width - right + 16}" y="${top + i * 20}" width="10" height="10" fill="${colour}"/>`,
-      `<text x="${width - right + 32}" y="${top + i * 20 + 9}">${s.mode} (${s.passed}/${s.tasks})</text>`,
+      `<rect x="${width - right + 16}" y="${top + i * 20}" width="10" height="10" fill="${s.size === 'scale' ? '#fff' : colour}" stroke="${colour}" stroke-width="2"/>`,
+      `<text x="${width - right + 32}" y="${top + i * 20 + 9}">${s.mode}, ${s.size} (${s.passed}/${s.tasks})</text>`,
     );
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
+}
+
+// Ticks at a round step (1, 2 or 5 times a power of ten), the axis ending on one; or, when the
+// points span more than 20×, at powers of ten on a log scale (small and scale sizes together).
+function tokenAxis(
+  summary: readonly ModeSummary[],
+  from: number,
+  to: number,
+): { x: (tokens: number) => number; ticks: number[]; log: boolean } {
+  const highest = Math.max(1, ...summary.map((s) => s.contextTokens.high));
+  const lowest = Math.max(1, Math.min(...summary.map((s) => s.contextTokens.low), highest));
+  if (highest / lowest > 20) {
+    const low = Math.floor(Math.log10(lowest));
+    const high = Math.ceil(Math.log10(highest));
+    return {
+      x: (tokens) =>
+        from + ((Math.log10(Math.max(tokens, 10 ** low)) - low) / (high - low)) * (to - from),
+      ticks: Array.from({ length: high - low + 1 }, (_, i) => 10 ** (low + i)),
+      log: true,
+    };
+  }
+  const magnitude = 10 ** Math.floor(Math.log10(highest / 4));
+  const step = magnitude * ([1, 2, 5].find((m) => highest / (m * magnitude) <= 5) ?? 10);
+  const maxTokens = Math.ceil((highest * 1.05) / step) * step;
+  return {
+    x: (tokens) => from + (tokens / maxTokens) * (to - from),
+    ticks: Array.from({ length: Math.round(maxTokens / step) + 1 }, (_, i) => i * step),
+    log: false,
+  };
 }
 
 function escape(text: string): string {
