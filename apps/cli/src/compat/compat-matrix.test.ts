@@ -21,6 +21,7 @@ function filled(): CompatMatrix {
   }
   matrix.run('a', 'call', pass);
   matrix.run('b', 'call', fail('ENOENT: no folder'));
+  matrix.recordResources([{ server: 'a', source: '`time-mcp` 1.0.6', resources: 1, templates: 0 }]);
   return matrix;
 }
 
@@ -33,6 +34,7 @@ describe('the compatibility matrix', () => {
     expect(text).toContain(
       '- **b** (`@wrtnlabs/calculator-mcp` 0.2.1), Real call: b cannot find its folder.',
     );
+    expect(text).toContain('| a | `time-mcp` 1.0.6 | 1 | 0 |');
   });
 
   it('fails on an unlisted failure, a listed one that passes, and a listed one failing otherwise', () => {
@@ -46,11 +48,20 @@ describe('the compatibility matrix', () => {
     );
   });
 
-  it('is complete only when every server × check is recorded, and runEach names each surprise', () => {
+  it('is complete only when every server × check and the resources are recorded, and runEach names each surprise', () => {
     const matrix = new CompatMatrix(servers, known, new Map());
     matrix.runEach('ready', pass);
     expect(matrix.complete()).toBe(false);
     expect(filled().complete()).toBe(true);
+    const withoutResources = new CompatMatrix(servers, known, new Map());
+    for (const check of ['ready', 'search', 'deepView', 'call'] as const) {
+      withoutResources.runEach(check, (id) => {
+        if (check === 'call' && id === 'b') throw new Error('ENOENT: no folder');
+      });
+    }
+    expect(withoutResources.complete()).toBe(false);
+    withoutResources.recordResources([]);
+    expect(withoutResources.complete()).toBe(true);
     expect(() =>
       matrix.runEach('search', (id) => {
         if (id === 'a') throw new Error('not found');
