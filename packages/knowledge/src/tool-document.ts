@@ -1,5 +1,5 @@
 import type { ToolSpec } from '@mcp-agent/core';
-import type { SearchDocument } from './search/search-document.js';
+import type { SearchDocument, SearchParameter } from './search/search-document.js';
 
 /** A `ToolSpec` as a search document. */
 export function toDocument(spec: ToolSpec): SearchDocument {
@@ -13,9 +13,22 @@ export function toDocument(spec: ToolSpec): SearchDocument {
     server: spec.serverId,
     name: spec.name,
     description: spec.description || spec.title || '',
-    parameters: entries.map(([name, schema]) => {
-      const description = (schema as { description?: unknown } | null)?.description;
-      return typeof description === 'string' ? { name, description } : { name };
-    }),
+    parameters: entries.map(([name, schema]) => searchParameter(name, schema)),
+  };
+}
+
+/**
+ * One input property as search reads it: its name, its description and the strings its `enum`
+ * lists (what it accepts is part of what a tool serves: a code runner's "ruby").
+ */
+export function searchParameter(name: string, schema: unknown): SearchParameter {
+  const { description, enum: values } = (schema ?? {}) as { description?: unknown; enum?: unknown };
+  const strings = Array.isArray(values)
+    ? values.filter((value): value is string => typeof value === 'string')
+    : [];
+  return {
+    name,
+    ...(typeof description === 'string' ? { description } : {}),
+    ...(strings.length > 0 ? { values: strings } : {}),
   };
 }

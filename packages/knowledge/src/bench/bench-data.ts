@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchDocument } from '../search/search-document.js';
+import { searchParameter } from '../tool-document.js';
 
 /** One tool line of a benchmark corpus (`../shared/bench/README.md`). */
 export interface BenchTool {
@@ -46,10 +47,7 @@ export function toSearchDocument(tool: BenchTool): SearchDocument {
     server: tool.server ?? '',
     name: tool.name,
     description: tool.description ?? '',
-    parameters: Object.entries(properties).map(([name, schema]) => ({
-      name,
-      ...(typeof schema?.description === 'string' ? { description: schema.description } : {}),
-    })),
+    parameters: Object.entries(properties).map(([name, schema]) => searchParameter(name, schema)),
   };
 }
 

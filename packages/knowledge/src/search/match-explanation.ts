@@ -1,4 +1,5 @@
 import { cedictGloss, hasHan } from './chinese-gloss.js';
+import { parameterText } from './parameter-text.js';
 import type { SearchDocument } from './search-document.js';
 import { expandQuery } from './thesaurus.js';
 import { tokenize } from './tokenizer.js';
@@ -40,7 +41,7 @@ export function explainMatch(query: string, doc: SearchDocument): MatchExplanati
     ['name', doc.name],
     ['server', doc.server],
     ['description', doc.description],
-    ['parameters', doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')],
+    ['parameters', parameterText(doc)],
   ];
   // The English gloss of a Chinese description, as the index holds it, when the optional
   // dictionary is there (it is loaded once per process, and only for Chinese text).

@@ -81,7 +81,10 @@ function expand(
   if (expansionWeight > 0) {
     // Capped per term, so a long query's last terms are expanded as well as its first.
     terms.forEach((term, source) => {
-      for (const synonym of expandQuery([term]).slice(0, maxExpansions)) {
+      // Only terms the catalog holds: a cap spent on words no tool says would crowd out the
+      // related word that does ("remember" → "memory", past "save", "store" and "keep").
+      const held = expandQuery([term]).filter((synonym) => tools.documentFrequency(synonym) > 0);
+      for (const synonym of held.slice(0, maxExpansions)) {
         addOnce(synonym, expansionWeight, source, relevance.synonymCredit);
       }
     });

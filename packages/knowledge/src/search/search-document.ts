@@ -4,6 +4,8 @@ export interface SearchParameter {
   readonly name: string;
   /** Its description, when the schema has one. */
   readonly description?: string;
+  /** The string values it accepts, when its schema lists them (`enum`). */
+  readonly values?: readonly string[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { compareText } from '@mcp-agent/core';
 import { inverseFrequency } from './bm25f.js';
 import { InvertedIndex } from './inverted-index.js';
+import { languageVocabulary } from './parameter-text.js';
 import { prepareQuery } from './query-preparation.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { ScoreBoard } from './score-board.js';
@@ -93,7 +94,7 @@ export class ServerRanking {
       const name = new Set(tokenize(doc.name));
       const text = new Set(
         tokenize(
-          `${doc.description.slice(0, TOOL_OPENING)} ${doc.parameters.map((p) => p.name).join(' ')}`,
+          `${doc.description.slice(0, TOOL_OPENING)} ${doc.parameters.map((p) => p.name).join(' ')} ${languageVocabulary(doc.parameters)}`,
         ),
       );
       names.push(...name);

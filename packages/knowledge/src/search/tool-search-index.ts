@@ -5,6 +5,7 @@ import type { SearchDocument, SearchHit } from './search-document.js';
 import type { IndexSearchOptions, SearchIndex } from './search-index.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { tokenize } from './tokenizer.js';
+import { parameterText } from './parameter-text.js';
 import { queryCoverage, type PreparedQuery } from './query-coverage.js';
 import { bigrams, prepareQuery } from './query-preparation.js';
 import { cedictGloss, hasHan, type GlossSource, type TextGloss } from './chinese-gloss.js';
@@ -145,7 +146,7 @@ export class ToolSearchIndex implements SearchIndex {
         name,
         serverTerms,
         description,
-        tokenize(doc.parameters.map((p) => `${p.name} ${p.description ?? ''}`).join(' ')),
+        tokenize(parameterText(doc)),
         [...bigrams(name), ...bigrams(description)],
         this.#glossOf(doc.description),
       ]);
