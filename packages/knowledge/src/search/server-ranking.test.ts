@@ -89,3 +89,64 @@ describe('ServerRanking', () => {
     expect(servers.rank('forecast', { limit: 0 })).toEqual([]);
   });
 });
+
+describe('ServerRanking: general-purpose servers when no tool fits well', () => {
+  const warehouse: SearchDocument = {
+    id: 'warehouse.run',
+    server: 'warehouse',
+    name: 'run',
+    description: 'Run against the warehouse.',
+    parameters: [{ name: 'sql', description: 'Statement to execute' }],
+  };
+  function withWarehouse(): ServerRanking {
+    const servers = ranking();
+    servers.setServer('warehouse', {}, [warehouse]);
+    servers.setServer('mail', {}, [
+      tool('mail', 'count_unread', 'Count the unread messages from people in your inbox.'),
+      tool('mail', 'list_people', 'List the people who wrote to you, with their names.'),
+    ]);
+    return servers;
+  }
+  const request = 'count the people I know by name';
+  const hit = (server: string, relevance: number) => [{ server, score: 5, relevance }];
+
+  it('names a server whose tool takes a program second when the best tool hit is weak', () => {
+    const servers = withWarehouse();
+    // A tool that answers the request well: the ranking is the text's and the hits' alone.
+    const strong = servers.rank(request, { limit: 2, hits: hit('mail', 0.9) });
+    expect(strong.map((m) => m.server)).not.toContain('warehouse');
+    // The same request with only weak hits: the SQL server, which shares "count" with it
+    // through its language's words only, is named second.
+    const weak = servers.rank(request, { limit: 2, hits: hit('mail', 0.1) });
+    expect(weak.map((m) => m.server)).toEqual([strong[0]!.server, 'warehouse']);
+  });
+
+  it('names none that shares no word with the request, and none already named', () => {
+    const servers = withWarehouse();
+    expect(
+      servers.rank('book a flight to Rome', { hits: hit('weather', 0.01) }).map((m) => m.server),
+    ).not.toContain('warehouse');
+    const sqlFirst = servers.rank('run a sql statement on the warehouse', {
+      limit: 2,
+      hits: hit('warehouse', 0.1),
+    });
+    expect(sqlFirst.filter((m) => m.server === 'warehouse')).toHaveLength(1);
+    servers.removeServer('warehouse');
+    expect(
+      servers.rank(request, { limit: 2, hits: hit('mail', 0.1) }).map((m) => m.server),
+    ).not.toContain('warehouse');
+  });
+});
+
+describe('ServerRanking: thesaurus terms the catalog holds', () => {
+  it('expands a word to the related terms some tool or server says, not the first of its group', () => {
+    const servers = new ServerRanking();
+    // "remember"'s group starts with words no server here says ("memorize", "save", "store"…);
+    // its last word, "memory", is a server's id. Two expansions a word, as a clause takes.
+    servers.setServer('memory', {}, [
+      tool('memory', 'create_entities', 'Create entities in the knowledge graph.'),
+    ]);
+    servers.setServer('clock', {}, [tool('clock', 'now', 'The current time in a timezone.')]);
+    expect(servers.rank('remember my sister').map((m) => m.server)).toEqual(['memory']);
+  });
+});

@@ -1,6 +1,7 @@
 import { compareText } from '@mcp-agent/core';
 import { inverseFrequency } from './bm25f.js';
 import { InvertedIndex } from './inverted-index.js';
+import { takesProgram } from './general-purpose.js';
 import { languageVocabulary } from './parameter-text.js';
 import { prepareQuery } from './query-preparation.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
@@ -34,7 +35,11 @@ export interface ServerRankOptions {
    * The tool search's hits for the same request, if it ran: each server's best hit adds to its
    * fit, so the ranking agrees with the tools found where they fit well.
    */
-  readonly hits?: readonly { readonly server: string; readonly score: number }[];
+  readonly hits?: readonly {
+    readonly server: string;
+    readonly score: number;
+    readonly relevance?: number;
+  }[];
 }
 
 // Field weights of a server's document: its id and name, its own description, its tools'
@@ -52,6 +57,11 @@ const TOOL_OPENING = 300;
 const TOOL_EVIDENCE = 1;
 // A server under this share of the best one's score is not named: it shares a word or two.
 const MIN_SHARE = 0.25;
+// Under this relevance of the best tool hit no tool's words answer the request well, and the
+// best-fitting server with a general-purpose tool (one that takes SQL, a command, code) is
+// named second: it may serve a request about its data or its machine in words no tool says.
+// Chosen on the dev requests between 0.2 and 0.5 (package README).
+const WEAK_FIT = 0.3;
 
 /**
  * Ranks servers for a request as a whole: each server is one BM25F document of its id, its
@@ -71,6 +81,8 @@ export class ServerRanking {
   // (to take back when it goes): a term's rarity is read per tool, not per server.
   readonly #toolFrequency = new Map<string, number>();
   readonly #termsOf = new Map<string, { counts: Map<string, number>; tools: number }>();
+  // Servers with a tool that takes a program (`takesProgram`).
+  readonly #general = new Set<string>();
   #toolCount = 0;
 
   /** `ranking` gives the query's term selection and expansion, as the tool search uses them. */
@@ -113,6 +125,7 @@ export class ServerRanking {
     ]);
     this.#slots.set(server, slot);
     this.#bySlot[slot] = server;
+    if (documents.some((doc) => takesProgram(doc.parameters))) this.#general.add(server);
   }
 
   /** Removes `server`. */
@@ -130,6 +143,7 @@ export class ServerRanking {
     }
     this.#toolCount -= tools;
     this.#termsOf.delete(server);
+    this.#general.delete(server);
   }
 
   /**
@@ -188,9 +202,38 @@ export class ServerRanking {
       .filter(([, score]) => score > 0)
       .sort(([a, x], [b, y]) => y - x || compareText(a, b));
     const best = ranked[0]?.[1] ?? 0;
-    return ranked
+    const named = ranked
       .filter(([, score]) => score >= best * MIN_SHARE)
       .slice(0, limit)
       .map(([server, score]) => ({ server, score: Math.round(score * 1000) / 1000 }));
+    const bestRelevance = Math.max(0, ...hits.map((hit) => hit.relevance ?? 1));
+    if (bestRelevance >= WEAK_FIT || limit < 2) return named;
+    return this.#withGeneralPurpose(
+      named,
+      limit,
+      allowed,
+      (server) => fit.get(server) ?? textShare(this.#slots.get(server)!),
+    );
+  }
+
+  // A weak request's answer names the best-fitting general-purpose server second, unless one
+  // is already first or second. It must share a word with the request (its text, the language
+  // words of its program parameter, or a tool hit): among several that share none, any choice
+  // would be a guess.
+  #withGeneralPurpose(
+    named: ServerMatch[],
+    limit: number,
+    allowed: ReadonlySet<string> | undefined,
+    fitOf: (server: string) => number,
+  ): ServerMatch[] {
+    if (named.slice(0, 2).some((match) => this.#general.has(match.server))) return named;
+    const general = [...this.#general]
+      .filter((server) => allowed === undefined || allowed.has(server))
+      .map((server) => ({ server, score: Math.round(fitOf(server) * 1000) / 1000 }))
+      .sort((a, b) => b.score - a.score || compareText(a.server, b.server));
+    const chosen = general[0];
+    if (chosen === undefined || chosen.score <= 0) return named;
+    const rest = named.filter((match) => match.server !== chosen.server);
+    return [...rest.slice(0, 1), chosen, ...rest.slice(1)].slice(0, limit);
   }
 }
