@@ -2,6 +2,7 @@
 // `test.projects`, because Vitest 4+ no longer picks up a workspace file by itself.
 const members = [
   'packages/core',
+  'packages/wire',
   'packages/registry',
   'packages/knowledge',
   'packages/execution',

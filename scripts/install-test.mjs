@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packages = [
   'packages/core',
+  'packages/wire',
   'packages/registry',
   'packages/knowledge',
   'packages/execution',

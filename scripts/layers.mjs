@@ -1,18 +1,38 @@
 // The package order, as each package.json declares it: a package imports only the packages
-// listed for it (core → registry → knowledge / execution → actions → agent → apps).
+// listed for it (core → wire → registry → knowledge / execution → actions → agent → apps).
 // test-support holds fixtures for tests and is open to all but core.
 export const LAYERS = {
   'packages/core': [],
   'packages/test-support': [],
-  'packages/registry': ['core', 'test-support'],
+  // The MCP wire beside the SDK: protocol code only, below everything that speaks MCP.
+  'packages/wire': ['core'],
+  'packages/registry': ['core', 'wire', 'test-support'],
   'packages/execution': ['core', 'test-support'],
-  'packages/knowledge': ['core', 'registry', 'test-support'],
-  'packages/actions': ['core', 'registry', 'execution', 'test-support'],
-  'packages/agent': ['core', 'registry', 'execution', 'knowledge', 'actions', 'test-support'],
-  'packages/compat': ['core', 'registry', 'knowledge', 'agent', 'test-support'],
-  'apps/server': ['core', 'registry', 'execution', 'knowledge', 'actions', 'agent', 'test-support'],
+  'packages/knowledge': ['core', 'wire', 'registry', 'test-support'],
+  'packages/actions': ['core', 'wire', 'registry', 'execution', 'test-support'],
+  'packages/agent': [
+    'core',
+    'wire',
+    'registry',
+    'execution',
+    'knowledge',
+    'actions',
+    'test-support',
+  ],
+  'packages/compat': ['core', 'wire', 'registry', 'knowledge', 'agent', 'test-support'],
+  'apps/server': [
+    'core',
+    'wire',
+    'registry',
+    'execution',
+    'knowledge',
+    'actions',
+    'agent',
+    'test-support',
+  ],
   'apps/cli': [
     'core',
+    'wire',
     'registry',
     'execution',
     'knowledge',
@@ -25,6 +45,7 @@ export const LAYERS = {
 export const PACKAGES = [
   'core',
   'test-support',
+  'wire',
   'registry',
   'execution',
   'knowledge',

@@ -1,4 +1,4 @@
-export { MemoryEventStore, type EventStoreLimits } from './gateway/event-store.js';
+export { MemoryEventStore, type EventStoreLimits } from '@mcp-agent/wire';
 export { createGatewayServer, type GatewayServerOptions } from './gateway/gateway-server.js';
 export {
   createHttpGateway,

@@ -2,7 +2,7 @@ import { ConfigError, type Budget, type Environment } from '@mcp-agent/core';
 import type { AgentLimits } from '@mcp-agent/agent';
 import type { RateLimit } from '@mcp-agent/registry';
 import type { TaskSettings } from './api/serve-api.js';
-import type { EventStoreLimits } from './gateway/event-store.js';
+import type { EventStoreLimits } from '@mcp-agent/wire';
 import type { ServerLimits } from './server-limits.js';
 
 /**

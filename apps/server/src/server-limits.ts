@@ -1,5 +1,5 @@
 import { ConfigError } from '@mcp-agent/core';
-import { DEFAULT_EVENT_STORE_LIMITS, type EventStoreLimits } from './gateway/event-store.js';
+import { DEFAULT_EVENT_STORE_LIMITS, type EventStoreLimits } from '@mcp-agent/wire';
 
 /**
  * What one user may hold on the served surfaces (the HTTP API and the gateway). The limits on

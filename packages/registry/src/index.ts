@@ -111,14 +111,7 @@ export type {
   ConnectionState,
   ReadinessStatus,
 } from './store/readiness/connection-state.js';
-export { deliverProgressBeforeResponses } from './connections/pool/ordered-progress.js';
-export {
-  ProcessTransport,
-  type ProcessExit,
-  type ProcessTransportOptions,
-} from './connections/pool/process-transport.js';
 export { DEFAULT_PASSED_ENV, passedEnvFrom } from './connections/pool/passed-env.js';
-export { parseJsonRpcLine } from './connections/pool/json-rpc-line.js';
 export type { FinalStatus, ServerReport } from './connections/pool/server-report.js';
 export { recordedStatus } from './connections/pool/server-report.js';
 export {

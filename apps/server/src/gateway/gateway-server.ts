@@ -11,7 +11,7 @@ import {
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
-import { openCallLane, type CallHandler } from './call-lane.js';
+import { openCallLane, type CallHandler } from '@mcp-agent/wire';
 import { serveResources } from './gateway-resources.js';
 import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gateway-telemetry.js';
 

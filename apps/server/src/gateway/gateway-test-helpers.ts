@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { deliverProgressBeforeResponses } from '@mcp-agent/registry';
+import { deliverProgressBeforeResponses } from '@mcp-agent/wire';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serverFixtures } from '@mcp-agent/test-support';

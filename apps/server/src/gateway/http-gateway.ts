@@ -18,10 +18,9 @@ import {
   protectedResourceMetadata,
   resourceMetadataUrl,
 } from '../auth/protected-resource.js';
+import { MemoryEventStore, SessionTransport, type SessionEventStore } from '@mcp-agent/wire';
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
-import { MemoryEventStore, type SessionEventStore } from './event-store.js';
 import { createGatewayServer } from './gateway-server.js';
-import { SessionTransport } from './session-transport.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 
 // Token digests remembered per session (a client refreshing its token uses several).

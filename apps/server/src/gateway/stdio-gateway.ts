@@ -1,7 +1,7 @@
 import type { Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { createGatewayServer } from './gateway-server.js';
-import { StdioLineTransport } from './stdio-line-transport.js';
+import { StdioLineTransport } from '@mcp-agent/wire';
 
 /** Options of {@link serveStdioGateway}. */
 export interface StdioGatewayOptions {

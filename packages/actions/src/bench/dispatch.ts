@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
-import { ProcessTransport } from '@mcp-agent/registry';
+import { ProcessTransport } from '@mcp-agent/wire';
 import { Dispatcher } from '../dispatcher.js';
 import { everything, openEverythingStack } from './everything-stack.js';
 import { loggingLink } from '../links/logging-link.js';

@@ -7,7 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createContext } from '@mcp-agent/core';
 import { latencyStats, round3, type LatencyStats } from '@mcp-agent/core/testing';
 import { ConnectionPool } from '../connections/pool/connection-pool.js';
-import { ProcessTransport } from '../connections/pool/process-transport.js';
+import { ProcessTransport } from '@mcp-agent/wire';
 import { createTestRegistry } from '../testing/index.js';
 
 const everything = fileURLToPath(

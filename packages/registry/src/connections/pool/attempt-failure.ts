@@ -1,7 +1,7 @@
 import { clip } from '@mcp-agent/core';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '@mcp-agent/core';
-import { ProcessTransport } from './process-transport.js';
+import { ProcessTransport } from '@mcp-agent/wire';
 
 /** Why one connection attempt failed, in words a user can act on. */
 export interface AttemptFailure {

@@ -6,7 +6,7 @@ import { attemptTimeoutReason, describeAttemptFailure } from './attempt-failure.
 import type { ConnectionOptions } from './connection-options.js';
 import { transportsFor } from './create-transport.js';
 import { listAllTools } from './list-all-tools.js';
-import { deliverProgressBeforeResponses } from './ordered-progress.js';
+import { deliverProgressBeforeResponses } from '@mcp-agent/wire';
 
 /** An attempt refused with 401 or 403: another attempt gets the same answer until signing in. */
 export class NeedsAuthorization extends Error {}

@@ -2,7 +2,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '@mcp-agent/core';
-import { ProcessTransport } from './process-transport.js';
+import { ProcessTransport } from '@mcp-agent/wire';
+import { childEnvironment } from './passed-env.js';
 
 /** The transports to try for a server, in order: `auto` means streamable HTTP, then SSE. */
 export function transportsFor(
@@ -15,8 +16,7 @@ export function transportsFor(
         new ProcessTransport({
           command: config.command,
           args: config.args,
-          env: config.env,
-          ...(options.passEnv === undefined ? {} : { passEnv: options.passEnv }),
+          env: childEnvironment(config.env, options.passEnv ?? []),
           ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         }),
     ];

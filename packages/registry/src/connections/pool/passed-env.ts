@@ -1,3 +1,4 @@
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ConfigError } from '@mcp-agent/core';
 
 /** A process environment. */
@@ -102,6 +103,20 @@ export function pickEnv(host: Environment, names: readonly string[]): Record<str
     if (value !== undefined && value !== '') picked[name] = value;
   }
   return picked;
+}
+
+/**
+ * A stdio server's whole environment: the MCP SDK's safe default (HOME, PATH, USER, …), then the
+ * `passed` host variables that are set, then its `declared` env, each winning over the one
+ * before. The one place the host's environment is read for a child (`ProcessTransport` takes
+ * what this returns and reads nothing itself).
+ */
+export function childEnvironment(
+  declared: Readonly<Record<string, string>>,
+  passed: readonly string[],
+  host: Environment = process.env,
+): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...pickEnv(host, passed), ...declared };
 }
 
 /**

@@ -10,7 +10,7 @@ import { createTestRegistry } from '../../testing/index.js';
 import type { Registry } from '../../registry.js';
 import { ConnectionPool } from './connection-pool.js';
 import { alive, misbehaving, servers } from './pool-test-helpers.js';
-import { ProcessTransport } from './process-transport.js';
+import { ProcessTransport } from '@mcp-agent/wire';
 import { repositoriesOf } from '../../store/tenant-store.js';
 
 const alice = createContext({ userId: 'alice' });

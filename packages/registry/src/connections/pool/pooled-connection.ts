@@ -21,7 +21,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import { callToolAsTask } from './call-tool-as-task.js';
 import { checkedCallResult } from './call-tool-result.js';
-import { RequestLane } from './request-lane.js';
+import { RequestLane } from '@mcp-agent/wire';
 import { warnOfCatalog } from './catalog-warnings.js';
 import { errorText, isHandshakeTimeout } from './attempt-failure.js';
 

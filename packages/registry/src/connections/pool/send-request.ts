@@ -3,7 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { promised } from '@mcp-agent/core';
 import type { CallOptions } from './connection-options.js';
-import type { RequestLane } from './request-lane.js';
+import type { RequestLane } from '@mcp-agent/wire';
 import { explainTimeout, ProgressSeen } from './request-timeout.js';
 
 /** A ready session: the SDK's client, and the lane beside it for tool calls. */

@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseJsonRpcLine } from './json-rpc-line.js';
+import { parseJsonRpcLine } from '../shared/json-rpc-line.js';
 import { LineBuffer } from './line-buffer.js';
-import { pickEnv } from './passed-env.js';
 
 /** Options of {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
@@ -13,13 +11,12 @@ export interface ProcessTransportOptions {
   readonly command: string;
   /** Its arguments, passed as they are (no shell quoting or expansion). */
   readonly args: readonly string[];
-  /** Declared server env; added to the SDK's safe default environment (HOME, PATH, …). */
-  readonly env: Readonly<Record<string, string>>;
   /**
-   * Host variables passed through when set (proxies, certificate authorities, npm's cache: see
-   * `DEFAULT_PASSED_ENV`); the declared env wins over them. Default none.
+   * The child's whole environment, built by the caller: nothing of this process's own
+   * environment reaches the child unless it is here (the transport never reads `process.env`;
+   * a host that wants the SDK's safe defaults, HOME, PATH…, puts them in).
    */
-  readonly passEnv?: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
   /** The child's working folder; default this process's. */
   readonly cwd?: string;
   /** Largest stdout line kept while waiting for its newline; default 10 MiB. */
@@ -64,8 +61,7 @@ function untrack(pid: number): void {
 /**
  * MCP over a child's stdin/stdout, like the SDK's StdioClientTransport, plus what a shared
  * host needs: the child leads its own process group, so `close()` also ends grandchildren a
- * wrapper (npx, uvx, sh) forked; only safe environment variables and the declared env reach
- * it; stderr is drained into a bounded tail instead of the host's own stderr; a line without
+ * wrapper (npx, uvx, sh) forked; only the environment the caller gives reaches it; stderr is drained into a bounded tail instead of the host's own stderr; a line without
  * a newline cannot grow past `maxLineBytes`; no shell is ever involved.
  *
  * @example
@@ -73,8 +69,7 @@ function untrack(pid: number): void {
  * const transport = new ProcessTransport({
  *   command: 'npx',
  *   args: ['-y', '@modelcontextprotocol/server-memory'],
- *   env: {},
- *   passEnv: passedEnvFrom(), // proxies and CAs reach npx
+ *   env: { ...getDefaultEnvironment(), HTTPS_PROXY: proxy }, // the child's whole environment
  * });
  * await client.connect(transport); // an SDK `Client`; `client.close()` ends the process group
  * ```
@@ -119,11 +114,7 @@ export class ProcessTransport implements Transport {
     if (this.#child !== undefined) throw new Error('ProcessTransport already started');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(this.#options.command, [...this.#options.args], {
-        env: {
-          ...getDefaultEnvironment(),
-          ...pickEnv(process.env, this.#options.passEnv ?? []),
-          ...this.#options.env,
-        },
+        env: { ...this.#options.env },
         cwd: this.#options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

@@ -9,7 +9,9 @@ import {
 
 /** A request sent on the lane: its method and parameters, as the SDK's `request` takes them. */
 export interface LaneRequest {
+  /** The JSON-RPC method (`tools/call`). */
   readonly method: string;
+  /** Its parameters; the lane adds its progress token to `_meta` when the caller takes progress. */
   readonly params: Record<string, unknown>;
 }
 

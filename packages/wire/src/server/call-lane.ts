@@ -43,7 +43,7 @@ export function isLaneCall(
 
 /**
  * Answers `tools/call` beside the SDK's `Server` on a connected transport: the messages the lane
- * takes (see {@link isLaneCall}) go to `handle`, everything else (and every cancellation, too) to
+ * takes (see `isLaneCall`) go to `handle`, everything else (and every cancellation, too) to
  * the handler the server installed. It does what the SDK's `Protocol` does for a request — an
  * abort signal per request that the client's `notifications/cancelled` and the session's close
  * abort, the request's notifications sent with its id, nothing answered once it was cancelled,

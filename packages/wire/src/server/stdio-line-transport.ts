@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { parseJsonRpcLine } from '@mcp-agent/registry';
+import { parseJsonRpcLine } from '../shared/json-rpc-line.js';
 import { LineLimit, type OversizedLine } from './line-limit.js';
 
 /**

@@ -231,6 +231,7 @@ export class SessionEventStore implements EventStore {
     return this.streamOf(eventId);
   }
 
+  /** Sends the events of `lastEventId`'s stream that followed it; resolves to that stream's id (`''` for an unknown id). */
   async replayEventsAfter(
     lastEventId: string,
     { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
