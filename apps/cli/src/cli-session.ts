@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { createContext, type AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
+import type { WireMode } from '@mcp-agent/wire';
 import type { Invocation } from './invocation.js';
 import { cliLogger } from './logging.js';
 
@@ -14,6 +15,7 @@ export class CliSession {
   readonly ctx: AgentContext;
   readonly #cli: Invocation;
   #stack: Promise<AgentStack> | undefined;
+  #wire: WireMode = 'lanes';
   #closing: Promise<void> | undefined;
 
   constructor(cli: Invocation) {
@@ -25,18 +27,27 @@ export class CliSession {
   /** The stack; the sandbox only for the commands that run code. */
   stack(options: { sandbox?: boolean } = {}): Promise<AgentStack> {
     this.#stack ??= (async () => {
-      const [{ openAgentStack }, logger] = await Promise.all([
+      const [{ openAgentStack }, { wireModeFrom }, logger] = await Promise.all([
         import('@mcp-agent/agent'),
+        import('@mcp-agent/wire'),
         cliLogger(this.#cli.values.verbose === true),
       ]);
+      // MCP_AGENT_WIRE=sdk: the pool and the gateway on the MCP SDK alone; read once, here.
+      this.#wire = wireModeFrom(process.env);
       const home = this.#cli.values.home;
       return openAgentStack({
         ...(typeof home === 'string' ? { home } : {}),
         logger,
         ...(options.sandbox === true ? {} : { sandbox: false }),
+        pool: { wire: this.#wire },
       });
     })();
     return this.#stack;
+  }
+
+  /** `MCP_AGENT_WIRE`, as read when the stack opened (`lanes` before). */
+  get wire(): WireMode {
+    return this.#wire;
   }
 
   /** Closes the stack if it was opened: MCP servers, sandbox workers, the database. */

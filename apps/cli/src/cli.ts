@@ -115,7 +115,7 @@ async function dispatch(cli: Invocation, session: CliSession): Promise<'done' | 
     }
     case 'serve': {
       const { serve } = await import('./commands/serve.js');
-      return serve(cli, await session.stack({ sandbox: true }), session.ctx);
+      return serve(cli, await session.stack({ sandbox: true }), session.ctx, session.wire);
     }
     case 'usage': {
       const { usage: usageCommand } = await import('./commands/usage.js');

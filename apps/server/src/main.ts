@@ -38,6 +38,8 @@ Serving:
   --trust-proxy              believe X-Forwarded-Proto/Host (MCP_AGENT_TRUST_PROXY=1)
   --gateway-json-answers     answer /mcp calls without progress as JSON, not as resumable
                              streams (MCP_AGENT_GATEWAY_JSON_ANSWERS=1)
+  MCP_AGENT_WIRE=sdk         (environment) the gateway and the pool on the MCP SDK alone,
+                             without mcp-agent's call lanes; default lanes
   --mcp-registry-url <url>   the MCP Registry of GET /v1/registry/servers
                              (MCP_AGENT_MCP_REGISTRY_URL; default the official one)
   --operator-token-file <f>  the operator's token for /metrics and the UI's operator view
@@ -80,6 +82,7 @@ try {
     { OperatorToken },
     { startTelemetry },
     { LogBuffer },
+    { wireModeFrom },
   ] = await Promise.all([
     import('@mcp-agent/agent'),
     import('@mcp-agent/registry'),
@@ -90,6 +93,7 @@ try {
     import('./auth/operator-token.js'),
     import('./telemetry/start-telemetry.js'),
     import('./ui/log-buffer.js'),
+    import('@mcp-agent/wire'),
   ]);
   const rawPort = values.port ?? process.env.PORT ?? '8080';
   const port = Number(rawPort);
@@ -138,6 +142,8 @@ try {
     serversFile === undefined || serversFile === ''
       ? []
       : parseServerConfigFile(readFileSync(serversFile, 'utf8'), { source: serversFile }).servers;
+  // MCP_AGENT_WIRE=sdk: the gateway and the pool on the MCP SDK alone; read once, here.
+  const wire = wireModeFrom(process.env);
   const stack = await openAgentStack({
     appServers,
     ...(values.home === undefined ? {} : { home: values.home }),
@@ -147,7 +153,7 @@ try {
         ? MULTI_TENANT_POLICY
         : { stdio: readStdioAllowlist(allowlist), remote: 'public' },
     limits: limits.agent,
-    ...(limits.pool === undefined ? {} : { pool: limits.pool }),
+    pool: { ...limits.pool, wire },
     ...(limits.knowledge === undefined ? {} : { knowledge: limits.knowledge }),
     ...(limits.toolCalls === undefined ? {} : { rateLimits: { default: limits.toolCalls } }),
     migrate: !(values['skip-migrations'] === true || process.env.MCP_AGENT_SKIP_MIGRATIONS === '1'),
@@ -163,6 +169,7 @@ try {
       values['gateway-json-answers'] ?? process.env.MCP_AGENT_GATEWAY_JSON_ANSWERS === '1',
     limits: limits.server,
     tasks: limits.tasks,
+    wire,
     logger,
     mcpRegistryUrl: values['mcp-registry-url'] ?? process.env.MCP_AGENT_MCP_REGISTRY_URL,
     observability: { telemetry, logs, ...(operator === undefined ? {} : { operator }) },

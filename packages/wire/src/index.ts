@@ -1,6 +1,16 @@
 // The public surface of @mcp-agent/wire: the MCP wire code mcp-agent runs beside the SDK (see
 // README.md for what each part replaces, why, and when it goes).
 
+// The switch back to the SDK, and what proves it: how often each part ran.
+export {
+  parseWireMode,
+  WIRE_MODES,
+  WIRE_VARIABLE,
+  wireModeFrom,
+  type WireMode,
+} from './wire-mode.js';
+export { wireActivity, type WireActivity } from './wire-activity.js';
+
 // Server side: the gateway's transports, call lane and resume store.
 export { openCallLane, type CallExtra, type CallHandler } from './server/call-lane.js';
 export { SessionTransport, type SessionTransportOptions } from './server/session-transport.js';

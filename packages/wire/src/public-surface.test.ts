@@ -13,9 +13,14 @@ describe('the public surface of @mcp-agent/wire', () => {
         "SessionEventStore",
         "SessionTransport",
         "StdioLineTransport",
+        "WIRE_MODES",
+        "WIRE_VARIABLE",
         "deliverProgressBeforeResponses",
         "openCallLane",
         "parseJsonRpcLine",
+        "parseWireMode",
+        "wireActivity",
+        "wireModeFrom",
       ]
     `);
   });

@@ -1,5 +1,6 @@
 import type { AgentContext } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
+import type { WireMode } from '@mcp-agent/wire';
 import { usage, wholeNumber, type Invocation } from '../invocation.js';
 
 /** serve --stdio | --http <port>: the MCP gateway. */
@@ -7,6 +8,7 @@ export async function serve(
   cli: Invocation,
   stack: AgentStack,
   ctx: AgentContext,
+  wire: WireMode = 'lanes',
 ): Promise<'done' | 'serving'> {
   const { values } = cli;
   // The gateway (hono, the MCP SDK's server) is loaded only for this command.
@@ -15,7 +17,7 @@ export async function serve(
   if (values.stdio === true) {
     // When the client closes stdin the command is done: the caller closes the stack (MCP
     // servers, sandbox workers) and exits, leaving nothing behind.
-    const gateway = await serveStdioGateway({ stack, userId: ctx.userId });
+    const gateway = await serveStdioGateway({ stack, userId: ctx.userId, wire });
     await gateway.closed;
     return 'done';
   }
@@ -27,6 +29,7 @@ export async function serve(
   const served = await serveHttpGateway({
     stack,
     port,
+    wire,
     ...(verifier === undefined ? { singleUser: ctx.userId } : { verifier }),
   });
   process.stderr.write(

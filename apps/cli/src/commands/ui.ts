@@ -8,6 +8,7 @@ import {
   startTelemetry,
   StaticTokenVerifier,
 } from '@mcp-agent/server';
+import { wireModeFrom } from '@mcp-agent/wire';
 import { usage, type Invocation } from '../invocation.js';
 
 // Warnings and errors still reach the terminal; every line reaches the UI's log view.
@@ -27,7 +28,9 @@ export async function ui(cli: Invocation, userId: string, home: { home?: string 
     forward: { write: (line: string) => TERMINAL_LEVEL.test(line) && process.stderr.write(line) },
   });
   const logger = createLogger({ level: 'debug', destination: logs });
-  const stack = await openAgentStack({ ...home, logger });
+  // MCP_AGENT_WIRE=sdk: the pool and the gateway on the MCP SDK alone; read once, here.
+  const wire = wireModeFrom(process.env);
+  const stack = await openAgentStack({ ...home, logger, pool: { wire } });
   const token = randomBytes(32).toString('base64url');
   const served = await serveHttpApi({
     stack,
@@ -36,6 +39,7 @@ export async function ui(cli: Invocation, userId: string, home: { home?: string 
     verifier: new StaticTokenVerifier({ [token]: userId }),
     // One user, on loopback, running their own servers.
     trustTenantCommands: true,
+    wire,
     logger,
     observability: { telemetry, logs, operator: new OperatorToken(token) },
   });

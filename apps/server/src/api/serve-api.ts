@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Clock, type Logger } from '@mcp-agent/core';
 import { DurableTasks, type AgentStack, type DurableTasksOptions } from '@mcp-agent/agent';
+import type { WireMode } from '@mcp-agent/wire';
 import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { ServerLimits } from '../server-limits.js';
@@ -52,6 +53,8 @@ export async function serveHttpApi(options: {
   trustProxy?: boolean;
   /** See `HttpGatewayOptions.jsonAnswers`. */
   gatewayJsonAnswers?: boolean;
+  /** See `HttpGatewayOptions.wire`: `sdk` runs the gateway on the MCP SDK alone. */
+  wire?: WireMode;
   /** Body size, sessions per user, idle expiry, the resume store. */
   limits?: ServerLimits;
   /** The clock of session expiry; a manual one in tests. */
@@ -160,6 +163,7 @@ export async function serveHttpApi(options: {
     ...(options.gatewayJsonAnswers === undefined
       ? {}
       : { jsonAnswers: options.gatewayJsonAnswers }),
+    ...(options.wire === undefined ? {} : { wire: options.wire }),
     tasks,
   });
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));

@@ -11,7 +11,7 @@ import {
   type AgentStack,
   type DurableTasks,
 } from '@mcp-agent/agent';
-import { openCallLane, type CallHandler } from '@mcp-agent/wire';
+import { openCallLane, type CallHandler, type WireMode } from '@mcp-agent/wire';
 import { serveResources } from './gateway-resources.js';
 import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gateway-telemetry.js';
 
@@ -33,6 +33,11 @@ export interface GatewayServerOptions {
    * cap holds over both and over every process). Without it, on the agent directly.
    */
   readonly tasks?: DurableTasks;
+  /**
+   * `lanes` (default): plain `tools/call` requests answered on the call lane (`openCallLane`).
+   * `sdk` (`MCP_AGENT_WIRE=sdk`): every request through the SDK `Server`'s own handling.
+   */
+  readonly wire?: WireMode;
 }
 
 const INSTRUCTIONS =
@@ -49,6 +54,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   // The one user-id rule, at the start: a bad id fails here, not on every call of the session.
   const userId = parseUserId(options.userId);
   const server = new LaneServer(
+    options.wire ?? 'lanes',
     { name: 'mcp-agent-gateway', version: '0.1.0' },
     {
       capabilities: { logging: {}, tools: { listChanged: true }, resources: {} },
@@ -155,9 +161,15 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   return server;
 }
 
-/** The SDK's `Server`, with the plain `tools/call` requests answered on a call lane. */
+/** The SDK's `Server`, with the plain `tools/call` requests answered on a call lane (`lanes`). */
 class LaneServer extends Server {
   #callTool: CallHandler | undefined;
+  readonly #wire: WireMode;
+
+  constructor(wire: WireMode, ...args: ConstructorParameters<typeof Server>) {
+    super(...args);
+    this.#wire = wire;
+  }
 
   /**
    * Answers `tools/call` with `handler`: the plain requests on the lane (see `openCallLane`),
@@ -170,7 +182,8 @@ class LaneServer extends Server {
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
-    if (this.#callTool !== undefined) openCallLane(transport, this.#callTool);
+    if (this.#callTool !== undefined && this.#wire === 'lanes')
+      openCallLane(transport, this.#callTool);
   }
 }
 

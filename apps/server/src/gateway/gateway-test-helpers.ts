@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { deliverProgressBeforeResponses } from '@mcp-agent/wire';
+import { deliverProgressBeforeResponses, wireModeFrom } from '@mcp-agent/wire';
 import { serveHttpGateway } from './http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serverFixtures } from '@mcp-agent/test-support';
@@ -65,7 +65,9 @@ export function useTestGateway(): TestGateway {
   }
 
   beforeAll(async () => {
-    stack = await openAgentStack({ home, env: { MCP_AGENT_SECRET_KEY: key } });
+    // MCP_AGENT_WIRE=sdk runs the gateway tests on the MCP SDK alone, gateway and pool both.
+    const wire = wireModeFrom(process.env);
+    stack = await openAgentStack({ home, env: { MCP_AGENT_SECRET_KEY: key }, pool: { wire } });
     await addScripted('alice', 'github', [
       {
         name: 'create_issue',
@@ -94,6 +96,7 @@ export function useTestGateway(): TestGateway {
     served = await serveHttpGateway({
       stack,
       port: 0,
+      wire,
       verifier: new StaticTokenVerifier({ [ALICE_TOKEN]: 'alice', [BOB_TOKEN]: 'bob' }),
     });
   });

@@ -18,7 +18,12 @@ import {
   protectedResourceMetadata,
   resourceMetadataUrl,
 } from '../auth/protected-resource.js';
-import { MemoryEventStore, SessionTransport, type SessionEventStore } from '@mcp-agent/wire';
+import {
+  MemoryEventStore,
+  SessionTransport,
+  type SessionEventStore,
+  type WireMode,
+} from '@mcp-agent/wire';
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { createGatewayServer } from './gateway-server.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
@@ -67,13 +72,19 @@ export interface HttpGatewayOptions {
    * a response cannot resume it. Off by default.
    */
   readonly jsonAnswers?: boolean;
+  /**
+   * `lanes` (default): the call path served by `SessionTransport` and the call lane. `sdk`
+   * (`MCP_AGENT_WIRE=sdk`): every request through the SDK's `StreamableHTTPServerTransport` and
+   * `Server` alone (`jsonAnswers` then does not apply: the SDK answers with streams).
+   */
+  readonly wire?: WireMode;
 }
 
 interface Session {
   readonly userId: string;
   /** The digests of the tokens used on this session (the newest few): revoking one closes it. */
   readonly tokens: Set<string>;
-  readonly transport: SessionTransport;
+  readonly transport: SessionTransport | StreamableHTTPServerTransport;
   readonly server: McpServer;
   /** When the last request arrived or the last response ended. */
   lastSeen: number;
@@ -262,17 +273,21 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         track(session, res, caller);
       },
     });
-    const transport = new SessionTransport(sdkTransport, events, {
-      maxBodyBytes: limits.maxBodyBytes,
-      retryIntervalMs: RETRY_INTERVAL_MS,
-      jsonAnswers: options.jsonAnswers === true,
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-    });
+    const transport =
+      options.wire === 'sdk'
+        ? sdkTransport
+        : new SessionTransport(sdkTransport, events, {
+            maxBodyBytes: limits.maxBodyBytes,
+            retryIntervalMs: RETRY_INTERVAL_MS,
+            jsonAnswers: options.jsonAnswers === true,
+            ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+          });
     const server = createGatewayServer({
       stack: options.stack,
       userId,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
+      ...(options.wire === undefined ? {} : { wire: options.wire }),
     });
     transport.onclose = () => {
       release();

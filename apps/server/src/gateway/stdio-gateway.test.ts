@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
+import { wireModeFrom } from '@mcp-agent/wire';
 import { MCP_INITIALIZE } from '../api/api-test-helpers.js';
 
 // `mcp-agent serve --stdio` as a client launches it: the built CLI, spoken to in raw lines.
@@ -119,26 +120,31 @@ describe('the stdio gateway (mcp-agent serve --stdio)', () => {
     await expect.poll(() => held.filter(alive), { timeout: 1_000 }).toEqual([]);
   });
 
-  it('GW-04 an 11 MB line gets a JSON-RPC error naming its size, and the session goes on', async () => {
-    const served = gateway();
-    await initialized(served);
-    const query = 'x'.repeat(11 * 1024 * 1024);
-    // Written as an SDK client serialises a request: its id comes last.
-    served.child.stdin.write(
-      `{"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"${query}"}},"jsonrpc":"2.0","id":7}\n`,
-    );
-    expect(await served.reply(7)).toEqual({
-      jsonrpc: '2.0',
-      id: 7,
-      error: {
-        code: -32600,
-        message: expect.stringMatching(/The message is 11534\d{3} bytes, more than the 4194304/),
-      },
-    });
-    expect(JSON.stringify(await served.call(8, 'search_tools', { query: 'notes' }))).toMatch(
-      /notes\.read_notes/,
-    );
-  });
+  // The line bound is StdioLineTransport's: with MCP_AGENT_WIRE=sdk the SDK's ReadBuffer keeps a
+  // line whole, a divergence packages/wire/README.md lists, so this case is the lanes' alone.
+  it.runIf(wireModeFrom(process.env) === 'lanes')(
+    'GW-04 an 11 MB line gets a JSON-RPC error naming its size, and the session goes on',
+    async () => {
+      const served = gateway();
+      await initialized(served);
+      const query = 'x'.repeat(11 * 1024 * 1024);
+      // Written as an SDK client serialises a request: its id comes last.
+      served.child.stdin.write(
+        `{"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"${query}"}},"jsonrpc":"2.0","id":7}\n`,
+      );
+      expect(await served.reply(7)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32600,
+          message: expect.stringMatching(/The message is 11534\d{3} bytes, more than the 4194304/),
+        },
+      });
+      expect(JSON.stringify(await served.call(8, 'search_tools', { query: 'notes' }))).toMatch(
+        /notes\.read_notes/,
+      );
+    },
+  );
 
   it('serves the user given by --user, to the SDK client', async () => {
     const { MCP_AGENT_USER: _user, ...withoutUser } = env;

@@ -1,7 +1,9 @@
+import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { createGatewayServer } from './gateway-server.js';
-import { StdioLineTransport } from '@mcp-agent/wire';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioLineTransport, type WireMode } from '@mcp-agent/wire';
 
 /** Options of {@link serveStdioGateway}. */
 export interface StdioGatewayOptions {
@@ -17,6 +19,12 @@ export interface StdioGatewayOptions {
   readonly stdin?: NodeJS.ReadableStream;
   /** Where answers go; default `process.stdout`. */
   readonly stdout?: NodeJS.WritableStream;
+  /**
+   * `lanes` (default): stdin read by `StdioLineTransport`, tool calls on the call lane. `sdk`
+   * (`MCP_AGENT_WIRE=sdk`): the SDK's `StdioServerTransport` and `Server` alone; a line then has
+   * no length bound of the gateway's (`maxMessageBytes` is not applied).
+   */
+  readonly wire?: WireMode;
 }
 
 /** A running stdio gateway. */
@@ -37,16 +45,21 @@ export async function serveStdioGateway(options: StdioGatewayOptions): Promise<S
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const transport = new StdioLineTransport({
-    stdin,
-    stdout,
-    maxMessageBytes: maxBytes,
-    onOversized: ({ bytes, id }) => {
-      options.logger?.warn({ bytes, maxBytes }, 'stdio message too large; dropped');
-      const message = `The message is ${bytes} bytes, more than the ${maxBytes} this gateway reads; it was dropped. Send smaller requests.`;
-      stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
-    },
-  });
+  const transport =
+    options.wire === 'sdk'
+      ? new StdioServerTransport(stdin as Readable, stdout as Writable)
+      : new StdioLineTransport({
+          stdin,
+          stdout,
+          maxMessageBytes: maxBytes,
+          onOversized: ({ bytes, id }) => {
+            options.logger?.warn({ bytes, maxBytes }, 'stdio message too large; dropped');
+            const message = `The message is ${bytes} bytes, more than the ${maxBytes} this gateway reads; it was dropped. Send smaller requests.`;
+            stdout.write(
+              `${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`,
+            );
+          },
+        });
   const server = createGatewayServer(options);
   let closing: Promise<void> | undefined;
   let settle = () => {};

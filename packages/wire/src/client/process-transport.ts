@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonRpcLine } from '../shared/json-rpc-line.js';
 import { LineBuffer } from './line-buffer.js';
+import { countWire } from '../wire-activity.js';
 
 /** Options of {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
@@ -127,6 +128,7 @@ export class ProcessTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => {
+        countWire('processTransports');
         if (child.pid !== undefined) track(child.pid);
         resolve();
       });

@@ -6,6 +6,7 @@ import {
   type JSONRPCMessage,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { countWire } from '../wire-activity.js';
 
 /** A request sent on the lane: its method and parameters, as the SDK's `request` takes them. */
 export interface LaneRequest {
@@ -102,6 +103,7 @@ export class RequestLane {
 
   constructor(transport: Transport) {
     this.#transport = transport;
+    countWire('requestLanes');
     const sdkMessage = transport.onmessage;
     const sdkClose = transport.onclose;
     transport.onmessage = (message, extra) => {
@@ -130,6 +132,7 @@ export class RequestLane {
     if (this.#closed)
       return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
     const id = this.#nextId++;
+    countWire('requestLaneRequests');
     const params =
       options.onprogress === undefined
         ? request.params

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '@mcp-agent/core';
 import { isSingleRequest } from './request-body.js';
+import { countWire } from '../wire-activity.js';
 
 /** What a `tools/call` handler uses of its request's context, on the lane as on the SDK's path. */
 export interface CallExtra {
@@ -96,6 +97,7 @@ export function openCallLane(transport: Transport, handle: CallHandler): void {
   const sdkClose = transport.onclose;
   transport.onmessage = (message, extra) => {
     if (isLaneCall(message)) {
+      countWire('callLaneCalls');
       answer(message);
       return;
     }

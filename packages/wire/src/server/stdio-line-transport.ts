@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseJsonRpcLine } from '../shared/json-rpc-line.js';
 import { LineLimit, type OversizedLine } from './line-limit.js';
+import { countWire } from '../wire-activity.js';
 
 /**
  * The MCP server side of stdio: one JSON-RPC message per line in, one per line out. It does
@@ -35,6 +36,7 @@ export class StdioLineTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('StdioLineTransport already started');
     this.#started = true;
+    countWire('stdioLineTransports');
     this.#stdin.on('data', this.#onData);
     this.#stdin.on('end', this.#onEnd);
     this.#stdin.on('error', this.#onError);

@@ -39,6 +39,7 @@ export async function connectAndList(
   let needsAuthorization = false;
   for (const makeTransport of transportsFor(config, {
     passEnv: options.passEnv,
+    wire: options.wire,
     ...(fetch === undefined ? {} : { fetch }),
   })) {
     const transport = makeTransport();
@@ -55,7 +56,7 @@ export async function connectAndList(
         () => (timedOut = true),
         async () => {
           await client.connect(transport);
-          deliverProgressBeforeResponses(transport);
+          if (options.wire === 'lanes') deliverProgressBeforeResponses(transport);
           return listAllTools(client, options.attemptTimeoutMs);
         },
       );

@@ -1,5 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { BackoffOptions } from '@mcp-agent/core';
+import type { WireMode } from '@mcp-agent/wire';
 import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import type { ConnectionState } from '../../store/readiness/connection-state.js';
 import type { RecordedState } from '../../store/readiness/pool-store.js';
@@ -30,6 +31,11 @@ export interface ConnectionOptions {
   };
   /** Host variables stdio servers get when set (see `DEFAULT_PASSED_ENV`); default none. */
   readonly passEnv: readonly string[];
+  /**
+   * `lanes` (default): tool calls on `@mcp-agent/wire`'s request lane, stdio servers through its
+   * `ProcessTransport`. `sdk`: the MCP SDK alone (its client transports, `Client.request`).
+   */
+  readonly wire: WireMode;
 }
 
 /** Options of one tool call. */

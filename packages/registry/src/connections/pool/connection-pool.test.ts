@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, NotReadyError } from '@mcp-agent/core';
+import { wireModeFrom } from '@mcp-agent/wire';
 import type { ChildProcess } from 'node:child_process';
 import { createTestRegistry } from '../../testing/index.js';
 import type { Registry } from '../../registry.js';
@@ -26,6 +27,8 @@ const fast = {
   backoff: { baseMs: 20, capMs: 100 },
   attemptTimeoutMs: 10_000,
   pingIntervalMs: 0,
+  // MCP_AGENT_WIRE=sdk runs this file on the MCP SDK alone (the test command runs it both ways).
+  wire: wireModeFrom(process.env),
 };
 
 let registry: Registry;

@@ -37,6 +37,7 @@ const DEFAULTS: ConnectionOptions = {
   breaker: { threshold: 5, openMs: 60_000 },
   clientInfo: { name: 'mcp-agent', version: '0.0.0' },
   passEnv: [],
+  wire: 'lanes',
 };
 
 /** Each connection's settings: the pool's options over the defaults (an `undefined` keeps one). */

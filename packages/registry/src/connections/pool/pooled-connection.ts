@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ReadResourceResult,
@@ -190,17 +191,19 @@ export class PooledConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const onLane = options.task !== true;
-    return this.#request(options, onLane, ({ client, lane }, request) =>
-      onLane
-        ? lane
-            .request({ method: 'tools/call', params: { name, arguments: args } }, request)
-            .then(checkedCallResult)
-        : callToolAsTask(client, this.serverId, name, args, request, {
-            onProgress: options.onProgress,
-            ceilingMs: this.#options.maxTotalTimeoutMs,
-          }),
-    );
+    const onLane = options.task !== true && this.#options.wire === 'lanes';
+    const params = { name, arguments: args };
+    return this.#request(options, onLane, ({ client, lane }, request) => {
+      if (options.task === true)
+        return callToolAsTask(client, this.serverId, name, args, request, {
+          onProgress: options.onProgress,
+          ceilingMs: this.#options.maxTotalTimeoutMs,
+        });
+      // No lane on `sdk` (MCP_AGENT_WIRE): the SDK's request, its schema check of the result.
+      if (lane === undefined)
+        return client.request({ method: 'tools/call', params }, CallToolResultSchema, request);
+      return lane.request({ method: 'tools/call', params }, request).then(checkedCallResult);
+    });
   }
 
   /**
@@ -364,7 +367,8 @@ export class PooledConnection {
 
   #adopt(client: Client, transport: Transport): void {
     // Tool calls go beside the SDK's client, on the same transport (see RequestLane).
-    this.#session = { client, transport, lane: new RequestLane(transport) };
+    const lane = this.#options.wire === 'lanes' ? new RequestLane(transport) : undefined;
+    this.#session = { client, transport, lane };
     client.onclose = () => {
       if (this.#session?.client !== client) return;
       this.#session = undefined;

@@ -6,10 +6,10 @@ import type { CallOptions } from './connection-options.js';
 import type { RequestLane } from '@mcp-agent/wire';
 import { explainTimeout, ProgressSeen } from './request-timeout.js';
 
-/** A ready session: the SDK's client, and the lane beside it for tool calls. */
+/** A ready session: the SDK's client, and the lane beside it for tool calls (none on `sdk`). */
 export interface PooledSession {
   readonly client: Client;
-  readonly lane: RequestLane;
+  readonly lane: RequestLane | undefined;
 }
 
 const ignoreProgress = (): void => undefined;
