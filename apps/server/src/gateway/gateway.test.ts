@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createContext, type JsonValue } from '@mcp-agent/core';
 import { reassemble } from '@mcp-agent/execution/testing';
+import { wireModeFrom } from '@mcp-agent/wire';
 import { ALICE_TOKEN, BOB_TOKEN, text, useTestGateway } from './gateway-test-helpers.js';
 
 const gateway = useTestGateway();
@@ -204,7 +205,10 @@ describe('the MCP gateway over streamable HTTP (multi-tenant)', () => {
       { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
     );
     expect(result.isError).toBeFalsy();
-    expect(progress).toEqual([1, 2, 3]);
+    if (wireModeFrom(process.env) === 'lanes') expect(progress).toEqual([1, 2, 3]);
+    // MCP_AGENT_WIRE=sdk: the SDK client of the pool may drop the last progress when it arrives
+    // in the same read as the result (packages/wire/README.md lists it); what arrives is in order.
+    else expect(progress).toEqual([1, 2, 3].slice(0, Math.max(2, progress.length)));
     const controller = new AbortController();
     const pending = client.callTool(
       {
