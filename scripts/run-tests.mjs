@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const report = 'node_modules/.cache/vitest-report.json';
+const sdkReport = 'node_modules/.cache/vitest-sdk-report.json';
 // Stages run in order; a stage's steps run at most `width` at a time (output kept per step). The
 // checks and the scripted task runs wait mostly on one core or on child processes, so two or three
 // at once shorten the run on a 2-core machine; vitest uses every core by itself.
@@ -38,6 +39,25 @@ const stages = [
   {
     width: 2,
     steps: [
+      // The gateway and the pool again on the SDK's own transports and protocol (MCP_AGENT_WIRE=sdk,
+      // packages/wire/README.md): the sessions, tenancy and stdio tests and the pool's, with every
+      // lane off. The default run above covers the lanes.
+      [
+        'vitest-sdk',
+        [
+          'exec',
+          'vitest',
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${sdkReport}`,
+          'apps/server/src/gateway/gateway.test.ts',
+          'apps/server/src/gateway/gateway-tenants.test.ts',
+          'apps/server/src/gateway/stdio-gateway.test.ts',
+          'packages/registry/src/connections/pool/connection-pool.test.ts',
+        ],
+        { MCP_AGENT_WIRE: 'sdk' },
+      ],
       // The official MCP conformance suite's client scenarios against our client entry point.
       ['conformance', ['exec', 'node', 'scripts/conformance-client.mjs']],
       ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
@@ -116,6 +136,7 @@ const stages = [
 
 mkdirSync('node_modules/.cache', { recursive: true });
 rmSync(report, { force: true });
+rmSync(sdkReport, { force: true });
 
 // Steps whose output is read for a summary line; the others print straight to the terminal.
 const captured = (name) =>
@@ -125,12 +146,13 @@ const captured = (name) =>
   name === 'soak';
 
 /** Runs one step; a step that runs beside others keeps its output until it ends, whole. */
-function runStep([name, args], alone) {
+function runStep([name, args, env], alone) {
   const started = performance.now();
   const header = `\n[test] ${name}: pnpm ${args.join(' ')}`;
   if (alone) console.log(header);
   const capture = captured(name);
   const child = spawn('pnpm', args, {
+    env: { ...process.env, ...env },
     stdio: ['inherit', alone && !capture ? 'inherit' : 'pipe', alone ? 'inherit' : 'pipe'],
   });
   let stdout = '';
@@ -194,12 +216,18 @@ for (const stage of chosen) {
 
 let passed = 0;
 let failed = 0;
-if (existsSync(report)) {
-  const result = JSON.parse(readFileSync(report, 'utf8'));
-  passed = result.numPassedTests;
-  failed = result.numFailedTests;
+for (const [label, file] of [
+  ['vitest', report],
+  ['vitest-sdk', sdkReport],
+]) {
+  if (!existsSync(file)) continue;
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  passed += result.numPassedTests;
+  failed += result.numFailedTests;
   const skipped = result.numPendingTests + result.numTodoTests;
-  console.log(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  console.log(
+    `${label}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${skipped} skipped`,
+  );
 }
 // A failed step that is not a test (typecheck, lint) still fails the closing line.
 console.log(`tests: ${passed + scripted.passed} passed, ${failed + failedSteps} failed`);
