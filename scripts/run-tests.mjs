@@ -60,6 +60,8 @@ const stages = [
       ],
       // The official MCP conformance suite's client scenarios against our client entry point.
       ['conformance', ['exec', 'node', 'scripts/conformance-client.mjs']],
+      // Its server scenarios against the gateway over streamable HTTP and stdio, each with the
+      // lanes on and with MCP_AGENT_WIRE=sdk: four runs at once, a summary line each.
       ['conformance-server', ['exec', 'node', 'scripts/conformance-server.mjs']],
       // The packages as someone outside this repository gets them: packed, installed with npm, used.
       ['install-test', ['exec', 'node', 'scripts/install-test.mjs']],
@@ -200,11 +202,11 @@ let failedSteps = 0;
 let scripted = { passed: 0, failed: 0 };
 for (const stage of chosen) {
   for (const { status, stdout } of await runStage(stage)) {
-    const summary =
-      /(?:conformance(?:-server)?|install-test|soak|tasks): (\d+) (?:passed|failed as expected), (\d+) (?:failed|passed unexpectedly)/.exec(
-        stdout,
-      );
-    if (summary) {
+    // A step may print several summary lines (conformance-server: one per transport and wire).
+    const summaries = stdout.matchAll(
+      /(?:conformance(?:-server-[a-z]+-[a-z]+)?|install-test|soak|tasks): (\d+) (?:passed|failed as expected), (\d+) (?:failed|passed unexpectedly)/g,
+    );
+    for (const summary of summaries) {
       scripted = {
         passed: scripted.passed + Number(summary[1]),
         failed: scripted.failed + Number(summary[2]),
