@@ -1,0 +1,336 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '@mcp-agent/core';
+import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
+import { serverFixtures } from '@mcp-agent/test-support';
+import { serveHttpGateway } from './http-gateway.js';
+import { StaticTokenVerifier } from '../auth/token-verifier.js';
+
+// The same JSON-RPC messages through both wire paths of the HTTP gateway — the lanes (the
+// gateway's session transport and call lane) and MCP_AGENT_WIRE=sdk (the SDK's transport and
+// Server alone) — in front of one real MCP server (test-support's conformance fixture), and the
+// bytes compared: status, the headers a client reads, and the bodies with session and event ids
+// normalised. Every difference is in DIVERGENCES with its reason, and the test asserts exactly
+// that list: a new one fails it, and so does one that went away.
+
+type Wire = 'lanes' | 'sdk';
+const PROTOCOL = '2025-11-25';
+const TOKEN = `alice-${randomBytes(12).toString('hex')}`;
+const home = mkdtempSync(join(tmpdir(), 'mcp-wire-differential-'));
+let stack: AgentStack;
+const served: Partial<Record<Wire, Awaited<ReturnType<typeof serveHttpGateway>>>> = {};
+
+/** Where the two paths differ on purpose: `<step> <what>` → why. */
+const DIVERGENCES: Record<string, string> = {};
+
+/** What one step of the script saw: the parts of an HTTP exchange a client reads. */
+interface Exchange {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+// The headers a client acts on; the rest (date, keep-alive, transfer-encoding) say nothing of MCP.
+const HEADERS = ['content-type', 'cache-control', 'mcp-session-id', 'content-length', 'allow'];
+
+const rpc = (message: object) => JSON.stringify({ jsonrpc: '2.0', ...message });
+const call = (id: number, tool: string, args: object, meta?: object) =>
+  rpc({
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'call_tool',
+      arguments: { tool_id: `conformance.${tool}`, arguments: args },
+      ...(meta === undefined ? {} : { _meta: meta }),
+    },
+  });
+
+/** One client of one path: sends, reads whole answers, and writes down what it saw. */
+function client(url: string) {
+  let session: string | undefined;
+  const headers = (extra: Record<string, string> = {}) => ({
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...(session === undefined
+      ? {}
+      : { 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL }),
+    ...extra,
+  });
+  const send = (init: RequestInit, extra: Record<string, string> = {}) =>
+    fetch(url, { ...init, headers: headers(extra) });
+  return {
+    headers,
+    send,
+    /** Reads an answer (see {@link read}); the first answer with a session id opens it. */
+    read: async (response: Response, until?: number, onFirstEvent?: (event: string) => void) => {
+      const exchange = await read(response, until, onFirstEvent);
+      session ??= exchange.headers['mcp-session-id'];
+      return exchange;
+    },
+  };
+}
+
+/**
+ * The exchange of a response: its status, the headers a client acts on, and its body to its end;
+ * with `until`, to the event that answers that id and then for as long as the stream stays open
+ * within a short grace (a resumed SSE stream may stay open), marked `<still open>` if it did.
+ */
+async function read(
+  response: Response,
+  until?: number,
+  onFirstEvent?: (event: string) => void,
+): Promise<Exchange> {
+  const headers: Record<string, string> = {};
+  for (const name of HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  if (response.body === null) return { status: response.status, headers, body: '' };
+  const stream = response.body.getReader();
+  const decoder = new TextDecoder();
+  let body = '';
+  let first = onFirstEvent;
+  for (;;) {
+    const answered = until !== undefined && body.includes(`"id":${until}`) && body.endsWith('\n\n');
+    let timer: NodeJS.Timeout | undefined;
+    const chunk = await Promise.race([
+      stream.read(),
+      new Promise<'open'>((resolve) => {
+        timer = setTimeout(() => resolve('open'), answered ? 1_000 : 20_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (chunk === 'open') {
+      await stream.cancel().catch(() => undefined);
+      body += '<still open>';
+      break;
+    }
+    if (chunk.done) break;
+    body += decoder.decode(chunk.value, { stream: true });
+    if (first !== undefined && body.includes('\n\n')) {
+      first(body.slice(0, body.indexOf('\n\n')));
+      first = undefined;
+    }
+  }
+  return { status: response.status, headers, body };
+}
+
+const eventId = (event: string) => /^id: (.+)$/m.exec(event)?.[1] ?? '';
+
+/** Runs the script on one path and gives each step's exchange, by step name, in order. */
+async function script(url: string): Promise<[string, Exchange][]> {
+  const steps: [string, Exchange][] = [];
+  const c = client(url);
+  const post = (body: string, until?: number) =>
+    c.send({ method: 'POST', body }).then((response) => c.read(response, until));
+  const step = async (name: string, exchange: Promise<Exchange>) => {
+    const seen = await exchange;
+    steps.push([name, seen]);
+    return seen;
+  };
+  await step(
+    'initialize',
+    post(
+      rpc({
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: PROTOCOL,
+          capabilities: {},
+          clientInfo: { name: 'differential', version: '1' },
+        },
+      }),
+    ),
+  );
+  await step('initialized notification', post(rpc({ method: 'notifications/initialized' })));
+  await step('tools/list', post(rpc({ id: 2, method: 'tools/list' })));
+  await step(
+    'describe_tools',
+    post(
+      rpc({
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'describe_tools',
+          arguments: {
+            tool_ids: [
+              'conformance.test_echo',
+              'conformance.test_error_handling',
+              'conformance.test_tool_with_progress',
+            ],
+          },
+        },
+      }),
+    ),
+  );
+  const echoed = await step('call_tool success', post(call(4, 'test_echo', { message: 'hi' })));
+  await step('call_tool error result', post(call(5, 'test_error_handling', {})));
+  await step(
+    'call_tool with progress',
+    post(call(6, 'test_tool_with_progress', {}, { progressToken: 'p-6' })),
+  );
+  await step('call_tool invalid arguments', post(call(7, 'test_echo', { message: 42 })));
+  await step(
+    'tools/call invalid params',
+    post(rpc({ id: 8, method: 'tools/call', params: { name: 42 } })),
+  );
+  await step(
+    'tools/call unknown tool',
+    post(rpc({ id: 9, method: 'tools/call', params: { name: 'no_such_tool' } })),
+  );
+  await step('unknown method', post(rpc({ id: 10, method: 'no/such/method' })));
+  await step('ping', post(rpc({ id: 11, method: 'ping' })));
+  await step(
+    'batch',
+    post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 12, method: 'ping' },
+        { jsonrpc: '2.0', id: 13, method: 'tools/list' },
+      ]),
+    ),
+  );
+  await step(
+    'notification: cancel of no request',
+    post(rpc({ method: 'notifications/cancelled', params: { requestId: 999, reason: 'none' } })),
+  );
+  await step('response to no request', post(rpc({ id: 77, result: {} })));
+  await step('parse error', post('{"jsonrpc": "2.0", "id": 14, "method": '));
+  // A resume from the priming event of an answered call: what followed it, its answer.
+  await step(
+    'resume an answered stream',
+    c
+      .send({ method: 'GET' }, { 'last-event-id': eventId(echoed.body) })
+      .then((response) => c.read(response, 4)),
+  );
+  // A call in flight (1.5 s): its id again (the first of the two 409s), then a resume of its
+  // stream while the first connection still holds it (the second).
+  const slow = await c.send({
+    method: 'POST',
+    body: call(15, 'test_echo', { message: 'slow', delayMs: 1_500 }),
+  });
+  const priming = Promise.withResolvers<string>();
+  const held = c.read(slow, 15, priming.resolve);
+  const primingId = eventId(await priming.promise);
+  await step('same id while in flight', post(call(15, 'test_echo', { message: 'again' })));
+  await step(
+    'resume a stream still held',
+    c
+      .send({ method: 'GET' }, { 'last-event-id': primingId })
+      .then((response) => c.read(response, 15)),
+  );
+  await step('the held stream', held);
+  await step(
+    'DELETE',
+    c.send({ method: 'DELETE' }).then((response) => c.read(response)),
+  );
+  await step('after DELETE', post(rpc({ id: 16, method: 'ping' })));
+  await step(
+    'unknown session id',
+    c
+      .send(
+        { method: 'POST', body: rpc({ id: 17, method: 'ping' }) },
+        { 'mcp-session-id': randomBytes(16).toString('hex') },
+      )
+      .then((response) => c.read(response)),
+  );
+  return steps;
+}
+
+/**
+ * The session id becomes `<session>` and each SSE event id `<event N>`, numbered in the order
+ * they first appear: what is random on both paths, and nothing else.
+ */
+function normalise(steps: [string, Exchange][]): [string, Exchange][] {
+  const session = steps[0]?.[1].headers['mcp-session-id'] ?? '<none>';
+  const events = new Map<string, string>();
+  const text = (value: string) =>
+    value.replaceAll(session, '<session>').replace(/^id: (.+)$/gm, (_line, id: string) => {
+      if (!events.has(id)) events.set(id, `<event ${events.size + 1}>`);
+      return `id: ${events.get(id)}`;
+    });
+  return steps.map(([name, { status, headers, body }]) => [
+    name,
+    {
+      status,
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([key, value]) => [key, text(value)]),
+      ),
+      body: text(body),
+    },
+  ]);
+}
+
+/** Where two transcripts differ: `<step> status|body|header <name>` → both sides. */
+function differences(lanes: [string, Exchange][], sdk: [string, Exchange][]) {
+  const found = new Map<string, { lanes: unknown; sdk: unknown }>();
+  lanes.forEach(([name, a], index) => {
+    const b = sdk[index]?.[1] as Exchange;
+    if (a.status !== b.status) found.set(`${name} status`, { lanes: a.status, sdk: b.status });
+    for (const header of new Set([...Object.keys(a.headers), ...Object.keys(b.headers)]))
+      if (a.headers[header] !== b.headers[header])
+        found.set(`${name} header ${header}`, {
+          lanes: a.headers[header],
+          sdk: b.headers[header],
+        });
+    if (a.body !== b.body) found.set(`${name} body`, { lanes: a.body, sdk: b.body });
+  });
+  return found;
+}
+
+beforeAll(async () => {
+  stack = await openAgentStack({
+    home,
+    env: { MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') },
+    sandbox: false,
+  });
+  const ctx = createContext({ userId: 'alice' });
+  await stack.registry.addServer(ctx, {
+    id: 'conformance',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [serverFixtures.conformance],
+  });
+  // Its catalog known before either script: search_tools' description names its tools from then.
+  await stack.pool.warmUp(ctx, { timeoutMs: 30_000, serverIds: ['conformance'] });
+  for (const wire of ['lanes', 'sdk'] as const) {
+    const options = {
+      stack,
+      port: 0,
+      verifier: new StaticTokenVerifier({ [TOKEN]: 'alice' }),
+      wire,
+    };
+    served[wire] = await serveHttpGateway(options);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await served.lanes?.close();
+  await served.sdk?.close();
+  await stack?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('the wire differential: the lanes and MCP_AGENT_WIRE=sdk give the same bytes', () => {
+  it('sends one script through both paths; they differ exactly where DIVERGENCES says, and why', async () => {
+    const lanes = normalise(await script((served.lanes as { url: string }).url));
+    const sdk = normalise(await script((served.sdk as { url: string }).url));
+    if (process.env.DIFF_DUMP) console.log(JSON.stringify({ lanes, sdk }, null, 1));
+    const get = (name: string) => lanes.find(([step]) => step === name)?.[1] as Exchange;
+    // The script did what it says on the lanes: the server's answers came through the gateway.
+    expect(get('call_tool success').body).toContain('\\"hi\\"');
+    expect(get('call_tool error result').body).toContain('"isError":true');
+    expect(get('call_tool with progress').body.match(/notifications\/progress/g)).toHaveLength(3);
+    expect(get('unknown method').body).toContain('-32601');
+    expect(sdk.map(([name]) => name)).toEqual(lanes.map(([name]) => name));
+
+    const found = differences(lanes, sdk);
+    const report = [...found].map(
+      ([key, { lanes, sdk }]) =>
+        `${key}${key in DIVERGENCES ? '' : ' (NOT LISTED)'}\n  lanes: ${JSON.stringify(lanes)}\n  sdk:   ${JSON.stringify(sdk)}`,
+    );
+    expect([...found.keys()].sort(), report.join('\n')).toEqual(Object.keys(DIVERGENCES).sort());
+  }, 120_000);
+});
