@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
+import { PassThrough } from 'node:stream';
 import { serveHttpGateway } from './http-gateway.js';
+import { serveStdioGateway } from './stdio-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 // The same JSON-RPC messages through both wire paths of the HTTP gateway — the lanes (the
@@ -280,6 +282,117 @@ function differences(lanes: [string, Exchange][], sdk: [string, Exchange][]) {
   return found;
 }
 
+/**
+ * The stdio gateway's script: each message as one line, then a ping whose answer marks the end
+ * of what the message caused (so a message answered with nothing shows as nothing, without a
+ * wait), and the lines written for it. Gives, per step, the lines the gateway wrote.
+ */
+async function stdioScript(wire: Wire): Promise<[string, string][]> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const options = { stack, userId: 'alice', stdin, stdout, wire };
+  const gateway = await serveStdioGateway(options);
+  let out = '';
+  let arrived = () => {};
+  stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    arrived();
+  });
+  let marker = 1_000;
+  const steps: [string, string][] = [];
+  // Whether the gateway wrote the answer to `id` (a line with that id and a result or an error).
+  const answered = (id: number) =>
+    out.split('\n').some((line) => {
+      try {
+        const message = JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown };
+        return message.id === id && (message.result !== undefined || message.error !== undefined);
+      } catch {
+        return false;
+      }
+    });
+  const until = async (id: number) => {
+    const deadline = Date.now() + 20_000;
+    while (!answered(id)) {
+      if (Date.now() > deadline) throw new Error(`no answer to ${id} on ${wire}; it wrote ${out}`);
+      await new Promise<void>((resolve) => {
+        arrived = resolve;
+        setTimeout(resolve, 1_000);
+      });
+    }
+  };
+  // A request's answer first (a call is answered after the ping would be), then the ping's.
+  const step = async (name: string, line: string) => {
+    stdin.write(`${line}\n`);
+    const id = /^\{"jsonrpc":"2.0","id":(\d+),"method"/.exec(line)?.[1];
+    if (id !== undefined) await until(Number(id));
+    const ping = ++marker;
+    stdin.write(`${rpc({ id: ping, method: 'ping' })}\n`);
+    await until(ping);
+    const lines = out.split('\n').filter((l) => l !== '' && !l.endsWith(`"id":${ping}}`));
+    out = '';
+    steps.push([name, lines.join('\n')]);
+  };
+  await step(
+    'initialize',
+    rpc({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: PROTOCOL,
+        capabilities: {},
+        clientInfo: { name: 'differential', version: '1' },
+      },
+    }),
+  );
+  await step('initialized notification', rpc({ method: 'notifications/initialized' }));
+  await step('tools/list', rpc({ id: 2, method: 'tools/list' }));
+  await step(
+    'describe_tools',
+    rpc({
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'describe_tools',
+        arguments: {
+          tool_ids: [
+            'conformance.test_echo',
+            'conformance.test_error_handling',
+            'conformance.test_tool_with_progress',
+          ],
+        },
+      },
+    }),
+  );
+  await step('call_tool success', call(4, 'test_echo', { message: 'hi' }));
+  await step('call_tool error result', call(5, 'test_error_handling', {}));
+  await step(
+    'call_tool with progress',
+    call(6, 'test_tool_with_progress', {}, { progressToken: 'p-6' }),
+  );
+  await step('call_tool invalid arguments', call(7, 'test_echo', { message: 42 }));
+  await step(
+    'tools/call invalid params',
+    rpc({ id: 8, method: 'tools/call', params: { name: 42 } }),
+  );
+  await step('unknown method', rpc({ id: 10, method: 'no/such/method' }));
+  await step(
+    'notification: cancel of no request',
+    rpc({ method: 'notifications/cancelled', params: { requestId: 999, reason: 'none' } }),
+  );
+  await step('response to no request', rpc({ id: 77, result: {} }));
+  await step('not JSON', '{"jsonrpc": "2.0", "id": 14, "method": ');
+  await step('not JSON-RPC', JSON.stringify({ id: 15, hello: 'world' }));
+  await step(
+    'batch',
+    JSON.stringify([
+      { jsonrpc: '2.0', id: 12, method: 'ping' },
+      { jsonrpc: '2.0', id: 13, method: 'ping' },
+    ]),
+  );
+  await gateway.close();
+  return steps;
+}
+
 beforeAll(async () => {
   stack = await openAgentStack({
     home,
@@ -331,6 +444,29 @@ describe('the wire differential: the lanes and MCP_AGENT_WIRE=sdk give the same 
       ([key, { lanes, sdk }]) =>
         `${key}${key in DIVERGENCES ? '' : ' (NOT LISTED)'}\n  lanes: ${JSON.stringify(lanes)}\n  sdk:   ${JSON.stringify(sdk)}`,
     );
-    expect([...found.keys()].sort(), report.join('\n')).toEqual(Object.keys(DIVERGENCES).sort());
+    const listed = Object.keys(DIVERGENCES).filter((key) => !key.startsWith('stdio '));
+    expect([...found.keys()].sort(), report.join('\n')).toEqual(listed.sort());
   }, 120_000);
+
+  it('sends one script of lines through both paths of the stdio gateway; the same lines come back', async () => {
+    const lanes = await stdioScript('lanes');
+    const sdk = await stdioScript('sdk');
+    if (process.env.DIFF_DUMP) console.log(JSON.stringify({ lanes, sdk }, null, 1));
+    const get = (name: string) => lanes.find(([step]) => step === name)?.[1] as string;
+    expect(get('call_tool success')).toContain('\\"hi\\"');
+    expect(get('call_tool error result')).toContain('"isError":true');
+    expect(get('unknown method')).toContain('-32601');
+    expect(get('call_tool with progress').match(/notifications\/progress/g)).toHaveLength(3);
+    const found = new Map<string, { lanes: string; sdk: string }>();
+    lanes.forEach(([name, lines], index) => {
+      const other = sdk[index]?.[1] ?? '<missing>';
+      if (lines !== other) found.set(`stdio ${name}`, { lanes: lines, sdk: other });
+    });
+    const report = [...found].map(
+      ([key, { lanes, sdk }]) =>
+        `${key}${key in DIVERGENCES ? '' : ' (NOT LISTED)'}\n  lanes: ${lanes}\n  sdk:   ${sdk}`,
+    );
+    const listed = Object.keys(DIVERGENCES).filter((key) => key.startsWith('stdio '));
+    expect([...found.keys()].sort(), report.join('\n')).toEqual(listed.sort());
+  }, 60_000);
 });
