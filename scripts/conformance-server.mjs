@@ -1,18 +1,19 @@
 // Runs the official MCP conformance suite's server scenarios against the gateway, four times at
-// once: over streamable HTTP (`mcp-agent serve --http`) and over stdio (`mcp-agent serve --stdio`
-// behind a loopback HTTP bridge, since the suite speaks HTTP only), each with the lanes on and
-// with MCP_AGENT_WIRE=sdk. The gateway fronts a real MCP server with the suite's fixtures
-// (test-support's conformance server), so resources and calls walk gateway → pool → server.
+// once: over streamable HTTP and over stdio (the stdio gateway behind a loopback HTTP bridge, since
+// the suite speaks HTTP only; both served as `mcp-agent serve` serves them by lib/gateway-target),
+// each with the lanes on and with MCP_AGENT_WIRE=sdk. The gateway fronts a real MCP server with
+// the suite's fixtures (test-support's conformance server), so resources and calls walk gateway
+// → pool → server.
 // Every scenario of the suite is either run or listed below as not applicable, with why; a run's
 // expected failures are in scripts/conformance/<run>.expected-failures.yaml, each with its
 // reason. Prints one summary line per run ("conformance-server-<run>: N passed, M failed").
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readExpectedFailures, report, runScenario } from './lib/run-conformance.mjs';
+import { readExpectedFailures, report, runServerSuite, verdict } from './lib/run-conformance.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const suite = join(
@@ -20,7 +21,7 @@ const suite = join(
   'apps/server/node_modules/@modelcontextprotocol/conformance/dist/index.js',
 );
 const cli = join(root, 'apps/cli/dist/cli.js');
-const fixtures = join(root, 'packages/test-support/src/fixtures');
+const fixture = join(root, 'packages/test-support/src/fixtures/conformance-server.mjs');
 
 // The gateway's tools are its meta-tools (search_tools, describe_tools, call_tool, run_code, …);
 // a server's tool is reached as call_tool {"tool_id": "<server>.<tool>"}, never under its own
@@ -73,20 +74,6 @@ const scenarios = [...listed.stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => ma
 if (scenarios.length === 0)
   throw new Error(`the suite listed no server scenarios: ${listed.stderr}`);
 
-// The suite's runs share the machine: at most this many scenarios at once over the four runs.
-const slots = { free: 4, waiting: [] };
-const inSlot = async (work) => {
-  if (slots.free > 0) slots.free -= 1;
-  else await new Promise((resolve) => slots.waiting.push(resolve));
-  try {
-    return await work();
-  } finally {
-    const next = slots.waiting.shift();
-    if (next) next();
-    else slots.free += 1;
-  }
-};
-
 const started = Date.now();
 const outcomes = await Promise.all(runs.map(conformanceRun));
 console.log(`conformance-server: 4 runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -110,37 +97,29 @@ async function conformanceRun(run) {
   const env = { ...process.env, MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64') };
   delete env.MCP_AGENT_WIRE;
   if (run.wire !== undefined) env.MCP_AGENT_WIRE = run.wire;
+  mkdirSync(join(home, 'results'));
   const base = [cli, '--home', home, '--user', 'conformance'];
   const added = spawnSync(
     process.execPath,
-    [
-      ...base,
-      'servers',
-      'add',
-      'conformance',
-      '--command',
-      process.execPath,
-      '--arg',
-      join(fixtures, 'conformance-server.mjs'),
-    ],
+    [...base, 'servers', 'add', 'conformance', '--command', process.execPath, '--arg', fixture],
     { env, encoding: 'utf8' },
   );
   if (added.status !== 0) throw new Error(`${label}: servers add failed: ${added.stderr}`);
-  const target = run.stdio
-    ? start(
-        [join(fixtures, 'stdio-http-bridge.mjs'), process.execPath, ...base, 'serve', '--stdio'],
-        'stdout',
-        /listening (\S+)/,
-        env,
-      )
-    : start([...base, 'serve', '--http', '0'], 'stderr', /MCP gateway on (\S+)/, env);
+  const target = start(
+    [
+      join(root, 'scripts/lib/gateway-target.mjs'),
+      run.stdio ? 'stdio' : 'http',
+      home,
+      'conformance',
+    ],
+    env,
+  );
   try {
-    const url = await target.url;
-    const args = ['server', '--url', url, '--expected-failures', expectedFile];
-    const results = await Promise.all(
-      applicable.map((scenario) =>
-        inSlot(() => runScenario(suite, args, scenario, { expected: expected.has(scenario) })),
-      ),
+    // Every scenario in one start of the suite; those not applicable run too (a session each,
+    // answered at once) and their results are not read.
+    const checks = await runServerSuite(suite, await target.url, join(home, 'results'));
+    const results = applicable.map((scenario) =>
+      verdict(scenario, checks.get(scenario), { expected: expected.has(scenario) }),
     );
     const log = (line) => lines.push(line);
     return report(label, results, { notApplicable: Object.keys(skipped).length, log });
@@ -155,22 +134,15 @@ async function conformanceRun(run) {
   }
 }
 
-/** Starts `node <args…>` and resolves its URL from the first line of `stream` that matches. */
-function start(args, stream, pattern, env) {
-  const child = spawn(process.execPath, args, {
-    stdio: [
-      'ignore',
-      stream === 'stdout' ? 'pipe' : 'ignore',
-      stream === 'stderr' ? 'pipe' : 'ignore',
-    ],
-    env,
-  });
+/** Starts `node <args…>` and resolves the URL it prints (`listening <url>`). */
+function start(args, env) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`it did not start: ${seen}`)), 30_000);
-    child[stream].on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       seen += chunk;
-      const match = pattern.exec(seen);
+      const match = /listening (\S+)/.exec(seen);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -3,3 +3,4 @@ export { holdSqliteLock, watchEventLoop, type HeldLock } from './lock-holder.js'
 export { alive, descendants, liveChildren } from './process-tree.js';
 export { serverFixtures, sqliteLockHolder } from './server-fixtures.js';
 export { streamedBody } from './streamed-body.js';
+export { lineTransport, serveStdioOverHttp, type StdioHttpBridge } from './stdio-http-bridge.js';

@@ -35,11 +35,6 @@ export const serverFixtures = {
    * test_error_handling, test_tool_with_progress, test://static-text, …) on the SDK's McpServer.
    */
   conformance: fileURLToPath(new URL('../src/fixtures/conformance-server.mjs', import.meta.url)),
-  /**
-   * Serves a stdio MCP server on loopback streamable HTTP, a child per session (argv: the
-   * command and its arguments); prints `listening <url>`. The suite speaks HTTP only.
-   */
-  stdioHttpBridge: fileURLToPath(new URL('../src/fixtures/stdio-http-bridge.mjs', import.meta.url)),
   /** A shell script that answers initialize and tools/list, then nothing. */
   tiny: fileURLToPath(new URL('../src/fixtures/tiny-server.sh', import.meta.url)),
 } as const;
