@@ -1,5 +1,5 @@
-// Shared by the conformance runners: runs one scenario of the official suite and reads its
-// verdict from the output.
+// Shared by the conformance runners: runs the official suite (one scenario, or every server
+// scenario against one URL) and reads its verdicts.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,14 +62,8 @@ export function verdict(scenario, checks, { expected = false } = {}) {
   };
 }
 
-/**
- * Runs `node <suite> <args…>` and resolves {scenario, passed, checks, output}. With `expected`
- * (the scenario is in the run's expected-failures file, passed to the suite as
- * `--expected-failures`), `outcome` is `xfail` when it failed as the file says and `stale` when
- * it passed; otherwise `pass` or `fail`.
- */
-export function runScenario(suite, args, scenario, { expected = false } = {}) {
-  const started = Date.now();
+/** Runs `node <suite> <args…>` and resolves {scenario, passed, checks, output}. */
+export function runScenario(suite, args, scenario) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [suite, ...args, '--scenario', scenario], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,22 +76,7 @@ export function runScenario(suite, args, scenario, { expected = false } = {}) {
       const checks = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
       const passed =
         code === 0 && checks !== null && checks[3] === '0' && !/OVERALL: FAILED/.test(output);
-      // With a baseline the suite exits 0 when an expected failure failed, 1 when it passed.
-      const outcome = expected
-        ? code === 0 && /Baseline check passed/.test(output)
-          ? 'xfail'
-          : 'stale'
-        : passed
-          ? 'pass'
-          : 'fail';
-      resolve({
-        scenario,
-        passed: outcome === 'pass',
-        outcome,
-        checks: checks ? `${checks[1]}/${checks[2]}` : '?',
-        seconds: (Date.now() - started) / 1000,
-        output,
-      });
+      resolve({ scenario, passed, checks: checks ? `${checks[1]}/${checks[2]}` : '?', output });
     });
   });
 }
@@ -129,7 +108,7 @@ export function report(label, results, { notApplicable = 0, log = console.log } 
   for (const result of results) {
     const outcome = result.outcome ?? (result.passed ? 'pass' : 'fail');
     log(
-      `${mark[outcome].padEnd(5)} ${result.scenario.padEnd(36)} checks ${result.checks.padEnd(5)}${result.seconds === undefined ? '' : ` ${result.seconds.toFixed(1).padStart(5)} s`}${outcome === 'stale' ? '  (passes: remove it from the expected failures)' : ''}`,
+      `${mark[outcome].padEnd(5)} ${result.scenario.padEnd(36)} checks ${result.checks}${outcome === 'stale' ? '  (passes: remove it from the expected failures)' : ''}`,
     );
     if (outcome === 'fail') {
       log(
