@@ -50,6 +50,65 @@ const call = (id: number, tool: string, args: object, meta?: object) =>
     },
   });
 
+/** The messages both scripts send, over either transport, in this order: `[step, message]`. */
+const MESSAGES: [string, string][] = [
+  [
+    'initialize',
+    rpc({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: PROTOCOL,
+        capabilities: {},
+        clientInfo: { name: 'differential', version: '1' },
+      },
+    }),
+  ],
+  ['initialized notification', rpc({ method: 'notifications/initialized' })],
+  ['tools/list', rpc({ id: 2, method: 'tools/list' })],
+  [
+    'describe_tools',
+    rpc({
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'describe_tools',
+        arguments: {
+          tool_ids: [
+            'conformance.test_echo',
+            'conformance.test_error_handling',
+            'conformance.test_tool_with_progress',
+          ],
+        },
+      },
+    }),
+  ],
+  ['call_tool success', call(4, 'test_echo', { message: 'hi' })],
+  ['call_tool error result', call(5, 'test_error_handling', {})],
+  ['call_tool with progress', call(6, 'test_tool_with_progress', {}, { progressToken: 'p-6' })],
+  ['call_tool invalid arguments', call(7, 'test_echo', { message: 42 })],
+  ['tools/call invalid params', rpc({ id: 8, method: 'tools/call', params: { name: 42 } })],
+  [
+    'tools/call unknown tool',
+    rpc({ id: 9, method: 'tools/call', params: { name: 'no_such_tool' } }),
+  ],
+  ['unknown method', rpc({ id: 10, method: 'no/such/method' })],
+  ['ping', rpc({ id: 11, method: 'ping' })],
+  [
+    'batch',
+    JSON.stringify([
+      { jsonrpc: '2.0', id: 12, method: 'ping' },
+      { jsonrpc: '2.0', id: 13, method: 'tools/list' },
+    ]),
+  ],
+  [
+    'notification: cancel of no request',
+    rpc({ method: 'notifications/cancelled', params: { requestId: 999, reason: 'none' } }),
+  ],
+  ['response to no request', rpc({ id: 77, result: {} })],
+  ['parse error', '{"jsonrpc": "2.0", "id": 14, "method": '],
+];
+
 /** One client of one path: sends, reads whole answers, and writes down what it saw. */
 function client(url: string) {
   let session: string | undefined;
@@ -133,73 +192,8 @@ async function script(url: string): Promise<[string, Exchange][]> {
     steps.push([name, seen]);
     return seen;
   };
-  await step(
-    'initialize',
-    post(
-      rpc({
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: PROTOCOL,
-          capabilities: {},
-          clientInfo: { name: 'differential', version: '1' },
-        },
-      }),
-    ),
-  );
-  await step('initialized notification', post(rpc({ method: 'notifications/initialized' })));
-  await step('tools/list', post(rpc({ id: 2, method: 'tools/list' })));
-  await step(
-    'describe_tools',
-    post(
-      rpc({
-        id: 3,
-        method: 'tools/call',
-        params: {
-          name: 'describe_tools',
-          arguments: {
-            tool_ids: [
-              'conformance.test_echo',
-              'conformance.test_error_handling',
-              'conformance.test_tool_with_progress',
-            ],
-          },
-        },
-      }),
-    ),
-  );
-  const echoed = await step('call_tool success', post(call(4, 'test_echo', { message: 'hi' })));
-  await step('call_tool error result', post(call(5, 'test_error_handling', {})));
-  await step(
-    'call_tool with progress',
-    post(call(6, 'test_tool_with_progress', {}, { progressToken: 'p-6' })),
-  );
-  await step('call_tool invalid arguments', post(call(7, 'test_echo', { message: 42 })));
-  await step(
-    'tools/call invalid params',
-    post(rpc({ id: 8, method: 'tools/call', params: { name: 42 } })),
-  );
-  await step(
-    'tools/call unknown tool',
-    post(rpc({ id: 9, method: 'tools/call', params: { name: 'no_such_tool' } })),
-  );
-  await step('unknown method', post(rpc({ id: 10, method: 'no/such/method' })));
-  await step('ping', post(rpc({ id: 11, method: 'ping' })));
-  await step(
-    'batch',
-    post(
-      JSON.stringify([
-        { jsonrpc: '2.0', id: 12, method: 'ping' },
-        { jsonrpc: '2.0', id: 13, method: 'tools/list' },
-      ]),
-    ),
-  );
-  await step(
-    'notification: cancel of no request',
-    post(rpc({ method: 'notifications/cancelled', params: { requestId: 999, reason: 'none' } })),
-  );
-  await step('response to no request', post(rpc({ id: 77, result: {} })));
-  await step('parse error', post('{"jsonrpc": "2.0", "id": 14, "method": '));
+  for (const [name, body] of MESSAGES) await step(name, post(body));
+  const echoed = steps.find(([name]) => name === 'call_tool success')?.[1] as Exchange;
   // A resume from the priming event of an answered call: what followed it, its answer.
   await step(
     'resume an answered stream',
@@ -332,63 +326,8 @@ async function stdioScript(wire: Wire): Promise<[string, string][]> {
     out = '';
     steps.push([name, lines.join('\n')]);
   };
-  await step(
-    'initialize',
-    rpc({
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: PROTOCOL,
-        capabilities: {},
-        clientInfo: { name: 'differential', version: '1' },
-      },
-    }),
-  );
-  await step('initialized notification', rpc({ method: 'notifications/initialized' }));
-  await step('tools/list', rpc({ id: 2, method: 'tools/list' }));
-  await step(
-    'describe_tools',
-    rpc({
-      id: 3,
-      method: 'tools/call',
-      params: {
-        name: 'describe_tools',
-        arguments: {
-          tool_ids: [
-            'conformance.test_echo',
-            'conformance.test_error_handling',
-            'conformance.test_tool_with_progress',
-          ],
-        },
-      },
-    }),
-  );
-  await step('call_tool success', call(4, 'test_echo', { message: 'hi' }));
-  await step('call_tool error result', call(5, 'test_error_handling', {}));
-  await step(
-    'call_tool with progress',
-    call(6, 'test_tool_with_progress', {}, { progressToken: 'p-6' }),
-  );
-  await step('call_tool invalid arguments', call(7, 'test_echo', { message: 42 }));
-  await step(
-    'tools/call invalid params',
-    rpc({ id: 8, method: 'tools/call', params: { name: 42 } }),
-  );
-  await step('unknown method', rpc({ id: 10, method: 'no/such/method' }));
-  await step(
-    'notification: cancel of no request',
-    rpc({ method: 'notifications/cancelled', params: { requestId: 999, reason: 'none' } }),
-  );
-  await step('response to no request', rpc({ id: 77, result: {} }));
-  await step('not JSON', '{"jsonrpc": "2.0", "id": 14, "method": ');
+  for (const [name, line] of MESSAGES) await step(name, line);
   await step('not JSON-RPC', JSON.stringify({ id: 15, hello: 'world' }));
-  await step(
-    'batch',
-    JSON.stringify([
-      { jsonrpc: '2.0', id: 12, method: 'ping' },
-      { jsonrpc: '2.0', id: 13, method: 'ping' },
-    ]),
-  );
   await gateway.close();
   return steps;
 }
