@@ -121,6 +121,23 @@ async function conformanceRun(run) {
     const results = applicable.map((scenario) =>
       verdict(scenario, checks.get(scenario), { expected: expected.has(scenario) }),
     );
+    // What proves the switch: on `sdk` no part of @mcp-agent/wire ran; on `lanes` the call lane
+    // (the suite's tools/call requests) and, over stdio, the stdio line transport did.
+    const activity = await target.stop();
+    const printed = Object.keys(activity).length > 0;
+    const wireHeld =
+      printed &&
+      (run.wire === 'sdk'
+        ? Object.values(activity).every((count) => count === 0)
+        : activity.callLaneCalls > 0 && (!run.stdio || activity.stdioLineTransports > 0));
+    lines.push(`wire activity (${run.wire ?? 'lanes'}): ${JSON.stringify(activity)}`);
+    if (!wireHeld)
+      results.push({
+        scenario: 'wire activity',
+        outcome: 'fail',
+        checks: '0/1',
+        output: `    FAILED: ${!printed ? 'the gateway printed no wire activity' : run.wire === 'sdk' ? 'a part of the wire ran on sdk' : 'the lanes did not run'}`,
+      });
     const log = (line) => lines.push(line);
     return report(label, results, { notApplicable: Object.keys(skipped).length, log });
   } catch (error) {
@@ -134,7 +151,10 @@ async function conformanceRun(run) {
   }
 }
 
-/** Starts `node <args…>` and resolves the URL it prints (`listening <url>`). */
+/**
+ * Starts `node <args…>`: `url` resolves to the URL it prints (`listening <url>`), `stop()` ends it
+ * and resolves to the wire activity it printed as it closed (`{}` when it printed none).
+ */
 function start(args, env) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = new Promise((resolve, reject) => {
@@ -152,12 +172,17 @@ function start(args, env) {
       reject(new Error(`it exited (${code}) before it started: ${seen}`)),
     );
   });
+  let printed = '';
+  child.stdout.on('data', (chunk) => (printed += chunk));
   // Its home goes once it has exited and let go of its database.
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const activity = /^wire-activity (.+)$/m.exec(printed)?.[1];
+    return activity === undefined ? {} : JSON.parse(activity);
   };
   return { url, stop };
 }
