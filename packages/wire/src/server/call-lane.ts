@@ -64,12 +64,13 @@ export function openCallLane(transport: Transport, handle: CallHandler): void {
       signal,
       sendNotification: async (notification) => {
         if (!signal.aborted)
-          await transport.send({ jsonrpc: '2.0', ...notification }, { relatedRequestId: id });
+          // The SDK Protocol's key order, so both wire paths write the same bytes.
+          await transport.send({ ...notification, jsonrpc: '2.0' }, { relatedRequestId: id });
       },
     };
     handle(request, extra)
       .then(
-        (result) => (signal.aborted ? undefined : transport.send({ jsonrpc: '2.0', id, result })),
+        (result) => (signal.aborted ? undefined : transport.send({ result, jsonrpc: '2.0', id })),
         (error: { code?: unknown; message?: string; data?: unknown }) => {
           if (signal.aborted) return undefined;
           const code = Number.isSafeInteger(error.code)
