@@ -180,8 +180,9 @@ function client(url: string) {
 
 /**
  * The exchange of a response: its status, the headers a client acts on, and its body to its end;
- * with `until`, to the event that answers that id and then for as long as the stream stays open
- * within a short grace (a resumed SSE stream may stay open), marked `<still open>` if it did.
+ * with `until`, to the event that answers that id and then up to 2 s more for its end (a resumed
+ * SSE stream may stay open), marked `<still open>` if it did not end; a stream silent for 8 s
+ * before its answer is marked so too. Margins for a loaded machine; a path's answers take ms.
  */
 async function read(
   response: Response,
@@ -204,7 +205,7 @@ async function read(
     const chunk = await Promise.race([
       stream.read(),
       new Promise<'open'>((resolve) => {
-        timer = setTimeout(() => resolve('open'), answered ? 1_000 : 8_000);
+        timer = setTimeout(() => resolve('open'), answered ? 2_000 : 8_000);
       }),
     ]).finally(() => clearTimeout(timer));
     if (chunk === 'open') {
@@ -244,11 +245,11 @@ async function script(url: string): Promise<[string, Exchange][]> {
       .send({ method: 'GET' }, { 'last-event-id': eventId(echoed.body) })
       .then((response) => c.read(response, 4)),
   );
-  // A call in flight (1.5 s): its id again (the first of the two 409s), then a resume of its
+  // A call in flight (3 s, room for both steps on a loaded machine): its id again (the first of the two 409s), then a resume of its
   // stream while the first connection still holds it (the second).
   const slow = await c.send({
     method: 'POST',
-    body: call(15, 'test_echo', { message: 'slow', delayMs: 1_500 }),
+    body: call(15, 'test_echo', { message: 'slow', delayMs: 3_000 }),
   });
   const priming = Promise.withResolvers<string>();
   const held = c.read(slow, 15, priming.resolve);
