@@ -74,15 +74,20 @@ export default tseslint.config(
     files: [`${folder}/**/*.{ts,mts,js,mjs}`],
     rules: { 'no-restricted-imports': layerRule(folder, allowed) },
   })),
-  ...FOLDER_RULES.map((rule) => {
-    const member = rule.folder.split('/').slice(0, 2).join('/');
-    return {
-      files: [`${rule.folder}**/*.{ts,mts,js,mjs}`],
-      rules: {
-        'no-restricted-imports': layerRule(member, LAYERS[member], [folderPattern(rule)]),
-      },
-    };
-  }),
+  // ESLint keeps only the last setting of a rule that matches a file, so a folder inside another
+  // rule's folder carries the outer rules' patterns too, and comes after them.
+  ...[...FOLDER_RULES]
+    .sort((a, b) => a.folder.length - b.folder.length)
+    .map((rule) => {
+      const member = rule.folder.split('/').slice(0, 2).join('/');
+      const enclosing = FOLDER_RULES.filter((outer) => rule.folder.startsWith(outer.folder));
+      return {
+        files: [`${rule.folder}**/*.{ts,mts,js,mjs}`],
+        rules: {
+          'no-restricted-imports': layerRule(member, LAYERS[member], enclosing.map(folderPattern)),
+        },
+      };
+    }),
   // The server's web UI runs in the browser.
   { files: ['apps/server/ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   prettier,

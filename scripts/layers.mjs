@@ -69,6 +69,14 @@ export const FOLDER_RULES = [
       "registry's store/ must not import connections/ (or the MCP Registry client): the edge runs one way, connections → store.",
   },
   {
+    // Readiness is the vocabulary availability reads (ConnectionState); it never reads availability.
+    folder: 'packages/registry/src/store/readiness/',
+    notInto: ['packages/registry/src/store/availability/'],
+    entries: [],
+    message:
+      "registry's store/readiness/ must not import store/availability/: availability reads the readiness vocabulary, the edge runs one way.",
+  },
+  {
     // Sign-in sits below every surface that uses it: the gateway, the API and the UI read auth/.
     folder: 'apps/server/src/auth/',
     notInto: ['apps/server/src/gateway/'],

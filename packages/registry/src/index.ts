@@ -144,4 +144,4 @@ export {
 } from './connections/oauth/oauth-service.js';
 export { type StoredTokens } from './connections/oauth/vault-oauth-provider.js';
 export { type TokenStore } from './connections/oauth/token-store.js';
-export type { LaunchPlan, PoolStore, RecordedState } from './store/readiness/pool-store.js';
+export type { LaunchPlan, PoolStore, RecordedState } from './connections/pool/pool-store.js';

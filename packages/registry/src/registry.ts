@@ -29,7 +29,7 @@ import {
   type UserServerPolicy,
 } from './store/availability/user-server-policy.js';
 import { WriteObserver } from './store/database/write-observer.js';
-import type { LaunchPlan } from './store/readiness/pool-store.js';
+import type { LaunchPlan } from './connections/pool/pool-store.js';
 import { AVAILABILITY, type ImportResult, type RegistryOptions } from './registry-options.js';
 import { indexAppServers } from './store/availability/app-servers.js';
 import { emitChange, type ChangeFeed, type RegistryChange } from './store/changes/change-feed.js';

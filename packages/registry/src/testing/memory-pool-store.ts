@@ -8,7 +8,7 @@ import {
 } from '@mcp-agent/core';
 import { notFound } from '../store/repositories/connections.js';
 import { Availability, judgeServer } from '../store/availability/availability.js';
-import type { LaunchPlan, PoolStore } from '../store/readiness/pool-store.js';
+import type { LaunchPlan, PoolStore } from '../connections/pool/pool-store.js';
 import type { RegistryEvents } from '../store/changes/registry-events.js';
 import type { ConnectionStateUpdate } from '../store/repositories/connections.js';
 import type { CatalogUpdate } from '../store/repositories/tool-catalog.js';

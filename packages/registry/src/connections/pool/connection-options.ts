@@ -3,7 +3,7 @@ import type { BackoffOptions } from '@mcp-agent/core';
 import type { WireMode } from '@mcp-agent/wire';
 import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import type { ConnectionState } from '../../store/readiness/connection-state.js';
-import type { RecordedState } from '../../store/readiness/pool-store.js';
+import type { RecordedState } from './pool-store.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 
 /** Discovery and request settings of one connection. */

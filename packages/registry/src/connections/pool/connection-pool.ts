@@ -14,7 +14,7 @@ import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
-import type { PoolStore } from '../../store/readiness/pool-store.js';
+import type { PoolStore } from './pool-store.js';
 import type { ResourceListing } from './list-all-resources.js';
 import type { CallOptions, ConnectionOptions } from './connection-options.js';
 import { PooledConnection } from './pooled-connection.js';

@@ -17,7 +17,7 @@ import {
   backoffDelay,
   sleep,
 } from '@mcp-agent/core';
-import type { PoolStore } from '../../store/readiness/pool-store.js';
+import type { PoolStore } from './pool-store.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { ConnectionMetrics, ConnectionState } from '../../store/readiness/connection-state.js';
 import { callToolAsTask } from './call-tool-as-task.js';

@@ -1,8 +1,11 @@
 import type { AgentContext, ServerConfig } from '@mcp-agent/core';
-import type { Availability } from '../availability/availability.js';
-import type { RegistryEvents } from '../changes/registry-events.js';
-import type { ConnectionStateUpdate, ConnectionStatus } from '../repositories/connections.js';
-import type { CatalogUpdate } from '../repositories/tool-catalog.js';
+import type { Availability } from '../../store/availability/availability.js';
+import type { RegistryEvents } from '../../store/changes/registry-events.js';
+import type {
+  ConnectionStateUpdate,
+  ConnectionStatus,
+} from '../../store/repositories/connections.js';
+import type { CatalogUpdate } from '../../store/repositories/tool-catalog.js';
 
 /** How the pool should open one tenant's server. */
 export interface LaunchPlan {
