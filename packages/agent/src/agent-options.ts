@@ -6,8 +6,8 @@ import type { ConnectionPool, Registry } from '@mcp-agent/registry';
 import type { AgentLimits } from './agent-limits.js';
 import type { ModelClient } from './model/model-client.js';
 import type { PriceTable } from './model/model-prices.js';
-import type { TaskContext } from './planner/task-context.js';
-import type { ToolMode } from './session/tool-modes.js';
+import type { TaskContext } from './input/task-context.js';
+import type { ToolMode } from './planner/tool-modes.js';
 
 /**
  * What an agent is made of: the parts {@link openAgentStack} wires on the defaults. A host that

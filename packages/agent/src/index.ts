@@ -20,7 +20,7 @@ export {
   type ModelProvider,
 } from './model/model-from-env.js';
 export { DEFAULT_MODEL_PRICES, type ModelPrice, type PriceTable } from './model/model-prices.js';
-export { InvalidToolInput } from './model/model-client.js';
+export { InvalidToolInput } from './input/invalid-tool-input.js';
 export type {
   ContentBlock,
   ModelClient,
@@ -30,9 +30,10 @@ export type {
   ModelTool,
 } from './model/model-client.js';
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
-export { TOOL_MODES, type DirectTool, type ToolMode } from './session/tool-modes.js';
+export { TOOL_MODES, type ToolMode } from './planner/tool-modes.js';
+export type { DirectTool } from './session/direct-tool.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';
 export { executeTaskTool } from './session/meta-tools/execute-task.js';
 export { searchScope } from './session/search-scope.js';
-export { taskContextSchema, type TaskContext } from './planner/task-context.js';
+export { taskContextSchema, type TaskContext } from './input/task-context.js';
 export type { Observation } from './session/observation.js';

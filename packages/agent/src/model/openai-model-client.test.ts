@@ -5,7 +5,8 @@ import {
   type ChatScriptStep,
   type ScriptedOpenAIServer,
 } from '../testing/index.js';
-import { InvalidToolInput, type ModelRequest } from './model-client.js';
+import { InvalidToolInput } from '../input/invalid-tool-input.js';
+import type { ModelRequest } from './model-client.js';
 import { createModelClientFromEnv } from './model-from-env.js';
 import { createOpenAIModelClient, type OpenAIModelClientOptions } from './openai-model-client.js';
 

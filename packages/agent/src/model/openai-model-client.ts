@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { ConfigError } from '@mcp-agent/core';
 import { endpointRefusal, type EndpointSettings } from './endpoint-refusal.js';
+import { InvalidToolInput } from '../input/invalid-tool-input.js';
 import {
-  InvalidToolInput,
   type ContentBlock,
   type ModelClient,
   type ModelMessage,

@@ -6,12 +6,8 @@ import {
   type JsonValue,
   type StepEvent,
 } from '@mcp-agent/core';
-import {
-  InvalidToolInput,
-  type ContentBlock,
-  type ModelClient,
-  type ModelMessage,
-} from '../model/model-client.js';
+import { InvalidToolInput } from '../input/invalid-tool-input.js';
+import type { ContentBlock, ModelClient, ModelMessage } from '../model/model-client.js';
 import type { MetaToolSession } from '../session/meta-tool-session.js';
 import { generateTraced } from '../telemetry/model-span.js';
 import type { BudgetTracker } from './budget.js';

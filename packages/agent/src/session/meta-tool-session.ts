@@ -11,8 +11,7 @@ import {
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
-import { InvalidToolInput } from '../model/model-client.js';
-import type { BudgetTracker } from '../planner/budget.js';
+import { InvalidToolInput } from '../input/invalid-tool-input.js';
 import { metaToolAttributes } from '../telemetry/meta-tool-span.js';
 import {
   listMetaTool,
@@ -28,8 +27,8 @@ import { readResult } from './meta-tools/read-result.js';
 import { runCode } from './meta-tools/run-code.js';
 import { searchTools } from './meta-tools/search-tools.js';
 import { failed, type Observation } from './observation.js';
-import type { SessionState } from './session-state.js';
-import type { DirectTool } from './tool-modes.js';
+import type { SessionBudget, SessionState } from './session-state.js';
+import type { DirectTool } from './direct-tool.js';
 
 /** Options of {@link MetaToolSession}. */
 export interface MetaToolSessionOptions {
@@ -40,7 +39,7 @@ export interface MetaToolSessionOptions {
   /** Without one, run_code answers that it is unavailable. */
   readonly sandbox?: Sandbox;
   /** The task's budget; a gateway session has none. */
-  readonly budget?: BudgetTracker;
+  readonly budget?: SessionBudget;
   /**
    * Whether the reader sees images (a model that reads them; an MCP client): results then show
    * images within the dispatcher's image limits beside their data; default true.

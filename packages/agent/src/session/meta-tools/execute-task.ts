@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonValue, MCPTaskResult } from '@mcp-agent/core';
-import { taskContextSchema, type TaskContext } from '../../planner/task-context.js';
+import { taskContextSchema, type TaskContext } from '../../input/task-context.js';
 import type { MetaTool } from '../meta-tool.js';
 import { answered } from '../observation.js';
 

@@ -1,7 +1,8 @@
 import type { AgentContext, JsonObject } from '@mcp-agent/core';
 import type { Knowledge } from '@mcp-agent/knowledge';
 import type { DeepViewTool } from '@mcp-agent/knowledge';
-import { modePrompt, systemPrompt } from '../planner/prompts.js';
+import type { DirectTool } from '../session/direct-tool.js';
+import { modePrompt, systemPrompt } from './prompts.js';
 
 /**
  * How the model reaches the tools. `discovery` (the default): the meta-tools, tools found by
@@ -24,18 +25,6 @@ export type ToolMode = 'discovery' | 'all-tools' | 'code-first';
 
 /** Every mode, the default first. */
 export const TOOL_MODES: readonly ToolMode[] = ['discovery', 'all-tools', 'code-first'];
-
-/** A server's tool given to the model under its own name (`all-tools`). */
-export interface DirectTool {
-  /** `<server>__<tool>`, in the characters and length both model APIs accept. */
-  readonly name: string;
-  /** The tool's id (`<server>.<tool>`), which the call is dispatched to. */
-  readonly toolId: string;
-  /** The server's own description of the tool, verbatim. */
-  readonly description: string;
-  /** The server's own JSON Schema of its arguments, verbatim. */
-  readonly inputSchema: JsonObject;
-}
 
 /** What a mode changes: the system prompt, and the session's tools. */
 export interface ModeSurface {
