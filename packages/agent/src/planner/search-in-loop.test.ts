@@ -6,6 +6,7 @@ import { Knowledge } from '@mcp-agent/knowledge';
 import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { MetaToolSession } from '../session/meta-tool-session.js';
+import { addSearchServers } from '../session/meta-tools/search-test-helpers.js';
 import { MockModelClient, mockText, mockToolUse } from '../testing/index.js';
 import { BudgetTracker } from './budget.js';
 import { systemPrompt } from './prompts.js';
@@ -18,32 +19,10 @@ import { Trajectory } from './trajectory.js';
 let registry: Registry;
 let ctx: AgentContext;
 
-const tool = (name: string, description: string) => ({
-  name,
-  description,
-  inputSchema: { type: 'object', properties: {} },
-});
-
 beforeEach(async () => {
   registry = await createTestRegistry();
   ctx = createContext({ userId: 'alice' });
-  const servers = {
-    github: [
-      tool('list_issues', 'List the open issues of a repository'),
-      tool('create_issue', 'Create an issue in a repository'),
-    ],
-    slack: [tool('post_message', 'Post a message to a Slack channel')],
-    calendar: [tool('create_event', 'Create an event in a calendar')],
-  };
-  for (const [id, tools] of Object.entries(servers)) {
-    await registry.addServer(ctx, {
-      id,
-      transport: 'streamable-http',
-      url: `https://${id}.example/mcp`,
-    });
-    await registry.replaceCatalog(ctx, id, tools);
-    await registry.recordState(ctx, id, { status: 'ready' });
-  }
+  await addSearchServers(registry, ctx);
 });
 afterEach(async () => {
   await registry.close();

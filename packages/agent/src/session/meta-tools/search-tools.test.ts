@@ -12,6 +12,7 @@ import type { Registry } from '@mcp-agent/registry';
 import { createTestRegistry } from '@mcp-agent/registry/testing';
 import { MetaToolSession } from '../meta-tool-session.js';
 import { MAX_SEARCH_SCOPE_CHARS, searchScope } from '../search-scope.js';
+import { addSearchServers, listedTool as tool } from './search-test-helpers.js';
 
 // search_tools over a real (in-memory SQLite) registry and the real search: one query or
 // several, each answered on its own, tools listed once under their server.
@@ -19,33 +20,11 @@ let registry: Registry;
 let ctx: AgentContext;
 let knowledge: Knowledge | undefined;
 
-const tool = (name: string, description: string) => ({
-  name,
-  description,
-  inputSchema: { type: 'object', properties: {} },
-});
-
 beforeEach(async () => {
   registry = await createTestRegistry();
   ctx = createContext({ userId: 'alice' });
   knowledge = undefined;
-  const servers = {
-    github: [
-      tool('list_issues', 'List the open issues of a repository'),
-      tool('create_issue', 'Create an issue in a repository'),
-    ],
-    slack: [tool('post_message', 'Post a message to a Slack channel')],
-    calendar: [tool('create_event', 'Create an event in a calendar')],
-  };
-  for (const [id, tools] of Object.entries(servers)) {
-    await registry.addServer(ctx, {
-      id,
-      transport: 'streamable-http',
-      url: `https://${id}.example/mcp`,
-    });
-    await registry.replaceCatalog(ctx, id, tools);
-    await registry.recordState(ctx, id, { status: 'ready' });
-  }
+  await addSearchServers(registry, ctx);
 });
 afterEach(async () => {
   await registry.close();
