@@ -107,6 +107,13 @@ export {
   type TenantAttributeMode,
 } from './telemetry/tenant-attribute.js';
 export {
+  tracedCall,
+  type CallEnd,
+  type CallOutcome,
+  type ExchangeIdentity,
+  type TracedCall,
+} from './telemetry/traced-call.js';
+export {
   captureTraceContext,
   inSpan,
   isTracing,

@@ -78,6 +78,7 @@ describe('the public surface of @mcp-agent/core', () => {
         "toJsonSafe",
         "toMcpAgentError",
         "toolNameProblem",
+        "tracedCall",
         "userIdProblem",
         "withinTraceContext",
       ]

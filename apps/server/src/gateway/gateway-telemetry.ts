@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation, SpanKind, type Span } from '@opentelemetry/api';
+import { context, propagation } from '@opentelemetry/api';
 import {
-  afterTurn,
-  inSpan,
   instruments,
   isTelemetryObserved,
   jsonBytes,
-  markSpanFailed,
   mcpTrafficObserver,
+  SpanKind,
   tenantAttributes,
-  toMcpAgentError,
+  tracedCall,
 } from '@mcp-agent/core';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -37,7 +35,8 @@ export interface GatewayRequest {
  * Runs one gateway request in a server span, `tools/call <meta-tool>` (the MCP conventions),
  * continuing the client's trace when its `_meta` carries one, with counts and latency per method
  * and meta-tool, and tells the process's MCP traffic observer of it (see `observeMcpTraffic`);
- * those two after the turn that answered it (`afterTurn`), so that neither delays the answer.
+ * those two after the turn that answered it (core's `tracedCall`, as the pool's calls), so that
+ * neither delays the answer, the span and the observer naming a failure by the same code.
  * `run` gets the id its context is to have (`createContext`'s `requestId`) while an observer
  * is set, so the calls it makes are read with it; `undefined` otherwise. `responseBytes` sizes
  * its answer (default: written out as JSON, only for a span that records or an observer).
@@ -58,87 +57,49 @@ export function traceGatewayRequest<T extends object>(
         ? request.tool
         : 'unknown';
   const toolId = request.arguments?.tool_id;
-  return inSpan(
-    tool === undefined ? request.method : `${request.method} ${tool}`,
-    () => ({
-      kind: SpanKind.SERVER,
-      attributes: {
-        'mcp_agent.gateway': true,
-        'mcp.method.name': request.method,
-        ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-        ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
-        ...tenantAttributes(request.userId),
-      },
-      // The client's trace context (read only when a span is made).
-      context: propagation.extract(context.active(), request.meta ?? {}),
-    }),
-    async (span: Span) => {
-      const recording = span.isRecording();
-      // Only while an observer is set: a context otherwise makes its own id when it is read.
-      const requestId = mcpTrafficObserver() === undefined ? undefined : randomUUID();
-      // Sizes written once, for the span that records and the observer alike.
-      const requestBytes =
-        recording && request.arguments !== undefined ? jsonBytes(request.arguments) : undefined;
-      let answerBytes: number | undefined;
-      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
-      const at = Date.now();
-      const started = performance.now();
-      let outcome = 'error';
-      let errorType: string | undefined;
-      let answered: T | undefined;
-      try {
-        const result = await run(requestId);
-        answered = result;
-        const isError = (result as { isError?: unknown }).isError === true;
-        outcome = isError ? 'tool_error' : 'ok';
-        if (isError) {
-          errorType = 'tool_error';
-          markSpanFailed(span, errorType);
-        }
-        if (recording) {
-          answerBytes = responseBytes(result);
-          span.setAttribute('mcp_agent.response.bytes', answerBytes);
-        }
-        return result;
-      } catch (thrown) {
-        errorType = toMcpAgentError(thrown).code;
-        throw thrown;
-      } finally {
-        const durationMs = performance.now() - started;
-        // Counted once the answer is on its way (none of it changes the answer), when anything
-        // counts it.
+  // Only while an observer is set: a context otherwise makes its own id when it is read.
+  const requestId = mcpTrafficObserver() === undefined ? undefined : randomUUID();
+  return tracedCall(
+    {
+      name: tool === undefined ? request.method : `${request.method} ${tool}`,
+      start: () => ({
+        kind: SpanKind.SERVER,
+        attributes: {
+          'mcp_agent.gateway': true,
+          'mcp.method.name': request.method,
+          ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+          ...(typeof toolId === 'string' ? { 'mcp_agent.tool_id': toolId.slice(0, 300) } : {}),
+          ...tenantAttributes(request.userId),
+        },
+        // The client's trace context (read only when a span is made).
+        context: propagation.extract(context.active(), request.meta ?? {}),
+      }),
+      arguments: request.arguments,
+      responseBytes,
+      ...(requestId === undefined
+        ? {}
+        : {
+            exchange: () => ({
+              direction: 'in' as const,
+              userId: request.userId,
+              requestId,
+              method: request.method,
+              name: tool ?? request.method,
+              ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
+            }),
+          }),
+      count: ({ outcome, durationMs }) => {
         const metrics = instruments();
-        if (metrics.recording || requestId !== undefined)
-          afterTurn(() => {
-            const labels = {
-              'mcp.method.name': request.method,
-              ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
-              outcome,
-            };
-            metrics.gatewayRequests.add(1, labels);
-            metrics.gatewayDuration.record(durationMs / 1000, labels);
-            if (requestId !== undefined)
-              mcpTrafficObserver()?.exchanged({
-                direction: 'in',
-                userId: request.userId,
-                requestId,
-                method: request.method,
-                name: tool ?? request.method,
-                ...(typeof toolId === 'string' ? { toolId: toolId.slice(0, 300) } : {}),
-                at,
-                durationMs,
-                outcome: errorType === undefined ? 'ok' : 'error',
-                ...(errorType === undefined ? {} : { errorType }),
-                ...(request.arguments === undefined
-                  ? {}
-                  : { requestBytes: requestBytes ?? jsonBytes(request.arguments) }),
-                ...(answered === undefined
-                  ? {}
-                  : { responseBytes: answerBytes ?? responseBytes(answered) }),
-              });
-          });
-      }
+        const labels = {
+          'mcp.method.name': request.method,
+          ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool }),
+          outcome,
+        };
+        metrics.gatewayRequests.add(1, labels);
+        metrics.gatewayDuration.record(durationMs / 1000, labels);
+      },
     },
+    () => run(requestId),
   );
 }
 

@@ -17,7 +17,8 @@ import { instruments } from './instruments.js';
 import { observeMcpTraffic } from './mcp-traffic.js';
 import { isTelemetryObserved } from './telemetry-observed.js';
 import { configureTenantAttribute, tenantAttributes, tenantHash } from './tenant-attribute.js';
-import { inSpan, recordInternalSpans } from './tracing.js';
+import { NotFoundError } from '../errors.js';
+import { inSpan, markSpanFailed, recordInternalSpans } from './tracing.js';
 
 afterEach(() => {
   recordInternalSpans(true);
@@ -115,6 +116,40 @@ describe('telemetry without an SDK', () => {
       { name: 'tools/call a', ended: true },
       { name: 'tools/call b', ended: true },
     ]);
+  });
+
+  it('inSpan marks a throw with its stable code, unless the work marked the span failed first', async () => {
+    const marks: string[][] = [];
+    const tracer = {
+      startActiveSpan: (_name: string, _options: SpanOptions, run: (span: Span) => unknown) => {
+        const codes: string[] = [];
+        marks.push(codes);
+        // A span that records: what it was marked with is kept, in order.
+        const span = {
+          isRecording: () => true,
+          setAttribute: (key: string, value: string) => {
+            if (key === 'error.type') codes.push(value);
+            return span;
+          },
+          setStatus: () => span,
+          end: () => undefined,
+        } as unknown as Span;
+        return run(span);
+      },
+    } as unknown as Tracer;
+    trace.setGlobalTracerProvider({ getTracer: () => tracer });
+    await expect(
+      inSpan('plain', {}, async () => {
+        throw new NotFoundError('gone');
+      }),
+    ).rejects.toThrow('gone');
+    await expect(
+      inSpan('marked', {}, async (span) => {
+        markSpanFailed(span, '-32000');
+        throw new Error('Connection closed');
+      }),
+    ).rejects.toThrow('Connection closed');
+    expect(marks).toEqual([['NOT_FOUND'], ['-32000']]);
   });
 
   it('inSpan makes only server and client spans while internal ones are off', async () => {

@@ -88,7 +88,8 @@ export function recordInternalSpans(on: boolean): void {
  * Runs `run` inside a new span that is the active one for everything it awaits, so the spans of
  * the work it starts become its children (but for a `leaf`, which is never entered). A throw
  * marks the span failed with the error's stable code (never its message, which may quote a
- * server or a user) and is rethrown; the span always ends. `start` may be a function, called
+ * server or a user), unless its work marked it failed already ({@link markSpanFailed}), and is
+ * rethrown; the span always ends. `start` may be a function, called
  * only when a span is made. Without an SDK registered no span is made at all: `run` gets a span
  * that records nothing, on the per-call path that costs nothing but this check; nor is an
  * internal one while {@link recordInternalSpans} is off.
@@ -117,7 +118,9 @@ export function inSpan<T>(
     try {
       return await run(span);
     } catch (thrown) {
-      markSpanFailed(span, toMcpAgentError(thrown).code);
+      // A span its work marked failed keeps that code: the work may have recorded it elsewhere
+      // too (a trace log's `errorType`), and the two must agree.
+      if (!markedFailed.has(span)) markSpanFailed(span, toMcpAgentError(thrown).code);
       throw thrown;
     } finally {
       span.end();
@@ -137,8 +140,20 @@ function runUnrecorded<T>(run: (span: Span) => Promise<T>): Promise<T> {
   return promised(() => run(NOT_RECORDING));
 }
 
-/** Marks a span failed with a stable error code, for work that reports failure without throwing. */
+// The spans marked failed by their work, which a throw then leaves as they are. Kept on the
+// process, as the switches are: a span marked by one copy of this package and ended by another.
+const MARKED_FAILED = Symbol.for('mcp-agent.telemetry.marked-failed');
+const markedSlot = globalThis as { [MARKED_FAILED]?: WeakSet<Span> };
+const markedFailed = (markedSlot[MARKED_FAILED] ??= new WeakSet<Span>());
+
+/**
+ * Marks a span failed with a stable error code, for work that reports failure without throwing,
+ * or that names the failure in its own terms before it throws (a JSON-RPC code): {@link inSpan}
+ * then keeps this code rather than reading the error again.
+ */
 export function markSpanFailed(span: Span, code: string): void {
+  if (!span.isRecording()) return;
+  markedFailed.add(span);
   span.setAttribute('error.type', code);
   span.setStatus({ code: SpanStatusCode.ERROR, message: code });
 }

@@ -1,15 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  afterTurn,
-  inSpan,
   instruments,
   isTelemetryObserved,
-  jsonBytes,
-  markSpanFailed,
-  mcpTrafficObserver,
   SpanKind,
   tenantAttributes,
   toMcpAgentError,
+  tracedCall,
   type AgentContext,
 } from '@mcp-agent/core';
 
@@ -20,8 +16,9 @@ import {
  * the sizes of the request and the result in bytes — never the arguments or the result. The
  * per-server counters and latency histogram are recorded too, and the process's MCP traffic
  * observer told of the call, so every call through the pool counts, whoever made it: after the
- * turn that answered it (`afterTurn`), so that none of it delays the answer. Where nothing reads
- * any of it (`isTelemetryObserved`), the call runs as it is.
+ * turn that answered it (core's `tracedCall`, as the gateway's requests), so that none of it
+ * delays the answer. A JSON-RPC error's code is the span's `error.type` and the observer's alike.
+ * Where nothing reads any of it (`isTelemetryObserved`), the call runs as it is.
  */
 export function tracedToolCall(
   ctx: AgentContext,
@@ -32,82 +29,42 @@ export function tracedToolCall(
   call: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
   if (!isTelemetryObserved()) return call();
-  return inSpan(
-    `tools/call ${toolName}`,
-    () => ({
-      kind: SpanKind.CLIENT,
-      // The request to the server: nothing under it makes a span.
-      leaf: true,
-      attributes: {
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': toolName,
-        'mcp.server': serverId,
-        'mcp_agent.connection.reused': reused,
-        ...tenantAttributes(ctx.userId),
-      },
-    }),
-    async (span) => {
-      // Sizes cost a serialisation: on the span only while it records, and written once when
-      // the traffic observer is told of them too.
-      const recording = span.isRecording();
-      const requestBytes = recording ? jsonBytes(args) : undefined;
-      let responseBytes: number | undefined;
-      if (requestBytes !== undefined) span.setAttribute('mcp_agent.request.bytes', requestBytes);
-      const at = Date.now();
-      const started = performance.now();
-      let outcome = 'error';
-      let errorType: string | undefined;
-      let answered: CallToolResult | undefined;
-      try {
-        const result = await call();
-        answered = result;
-        outcome = result.isError === true ? 'tool_error' : 'ok';
-        if (outcome === 'tool_error') {
-          errorType = 'tool_error';
-          markSpanFailed(span, errorType);
-        }
-        if (recording) {
-          responseBytes = jsonBytes(result);
-          span.setAttribute('mcp_agent.response.bytes', responseBytes);
-        }
-        return result;
-      } catch (thrown) {
-        errorType = errorTypeOf(thrown);
-        markSpanFailed(span, errorType);
-        throw thrown;
-      } finally {
-        const durationMs = performance.now() - started;
-        span.setAttribute('mcp_agent.outcome', outcome);
-        // Counted once the answer is on its way (none of it changes the answer), when anything
-        // counts it.
+  return tracedCall(
+    {
+      name: `tools/call ${toolName}`,
+      start: () => ({
+        kind: SpanKind.CLIENT,
+        // The request to the server: nothing under it makes a span.
+        leaf: true,
+        attributes: {
+          'mcp.method.name': 'tools/call',
+          'gen_ai.tool.name': toolName,
+          'mcp.server': serverId,
+          'mcp_agent.connection.reused': reused,
+          ...tenantAttributes(ctx.userId),
+        },
+      }),
+      arguments: args,
+      errorType: errorTypeOf,
+      exchange: () => ({
+        direction: 'out',
+        userId: ctx.userId,
+        requestId: ctx.requestId,
+        method: 'tools/call',
+        name: toolName,
+        server: serverId,
+      }),
+      count: ({ outcome, errorType, durationMs }) => {
         const metrics = instruments();
-        if (metrics.recording || mcpTrafficObserver() !== undefined)
-          afterTurn(() => {
-            const server = { server: serverId };
-            metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
-            metrics.serverCalls.add(1, { ...server, outcome });
-            metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
-            if (errorType !== undefined)
-              metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
-            mcpTrafficObserver()?.exchanged({
-              direction: 'out',
-              userId: ctx.userId,
-              requestId: ctx.requestId,
-              method: 'tools/call',
-              name: toolName,
-              server: serverId,
-              at,
-              durationMs,
-              outcome: errorType === undefined ? 'ok' : 'error',
-              ...(errorType === undefined ? {} : { errorType }),
-              requestBytes: requestBytes ?? jsonBytes(args),
-              ...(answered === undefined
-                ? {}
-                : { responseBytes: responseBytes ?? jsonBytes(answered) }),
-            });
-          });
-      }
+        const server = { server: serverId };
+        metrics.serverAcquisitions.add(1, { ...server, reused: String(reused) });
+        metrics.serverCalls.add(1, { ...server, outcome });
+        metrics.serverDuration.record(durationMs / 1000, { ...server, outcome });
+        if (errorType !== undefined)
+          metrics.serverErrors.add(1, { ...server, 'error.type': errorType });
+      },
     },
+    call,
   );
 }
 
