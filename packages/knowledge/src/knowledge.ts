@@ -1,15 +1,10 @@
 import {
-  clip,
   InvalidArgumentsError,
-  McpAgentError,
-  PolicyDeniedError,
-  parseToolId,
   renamedOption,
+  type McpAgentError,
   systemClock,
-  ToolNotFoundError,
   type AgentContext,
   type Clock,
-  type ParsedToolId,
 } from '@mcp-agent/core';
 import { createHash } from 'node:crypto';
 import { toToolSpec, type Registry } from '@mcp-agent/registry';
@@ -17,21 +12,18 @@ import { CatalogIndexes, serverKey, type CatalogIndex } from './catalog-indexes.
 import type { SearchHit } from './search/search-document.js';
 import type { SearchIndex } from './search/search-index.js';
 import { ToolSearchIndex } from './search/tool-search-index.js';
-import {
-  fuseSignals,
-  type RankingSignal,
-  type SignalHit,
-  type WeightedRanking,
-} from './ranking/ranking-signal.js';
+import { fuseForQuery, type RankingSignal, type SignalHit } from './ranking/ranking-signal.js';
 import { SEMANTIC_DEPTH, SemanticRanker, semanticSignal } from './semantic/semantic-ranker.js';
 import { toolSearchAnswer, type ToolSearchAnswer } from './tool-search-answer.js';
 import { ToolboxBuilder, type ToolManifest } from './toolbox-builder.js';
-import { describeTool, type DeepViewOptions, type DeepViewTool } from './views/deep-view.js';
+import type { DeepViewOptions, DeepViewTool } from './views/deep-view.js';
 import { inventoryView, type InventoryViewOptions } from './views/inventory-view.js';
 import { trimText } from './views/description-text.js';
 import { checkQueries } from './search-queries.js';
 import { browseServers, type BrowseOptions, type ServerBrowseAnswer } from './server-browse.js';
 import { toDocument } from './tool-document.js';
+import { lookUpTools } from './tool-lookup.js';
+import { toolNotFound } from './tool-not-found.js';
 import type {
   KnowledgeOptions,
   KnowledgeSearchOptions,
@@ -293,7 +285,7 @@ export class Knowledge {
       const hits =
         others.length === 0
           ? lexical
-          : this.#fuse(
+          : fuseForQuery(
               query,
               lexical,
               others.map(({ signal, hits }) => ({ weight: signal.weight, hits })),
@@ -315,32 +307,11 @@ export class Knowledge {
     return { index, found: queries.map((q) => ({ ...byQuery.get(q)!, query: q })), warnings };
   }
 
-  // The rankings fused; a tool named exactly by the query stays first.
-  #fuse(
-    query: string,
-    lexical: readonly SearchHit[],
-    others: readonly WeightedRanking[],
-    index: SearchIndex,
-  ): SearchHit[] {
-    const fused = fuseSignals(lexical, others, (id) => index.get(id));
-    const named = query.trim().toLowerCase();
-    const exact = (hit: SearchHit) =>
-      hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
-    // Relevance follows the fused order: the best relevance scaled by share of the best score.
-    const top = Math.max(0, ...fused.map((hit) => hit.relevance));
-    const best = Math.max(Number.MIN_VALUE, ...fused.map((hit) => hit.score));
-    const scaled = fused.map((hit) => {
-      const relevance = exact(hit) ? 1 : Math.round((top * hit.score * 1000) / best) / 1000;
-      return { ...hit, relevance };
-    });
-    return [...scaled.filter(exact), ...scaled.filter((hit) => !exact(hit))];
-  }
-
   /**
    * The debloated specs of `toolIds`; ids the tenant does not have come back as
    * `ToolNotFoundError`s with the closest ids as suggestions. `full` lifts the view's budgets.
    */
-  async deepView(
+  deepView(
     ctx: AgentContext,
     toolIds: readonly string[],
     options: DeepViewOptions = {},
@@ -350,50 +321,13 @@ export class Knowledge {
     /** One error per id not found, with suggestions. */
     errors: McpAgentError[];
   }> {
-    const tools: DeepViewTool[] = [];
-    const errors: McpAgentError[] = [];
-    const availability = await this.#registry.availability(ctx);
-    // Each id parsed once: a tool id, a server the tenant has outside this request, or nothing.
-    const parsed = toolIds.map((raw): ParsedToolId | McpAgentError | undefined => {
-      try {
-        const id = parseToolId(raw);
-        const server = availability.get(id.serverId);
-        if (server === undefined) return undefined;
-        return server.excludedBy === undefined
-          ? id
-          : new PolicyDeniedError(`${id.id} is not available in this request.`, {
-              details: { toolId: id.id, reason: server.excludedBy },
-            });
-      } catch {
-        return undefined;
-      }
+    return lookUpTools(this.#registry, ctx, toolIds, options, async (id) => {
+      // The suggestions come from the tenant's own searchable tools, as a search would.
+      const { index, servers } = await this.#sync(ctx, {});
+      return toolNotFound(id, (name) =>
+        index.search(name, { limit: 3, servers }).map((hit) => hit.id),
+      );
     });
-    const catalogs = await this.#registry.storedToolsOf(ctx, [
-      ...new Set(parsed.flatMap((id) => (id === undefined || isError(id) ? [] : [id.serverId]))),
-    ]);
-    for (const [index, id] of parsed.entries()) {
-      if (id !== undefined && isError(id)) {
-        errors.push(id);
-        continue;
-      }
-      const tool = id && catalogs.get(id.serverId)?.find((t) => t.name === id.toolName);
-      if (id !== undefined && tool !== undefined)
-        tools.push(describeTool(toToolSpec(id.serverId, tool.raw), options));
-      else errors.push(await this.#notFound(ctx, id?.id ?? String(toolIds[index])));
-    }
-    return { tools, errors };
-  }
-
-  async #notFound(ctx: AgentContext, id: string): Promise<ToolNotFoundError> {
-    const name = id.includes('.') ? id.slice(id.indexOf('.') + 1) : id;
-    const { index, servers } = await this.#sync(ctx, {});
-    const suggestions =
-      name.trim() === '' ? [] : index.search(name, { limit: 3, servers }).map((hit) => hit.id);
-    const shown = clip(id, 80);
-    return new ToolNotFoundError(
-      `Unknown tool "${shown}".${suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_tools to find tool ids.`,
-      { details: { toolId: shown, suggestions } },
-    );
   }
 
   // The index of the tenant's catalog (shared with every tenant that has the same one) and the
@@ -445,8 +379,4 @@ export class Knowledge {
       .filter((id) => wanted === undefined || wanted.has(id));
     return { ...catalog, servers: searchable };
   }
-}
-
-function isError(value: ParsedToolId | McpAgentError): value is McpAgentError {
-  return McpAgentError.isInstance(value);
 }

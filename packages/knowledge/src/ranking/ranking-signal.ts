@@ -103,3 +103,27 @@ export function fuseSignals(
     .map((hit) => ({ ...hit, score: Math.round(hit.score * 1000) / 1000 }))
     .sort((a, b) => b.score - a.score || compareText(a.id, b.id));
 }
+
+/**
+ * One query's rankings fused ({@link fuseSignals}), then shaped as its answer: a tool the query
+ * names exactly (its name or id) first with relevance 1, every other tool's relevance the best
+ * relevance scaled by its share of the best fused score, so relevance follows the fused order.
+ */
+export function fuseForQuery(
+  query: string,
+  lexical: readonly SearchHit[],
+  others: readonly WeightedRanking[],
+  index: SearchIndex,
+): SearchHit[] {
+  const fused = fuseSignals(lexical, others, (id) => index.get(id));
+  const named = query.trim().toLowerCase();
+  const exact = (hit: SearchHit) =>
+    hit.name.toLowerCase() === named || hit.id.toLowerCase() === named;
+  const top = Math.max(0, ...fused.map((hit) => hit.relevance));
+  const best = Math.max(Number.MIN_VALUE, ...fused.map((hit) => hit.score));
+  const scaled = fused.map((hit) => {
+    const relevance = exact(hit) ? 1 : Math.round((top * hit.score * 1000) / best) / 1000;
+    return { ...hit, relevance };
+  });
+  return [...scaled.filter(exact), ...scaled.filter((hit) => !exact(hit))];
+}
