@@ -24,13 +24,11 @@ import { callToolAsTask } from './call-tool-as-task.js';
 import { checkedCallResult } from './call-tool-result.js';
 import { RequestLane } from '@mcp-agent/wire';
 import { warnOfCatalog } from './catalog-warnings.js';
-import { errorText, isHandshakeTimeout } from './attempt-failure.js';
-
-// How long a recorded handshake timeout counts as "just timed out" (see #hungLately).
-const HUNG_LATELY_MS = 10 * 60_000;
+import { errorText } from './attempt-failure.js';
 import { connectAndList, NeedsAuthorization } from './connect-attempt.js';
 import type { CallOptions, ConnectionHooks, ConnectionOptions } from './connection-options.js';
 import { ConnectionUsage } from './connection-usage.js';
+import { HungLately } from './hung-lately.js';
 import { listAllResources, type ResourceListing } from './list-all-resources.js';
 import { listAllTools } from './list-all-tools.js';
 import { withheldEnv } from './passed-env.js';
@@ -57,10 +55,8 @@ export class PooledConnection {
   #session: (PooledSession & { readonly transport: Transport }) | undefined;
   // The attempt under way, so that closing mid-discovery ends its process too.
   #attempt: { client: Client; transport: Transport } | undefined;
-  #hungAtHandshake = false;
-  // The server timed out at its last start (here or in another process, lately): a discovery
-  // tries once instead of `attempts` times, until one succeeds.
-  #hungLately: boolean;
+  // Whether the server hung at its handshake lately: a discovery then tries it once.
+  readonly #hung: HungLately;
   #discovery: Promise<void> | undefined;
   #state: ConnectionState;
   #closing = false;
@@ -86,12 +82,7 @@ export class PooledConnection {
     this.#logger = ctx.logger.child({ serverId: config.id });
     this.#breaker = new CircuitBreaker(options.breaker, () => ctx.clock.now());
     this.#usage = new ConnectionUsage(ctx.clock);
-    const last = hooks.lastState;
-    this.#hungLately =
-      last !== undefined &&
-      last.status !== 'ready' &&
-      isHandshakeTimeout(last.lastError) &&
-      ctx.clock.now() - last.recordedAt < HUNG_LATELY_MS;
+    this.#hung = new HungLately(hooks.lastState, ctx.clock.now());
     this.#state = {
       userId: ctx.userId,
       serverId: config.id,
@@ -120,7 +111,7 @@ export class PooledConnection {
 
   /** True when the last failed attempt got no answer to the MCP handshake in time. */
   get hungAtHandshake(): boolean {
-    return this.#hungAtHandshake;
+    return this.#hung.atHandshake;
   }
 
   /**
@@ -289,7 +280,7 @@ export class PooledConnection {
     let lastError = 'unknown error';
     let failed = false;
     let needsAuthorization = false;
-    const attempts = this.#hungLately ? 1 : this.#options.attempts;
+    const attempts = this.#hung.attempts(this.#options.attempts);
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (this.#closing) break;
       if (!this.#breaker.tryAcquire()) {
@@ -309,7 +300,7 @@ export class PooledConnection {
         this.#usage.touch();
         this.#breaker.recordSuccess();
         this.#restarts = 0;
-        this.#hungLately = false;
+        this.#hung.discovered();
         const update = await this.#store.replaceCatalog(this.#ctx, this.serverId, tools);
         warnOfCatalog(update, this.#logger);
         await this.#setState({
@@ -339,12 +330,7 @@ export class PooledConnection {
     if (this.#closing)
       throw new NotReadyError(`The connection to "${this.serverId}" was closed while connecting.`);
     await this.#setState({ status: needsAuthorization ? 'needs_auth' : 'failed', lastError });
-    const once = this.#hungLately && attempts < this.#options.attempts;
-    this.#hungLately ||= this.#hungAtHandshake;
-    // Said up front, so nobody wonders about the other attempts: it hung at its last start too.
-    const why = once
-      ? `${lastError} (tried once, not ${this.#options.attempts} times: it did not answer the MCP handshake at its last start either)`
-      : lastError;
+    const why = this.#hung.failed(lastError, attempts, this.#options.attempts);
     throw new NotReadyError(`Server "${this.serverId}" failed: ${why}`, {
       details: { servers: [this.#diagnostics()] },
     });
@@ -355,12 +341,12 @@ export class PooledConnection {
       started: (attempt) => (this.#attempt = attempt),
       connected: (client, transport) => {
         this.#attempt = undefined;
-        this.#hungAtHandshake = false;
+        this.#hung.attemptEnded(false);
         this.#adopt(client, transport);
       },
       failed: (hungAtHandshake) => {
         this.#attempt = undefined;
-        this.#hungAtHandshake = hungAtHandshake;
+        this.#hung.attemptEnded(hungAtHandshake);
       },
     });
   }
