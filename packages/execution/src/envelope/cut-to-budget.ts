@@ -4,6 +4,7 @@ import { BYTES_PER_TOKEN } from './envelope-limits.js';
 import type { PathSegment } from './json-path.js';
 import { charCost, isHigh, isHighCode, isLow, JsonSizes, stringSize } from './json-size.js';
 import { MARKER_KEY, Markers, tokensOf } from './markers.js';
+import { dropLargest, waterFill } from './budget-shares.js';
 
 /** Where the value being cut sits, and which part of it to show. */
 export interface CutOptions {
@@ -36,6 +37,7 @@ export interface CutResult {
 // A cut value keeps at least this many bytes of its own beside its marker, or it is dropped
 // for a marker alone (largest first), so that what is shown is worth its marker.
 const MIN_VISIBLE_BYTES = 64;
+
 // An array prefers whole items to many cut ones: each kept item is promised up to this share
 // of the budget (and never less than MIN_ITEM_BYTES), and never less than it needs to show
 // something of its own beside its marker.
@@ -313,7 +315,7 @@ class Cutter {
       return tail ?? {};
     }
     const room = budget - fixed - (tail === undefined ? 0 : tailKeySize + 1 + this.size(tail));
-    const shares = dropLargest(sizes, floors, room);
+    const shares = dropLargest(sizes, floors, room, MIN_VISIBLE_BYTES);
     const out: JsonObject = {};
     sizes.forEach((size, k) => {
       const key = keys[start + k] as string;
@@ -329,65 +331,6 @@ class Cutter {
     this.shown = sizes.length;
     return out;
   }
-}
-
-/**
- * Shares of `room` for values of `sizes`: every value gets at least its floor, and the rest is
- * poured evenly, so that small values stay whole and the large ones split what is left.
- */
-function waterFill(
-  sizes: readonly number[],
-  floors: readonly number[],
-  room: number,
-  pinned: ReadonlySet<number> = new Set(),
-): number[] {
-  const shareAt = (level: number) =>
-    sizes.map((size, i) =>
-      pinned.has(i) ? (floors[i] as number) : Math.min(size, Math.max(floors[i] as number, level)),
-    );
-  let low = 0;
-  let high = Math.max(0, ...sizes);
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (sum(shareAt(mid)) <= room) low = mid;
-    else high = mid - 1;
-  }
-  return shareAt(low);
-}
-
-/**
- * {@link waterFill}, after dropping the largest values to their floor (their marker) until every
- * value that is still cut keeps {@link MIN_VISIBLE_BYTES} of its own.
- */
-function dropLargest(sizes: readonly number[], floors: readonly number[], room: number): number[] {
-  const largest = sizes
-    .map((_, i) => i)
-    .sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
-  const attempt = (dropped: number) => {
-    const pinned = new Set(largest.slice(0, dropped));
-    const shares = waterFill(sizes, floors, room, pinned);
-    const worthIt = shares.every(
-      (share, i) =>
-        pinned.has(i) ||
-        share >= (sizes[i] as number) ||
-        share >= (floors[i] as number) + MIN_VISIBLE_BYTES,
-    );
-    return { shares, worthIt };
-  };
-  let low = 0;
-  let high = largest.length;
-  while (low < high) {
-    const mid = Math.floor((low + high) / 2);
-    if (attempt(mid).worthIt) high = mid;
-    else low = mid + 1;
-  }
-  return attempt(low).shares;
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
 }
 
 function tokens(bytes: number): string {
