@@ -1,4 +1,4 @@
-// The list of test projects: one per package and app. vitest.config.ts reads it through
+// The list of test projects: one per package and app, and the benchmarks' own tests. vitest.config.ts reads it through
 // `test.projects`, because Vitest 4+ no longer picks up a workspace file by itself.
 const members = [
   'packages/core',
@@ -11,12 +11,13 @@ const members = [
   'packages/compat',
   'apps/cli',
   'apps/server',
+  'benchmarks',
 ];
 
 export default members.map((dir) => ({
   extends: true as const,
   test: {
-    name: dir.split('/')[1],
+    name: dir.split('/').at(-1),
     root: dir,
     include: ['src/**/*.test.ts'],
     // Minutes-long cases run in their own suite: bash scripts/dev.sh test:slow.

@@ -1,31 +1,31 @@
-// `pnpm bench <name> [args…]`: runs a package's benchmark from its build/ (compiled by its
-// tsconfig.bench.json, never into the published dist/). Each prints one JSON
-// object on its last line.
+// `pnpm bench <name> [args…]`: runs a benchmark of the private benchmarks/ package from its
+// build/ (one folder per area; `tsc --build` compiles it). Each prints one JSON object on its
+// last line.
 import { spawnSync } from 'node:child_process';
 
 const benches = {
-  retrieval: 'packages/knowledge/build/bench/main.js',
-  context: 'packages/knowledge/build/bench/main.js',
-  browse: 'packages/knowledge/build/bench/main.js',
-  'no-match': 'packages/knowledge/build/bench/main.js',
-  reachability: 'packages/knowledge/build/bench/main.js',
-  'search-speed': 'packages/knowledge/build/bench/main.js',
-  'search-tenants': 'packages/knowledge/build/bench/main.js',
-  pool: 'packages/registry/build/bench/main.js',
-  'sqlite-lock': 'packages/registry/build/bench/main.js',
-  dispatch: 'packages/actions/build/bench/main.js',
-  sandbox: 'packages/actions/build/bench/main.js',
-  'result-sizes': 'packages/actions/build/bench/main.js',
-  agent: 'packages/agent/build/bench/main.js',
-  served: 'apps/server/build/bench/main.js',
-  gateway: 'apps/server/build/bench/main.js',
-  ui: 'apps/server/build/bench/main.js',
-  scale: 'apps/server/build/bench/main.js',
-  'load-03': 'apps/server/build/bench/main.js',
-  'load-05': 'apps/server/build/bench/main.js',
-  'load-06': 'apps/server/build/bench/main.js',
-  soak: 'apps/server/build/bench/main.js',
-  'cold-start': 'apps/server/build/bench/main.js',
+  retrieval: 'benchmarks/build/knowledge/main.js',
+  context: 'benchmarks/build/knowledge/main.js',
+  browse: 'benchmarks/build/knowledge/main.js',
+  'no-match': 'benchmarks/build/knowledge/main.js',
+  reachability: 'benchmarks/build/knowledge/main.js',
+  'search-speed': 'benchmarks/build/knowledge/main.js',
+  'search-tenants': 'benchmarks/build/knowledge/main.js',
+  pool: 'benchmarks/build/registry/main.js',
+  'sqlite-lock': 'benchmarks/build/registry/main.js',
+  dispatch: 'benchmarks/build/actions/main.js',
+  sandbox: 'benchmarks/build/actions/main.js',
+  'result-sizes': 'benchmarks/build/actions/main.js',
+  agent: 'benchmarks/build/agent/main.js',
+  served: 'benchmarks/build/server/main.js',
+  gateway: 'benchmarks/build/server/main.js',
+  ui: 'benchmarks/build/server/main.js',
+  scale: 'benchmarks/build/server/main.js',
+  'load-03': 'benchmarks/build/server/main.js',
+  'load-05': 'benchmarks/build/server/main.js',
+  'load-06': 'benchmarks/build/server/main.js',
+  soak: 'benchmarks/build/server/main.js',
+  'cold-start': 'benchmarks/build/server/main.js',
   // The task suite is the CLI's `eval` (see apps/cli/README.md).
   tasks: ['apps/cli/dist/mcp-agent.js', 'eval'],
 };

@@ -115,7 +115,7 @@ run_logged() {
 
 ensure_install() {
   local stamp="node_modules/.dev-install-stamp" want
-  want="$(node --version) $(cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json apps/*/package.json 2>/dev/null | cksum)"
+  want="$(node --version) $(cat pnpm-lock.yaml package.json pnpm-workspace.yaml packages/*/package.json apps/*/package.json benchmarks/package.json 2>/dev/null | cksum)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
   run_logged "pnpm install --frozen-lockfile" "$logs/install.log" \
     pnpm install --frozen-lockfile --reporter=append-only

@@ -28,9 +28,10 @@ const packages = [
 // Every package is MIT but the dictionary data, which keeps CC-CEDICT's licence.
 const licenceOf = (dir) => (dir === 'packages/cedict-data' ? 'CC-BY-SA-4.0' : 'MIT');
 const memoryServer = `@modelcontextprotocol/server-memory@${readJson(join(root, 'apps/cli/package.json')).devDependencies['@modelcontextprotocol/server-memory']}`;
-// Nothing that is a test, a benchmark, a fixture or build bookkeeping may be packed.
+// Nothing that is a test, a fixture or build bookkeeping may be packed (the benchmarks are a
+// private package of their own).
 const FORBIDDEN =
-  /(\.test\.|test-helpers|\/bench\/|\/bin\/conformance|fixtures|\.tsbuildinfo|\.map$|^package\/src\/)/;
+  /(\.test\.|test-helpers|\/bin\/conformance|fixtures|\.tsbuildinfo|\.map$|^package\/src\/)/;
 
 const CONSUMER = `import { ConfigError, McpAgentError, ToolNotFoundError, createContext } from '@mcp-agent/core';
 import { executeTask, closeSharedStack, openAgentStack, type AgentStack } from '@mcp-agent/agent';
@@ -85,7 +86,7 @@ try {
     for (const f of files) console.log(`  ${String(f.size).padStart(8)}  ${f.path}`);
     const bad = files.filter((f) => FORBIDDEN.test(f.path)).map((f) => f.path);
     check(
-      `${dir}: no test, bench, fixture, map or build info is packed`,
+      `${dir}: no test, fixture, map or build info is packed`,
       bad.length === 0,
       bad.join(', '),
     );

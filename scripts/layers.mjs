@@ -1,6 +1,21 @@
 // The package order, as each package.json declares it: a package imports only the packages
 // listed for it (core → wire → registry → knowledge / execution → actions → agent → apps).
-// test-support holds fixtures for tests and is open to all but core.
+// test-support holds fixtures for tests and is open to all but core. The private benchmarks/
+// package may import every package (through its entry points); nothing imports it.
+export const PACKAGES = [
+  'core',
+  'test-support',
+  'wire',
+  'registry',
+  'execution',
+  'knowledge',
+  'actions',
+  'agent',
+  'compat',
+  'server',
+  'cli',
+  'benchmarks',
+];
 export const LAYERS = {
   'packages/core': [],
   'packages/test-support': [],
@@ -41,20 +56,8 @@ export const LAYERS = {
     'server',
     'test-support',
   ],
+  benchmarks: PACKAGES.filter((name) => name !== 'benchmarks'),
 };
-export const PACKAGES = [
-  'core',
-  'test-support',
-  'wire',
-  'registry',
-  'execution',
-  'knowledge',
-  'actions',
-  'agent',
-  'compat',
-  'server',
-  'cli',
-];
 
 // Rules between folders of one package: files under `folder` never import from `notInto`
 // (relative imports, or the package's own subpath entries in `entries`). Enforced by

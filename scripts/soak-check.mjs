@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 
 const args = ['soak', '--minutes', '2', '--tenants', '12', '--idle-ms', '10000', '--check'];
-const run = spawnSync(process.execPath, ['apps/server/build/bench/main.js', ...args], {
+const run = spawnSync(process.execPath, ['benchmarks/build/server/main.js', ...args], {
   encoding: 'utf8',
   stdio: ['ignore', 'pipe', 'inherit'],
   timeout: 5 * 60_000,

@@ -1,6 +1,7 @@
 // `node scripts/source-figures.mjs [--json]`: the size of each package's source, for a closing
 // note. Source is every .ts under src/ except tests (`*.test.ts`, `*-test-helpers.ts`,
-// `contract-tests/`); benchmarks and ./testing doubles count as source, and are also shown apart.
+// `contract-tests/`); ./testing doubles count as source, and are also shown apart. The private
+// benchmarks/ package is shown on its own line, outside the total.
 // Lines are counted as `wc -l` counts them. It also counts the source files over 400 lines and
 // the imports that run against the layering eslint.config.js enforces (scripts/layers.mjs), so a
 // note can show them without running the linter.
@@ -9,11 +10,17 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { FOLDER_RULES, LAYERS } from './layers.mjs';
 
 const root = join(import.meta.dirname, '..');
-const members = ['packages', 'apps'].flatMap((group) =>
-  readdirSync(join(root, group), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => join(group, entry.name)),
-);
+const BENCHMARKS = 'benchmarks';
+const members = [
+  ...['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(group, entry.name)),
+  ),
+  BENCHMARKS,
+];
+/** The workspace member a file belongs to (`packages/x`, `apps/x` or `benchmarks`). */
+const memberOf = (file) => members.find((member) => file.startsWith(`${member}/`));
 
 function isTest(path) {
   return (
@@ -49,7 +56,7 @@ const IMPORT =
 
 /** The imports of one file that run upward: to a package its layer does not allow, or against a folder rule (registry's store → connections, the server's auth → gateway). */
 function upwardImports(file, text) {
-  const member = file.split('/').slice(0, 2).join('/');
+  const member = memberOf(file);
   const allowed = LAYERS[member];
   const found = [];
   for (const match of text.matchAll(IMPORT)) {
@@ -57,7 +64,7 @@ function upwardImports(file, text) {
     const workspace = /^@mcp-agent\/([^/]+)/.exec(spec);
     if (workspace !== null && allowed !== undefined) {
       const target = workspace[1];
-      if (target !== member.split('/')[1] && !allowed.includes(target)) found.push(spec);
+      if (target !== member.split('/').at(-1) && !allowed.includes(target)) found.push(spec);
     }
     for (const rule of FOLDER_RULES) {
       if (!file.startsWith(rule.folder)) continue;
@@ -82,7 +89,7 @@ for (const member of members) {
     package: member,
     files: 0,
     lines: 0,
-    benchAndTestingLines: 0,
+    testingLines: 0,
     testFiles: 0,
     testLines: 0,
   };
@@ -97,11 +104,13 @@ for (const member of members) {
     figures.files += 1;
     figures.lines += lines;
     upward.push(...upwardImports(file, readFileSync(path, 'utf8')));
-    if (/\/src\/(bench|testing)\//.test(file)) figures.benchAndTestingLines += lines;
-    sources.push({ file, lines });
+    if (/\/src\/testing\//.test(file)) figures.testingLines += lines;
+    if (member !== BENCHMARKS) sources.push({ file, lines });
   }
   if (figures.files + figures.testFiles > 0) packages.push(figures);
 }
+const benchmarks = packages.find((p) => p.package === BENCHMARKS);
+packages.splice(packages.indexOf(benchmarks), 1);
 packages.sort((a, b) => b.lines - a.lines);
 const over400 = sources.filter((s) => s.lines > 400).map((s) => s.file);
 const longest = sources
@@ -116,15 +125,17 @@ const total = packages.reduce(
 );
 
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ packages, total, longest, over400, upward }));
+  console.log(JSON.stringify({ packages, total, benchmarks, longest, over400, upward }));
 } else {
   const pad = (value, width) => String(value).padStart(width);
-  console.log('package              files   lines  (bench+testing)  test files  test lines');
-  for (const p of packages)
+  const row = (p) =>
     console.log(
-      `${p.package.padEnd(20)}${pad(p.files, 6)}${pad(p.lines, 8)}${pad(p.benchAndTestingLines, 17)}${pad(p.testFiles, 12)}${pad(p.testLines, 12)}`,
+      `${p.package.padEnd(22)}${pad(p.files, 6)}${pad(p.lines, 8)}${pad(p.testingLines, 11)}${pad(p.testFiles, 12)}${pad(p.testLines, 12)}`,
     );
-  console.log(`${'total'.padEnd(20)}${pad(total.files, 6)}${pad(total.lines, 8)}`);
+  console.log('package                files   lines  (testing)  test files  test lines');
+  for (const p of packages) row(p);
+  console.log(`${'total'.padEnd(22)}${pad(total.files, 6)}${pad(total.lines, 8)}`);
+  row({ ...benchmarks, package: `${BENCHMARKS} (apart)` });
   console.log('\nThe ten longest source files (non-test):');
   for (const { file, lines } of longest) console.log(`${pad(lines, 6)}  ${file}`);
   console.log(`\nSource files over 400 lines: ${over400.length}`);

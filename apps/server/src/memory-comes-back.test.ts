@@ -7,9 +7,8 @@ import { createContext } from '@mcp-agent/core';
 import { createManualClock } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { openRegistry, type Registry } from '@mcp-agent/registry';
-import { liveChildren, serverFixtures } from '@mcp-agent/test-support';
+import { GatewaySession, liveChildren, serverFixtures } from '@mcp-agent/test-support';
 import { serveHttpApi, type ServedApi } from './api/serve-api.js';
-import { GatewaySession } from './bench/gateway-client.js';
 import { StaticTokenVerifier } from './auth/token-verifier.js';
 
 const SESSION_IDLE_MS = 30 * 60_000;

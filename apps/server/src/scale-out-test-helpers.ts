@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { ScriptedMessage, ScriptStep } from '@mcp-agent/agent/testing';
 import { alive, descendants } from '@mcp-agent/test-support';
 import { apiCall } from './api/api-test-helpers.js';
-import type { ServerProcess } from './bench/server-cluster.js';
+import type { ServerProcess } from './testing/server-cluster.js';
 
 export const say = (text: string, delayMs?: number): ScriptedMessage => ({
   content: [{ type: 'text', text }],

@@ -6,6 +6,7 @@ import {
   startScriptedAnthropicServer,
   type ScriptedAnthropicServer,
 } from '@mcp-agent/agent/testing';
+import { serverFixtures } from '@mcp-agent/test-support';
 import { apiCall, readBody } from './api/api-test-helpers.js';
 import {
   gateway,
@@ -17,7 +18,7 @@ import {
   switchableProxy,
   waitFor,
 } from './scale-out-test-helpers.js';
-import { startCluster, type Cluster, type ServerProcess } from './bench/server-cluster.js';
+import { startCluster, type Cluster, type ServerProcess } from './testing/server-cluster.js';
 
 // Several server processes on one PostgreSQL: what a deployment behind a load balancer runs.
 // CI starts PostgreSQL (.ci/run); there, a run without it fails instead of skipping.
@@ -49,6 +50,7 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
     beforeAll(async () => {
       model = await startScriptedAnthropicServer();
       cluster = await startCluster({
+        fixtures: serverFixtures,
         databaseUrl: databaseUrl as string,
         tokens: Object.fromEntries(Object.entries(tokens).map(([user, token]) => [token, user])),
         script: {

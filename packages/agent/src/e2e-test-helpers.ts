@@ -23,9 +23,9 @@ import {
   startModelEndpoint,
   type Adapter,
   type ModelEndpoint,
-} from './bench/scripted-model-endpoints.js';
+} from './testing/scripted-model-endpoints.js';
 
-export { ADAPTERS, say, use, type Adapter } from './bench/scripted-model-endpoints.js';
+export { ADAPTERS, say, use, type Adapter } from './testing/scripted-model-endpoints.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));

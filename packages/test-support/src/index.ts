@@ -4,3 +4,5 @@ export { alive, descendants, liveChildren } from './process-tree.js';
 export { serverFixtures, sqliteLockHolder } from './server-fixtures.js';
 export { streamedBody } from './streamed-body.js';
 export { lineTransport, serveStdioOverHttp, type StdioHttpBridge } from './stdio-http-bridge.js';
+export { CHROMIUM, launchChromium } from './chromium.js';
+export { GatewaySession, type CallOutcome } from './gateway-client.js';

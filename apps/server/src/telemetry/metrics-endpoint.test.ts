@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startObservedServer, type ObservedServer } from '../bench/observed-server.js';
+import { serverFixtures } from '@mcp-agent/test-support';
+import { startObservedServer, type ObservedServer } from '../testing/observed-server.js';
 
 let server: ObservedServer;
 
 beforeAll(async () => {
-  server = await startObservedServer();
+  server = await startObservedServer({ fixtures: serverFixtures });
 }, 60_000);
 afterAll(async () => {
   await server?.close();

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { startObservedServer, type ObservedServer } from '../bench/observed-server.js';
+import { serverFixtures } from '@mcp-agent/test-support';
+import { startObservedServer, type ObservedServer } from '../testing/observed-server.js';
 
 // A loopback OTLP/HTTP receiver: what a collector's port 4318 accepts. The JavaScript "http"
 // exporters send JSON (content-type application/json) to /v1/traces and /v1/metrics.
@@ -34,6 +35,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as AddressInfo;
   server = await startObservedServer({
+    fixtures: serverFixtures,
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
       OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=collector-key',

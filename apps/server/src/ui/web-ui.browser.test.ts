@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { ScriptedBlock } from '@mcp-agent/agent/testing';
-import { launchChromium } from '../bench/chromium.js';
-import { startObservedServer, type ObservedServer } from '../bench/observed-server.js';
+import { launchChromium, serverFixtures } from '@mcp-agent/test-support';
+import { startObservedServer, type ObservedServer } from '../testing/observed-server.js';
 
 // The web UI in Debian's chromium against a real server: real MCP servers behind the pool and
 // the gateway, the real Anthropic SDK against a scripted model. Screenshots go to
@@ -21,7 +21,7 @@ let aliceTask = '';
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  server = await startObservedServer();
+  server = await startObservedServer({ fixtures: serverFixtures });
   ({ browser, close: closeBrowser } = await launchChromium());
   // Alice uses the gateway as an MCP client would: search, describe, two calls, code.
   const alice = await server.gatewayClient('alice');

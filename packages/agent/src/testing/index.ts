@@ -25,3 +25,16 @@ export type {
   ScriptedEndpoint,
 } from './scripted-endpoint.js';
 export { MockModelClient, mockText, mockToolUse, type MockTurn } from './mock-model-client.js';
+export {
+  ADAPTERS,
+  say,
+  startModelEndpoint,
+  use,
+  type Adapter,
+  type ModelEndpoint,
+  type RequestView,
+  type ScriptTurn,
+  type Turn,
+  type TurnError,
+  type TurnUse,
+} from './scripted-model-endpoints.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byServer, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
+import { byServer, toSearchDocument, type BenchTool } from '../testing/bench-data.js';
 import { CedictGloss, cedictGloss, type GlossSource } from './chinese-gloss.js';
 import { explainMatch } from './match-explanation.js';
 import { ToolSearchIndex } from './tool-search-index.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byServer, readQueries, toSearchDocument, type BenchTool } from '../bench/bench-data.js';
+import { byServer, readQueries, toSearchDocument, type BenchTool } from '../testing/bench-data.js';
 import { InvertedIndex } from './inverted-index.js';
 import { ScoreBoard } from './score-board.js';
 import type { SearchDocument } from './search-document.js';

@@ -6,8 +6,8 @@ import ajvDraft04Module from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '@mcp-agent/core';
-import { toToolSpecs } from '../bench/bench-catalog.js';
-import { readCorpus } from '../bench/bench-data.js';
+import { toToolSpecs } from '../testing/bench-catalog.js';
+import { readCorpus } from '../testing/bench-data.js';
 import { describeTool } from './deep-view.js';
 import { argumentsFromView, requiredChains, viewRequiredChains } from './deep-view-test-helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolSpec } from '@mcp-agent/core';
-import { manifestOf } from '../bench/bench-catalog.js';
+import { manifestOf } from '../testing/bench-catalog.js';
 import { inventoryView } from './inventory-view.js';
 import { firstLine, trimText } from './description-text.js';
 import { outputFields } from './schema-summary.js';

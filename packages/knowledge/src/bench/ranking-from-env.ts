@@ -1,7 +1,0 @@
-import type { RankingOptions } from '../search/ranking-options.js';
-
-/** `MCP_AGENT_RANKING='{"serverWeight":0.3}'` overrides the ranking, for experiments. */
-export function rankingFromEnv(): Partial<RankingOptions> {
-  const text = process.env.MCP_AGENT_RANKING;
-  return text ? (JSON.parse(text) as Partial<RankingOptions>) : {};
-}
