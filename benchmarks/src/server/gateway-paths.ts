@@ -1,6 +1,7 @@
-// The five paths of `pnpm bench gateway` to server-everything's `echo`, each behind an SDK
-// client: direct stdio, our stdio gateway (the built CLI), our HTTP gateway (the built server),
-// and the two bare proxies mcp-hub and supergateway. All on loopback, each on a free port.
+// The paths of `pnpm bench gateway` to server-everything's `echo`, each behind an SDK client:
+// direct stdio, our stdio gateway (the built CLI) and our HTTP gateway (the built server), each on
+// either wire (MCP_AGENT_WIRE: our lanes, or the SDK alone), a stdio gateway of the bare SDK, and
+// the two bare proxies mcp-hub and supergateway. All on loopback, each on a free port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,12 +34,24 @@ export interface GatewayPath {
   close(): Promise<void>;
 }
 
-/** Node flags for a served process, such as `--cpu-prof`. */
+/** How our gateways are served: node flags, the wire, JSON answers. */
 export interface PathOptions {
+  /** Node flags for the served process, such as `--cpu-prof`. */
   readonly nodeFlags?: readonly string[];
   /** The HTTP gateway with `--gateway-json-answers` (calls answered as JSON, not streams). */
   readonly jsonAnswers?: boolean;
+  /**
+   * `MCP_AGENT_WIRE` of the served process, set either way so that the shell's never decides:
+   * `lanes` (default: our call lane, stdio line transport and request lane) or `sdk` (the MCP
+   * SDK's transports and protocol alone). A path on `sdk` has `_wire_sdk` after its name.
+   */
+  readonly wire?: Wire;
 }
+
+/** The two wires a gateway can run on (`MCP_AGENT_WIRE`). */
+export type Wire = 'lanes' | 'sdk';
+
+const wireSuffix = (options: PathOptions) => (options.wire === 'sdk' ? '_wire_sdk' : '');
 
 function checked(result: unknown, path: string): void {
   const answer = result as { isError?: boolean; content?: { text?: string }[] };
@@ -89,17 +102,18 @@ export async function sdkGatewayPath(): Promise<GatewayPath> {
   };
 }
 
-const env = () => ({
+const env = (options: PathOptions) => ({
   ...(process.env as Record<string, string>),
   MCP_AGENT_SECRET_KEY: randomBytes(32).toString('base64'),
   MCP_AGENT_USER: 'bench',
   MCP_AGENT_LOG_LEVEL: 'error',
+  MCP_AGENT_WIRE: options.wire ?? 'lanes',
 });
 
 /** `mcp-agent serve --stdio` (the built CLI) with server-everything added for the user. */
 export async function stdioGatewayPath(options: PathOptions = {}): Promise<GatewayPath> {
   const home = mkdtempSync(join(tmpdir(), 'mcp-bench-gw-'));
-  const childEnv = env();
+  const childEnv = env(options);
   const added = spawnSync(
     process.execPath,
     [cli, '--home', home, 'servers', 'add', 'everything', '--command', process.execPath].concat([
@@ -119,7 +133,7 @@ export async function stdioGatewayPath(options: PathOptions = {}): Promise<Gatew
   await client.connect(transport);
   const call = await describedCall(client, 'stdio gateway');
   return {
-    name: 'mcp_agent_stdio_gateway',
+    name: `mcp_agent_stdio_gateway${wireSuffix(options)}`,
     call,
     ...(transport.pid === null ? {} : { pid: transport.pid }),
     close: async () => {
@@ -217,7 +231,7 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
       ...(options.jsonAnswers === true ? ['--gateway-json-answers'] : []),
     ]),
     `${base}/health`,
-    env(),
+    env(options),
   );
   const stop = async () => {
     await server.stop();
@@ -228,7 +242,7 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
     return { client, call: await describedCall(client, 'HTTP gateway') };
   }, stop);
   return {
-    name: options.jsonAnswers === true ? 'mcp_agent_http_gateway_json' : 'mcp_agent_http_gateway',
+    name: `${options.jsonAnswers === true ? 'mcp_agent_http_gateway_json' : 'mcp_agent_http_gateway'}${wireSuffix(options)}`,
     call,
     pid: server.child.pid as number,
     close: async () => {

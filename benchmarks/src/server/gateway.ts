@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
 import { callSteps } from './call-steps.js';
+import { round1, underLoad, wireGains, type CpuPerCall } from './gateway-load.js';
 import {
   directPath,
   httpGatewayPath,
@@ -18,12 +19,15 @@ import { treeCpuNs } from './process-cpu.js';
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * `pnpm bench gateway [--calls 2000] [--block 50] [--steady-rounds 2000] [--profile-calls 3000]`:
- * an SDK client calling server-everything's `echo` directly over stdio, through `mcp-agent serve
- * --stdio` (`call_tool` after `describe_tools`), through a stdio gateway of the bare SDK
- * (sdk-gateway.ts: the floor of ours), through `mcp-agent-server`'s `/mcp` (streamable HTTP),
- * and through the bare proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all
- * in one run: each round calls every path once, in an order shuffled every round, so drift and
+ * `pnpm bench gateway [--calls 2000] [--block 50] [--steady-rounds 2000] [--profile-calls 3000]
+ * [--load-calls 2000] [--concurrency 16]`: an SDK client calling server-everything's `echo`
+ * directly over stdio, through `mcp-agent serve --stdio` (`call_tool` after `describe_tools`),
+ * through a stdio gateway of the bare SDK (sdk-gateway.ts: the floor of ours), through
+ * `mcp-agent-server`'s `/mcp` (streamable HTTP; streams, and JSON answers), and through the bare
+ * proxies mcp-hub (SSE) and supergateway (streamable HTTP, stateful), all in one run. Each of our
+ * gateways runs twice, on our lanes and on the SDK alone (`MCP_AGENT_WIRE=sdk`, names ending in
+ * `_wire_sdk`), and `wire` in each phase says what the lanes save in p50, p99 and CPU per call.
+ * The calls: each round calls every path once, in an order shuffled every round, so drift and
  * the path called before hit all alike; then the same number of calls in runs of `block` on one
  * path (rotating), as a client calling one gateway again and again sees it, every process awake.
  * Then every path is called `steadyRounds` rounds more and timed one call per path again: the
@@ -31,24 +35,37 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
  * (the first is a process in its first thousand calls). Each timing also gives the CPU a call
  * cost (`cpu_us_per_call`): the client's, and the serving process tree's (process-cpu.ts), so a
  * latency can be told apart into what the gateway spends and what its transport costs the
- * client. Then each gateway runs again under `--cpu-prof` for calls alone, and the profile gives
- * each step's share of a call (see call-steps.ts); profiling slows a process, so those runs are
- * not in the latencies.
+ * client. Then every path alone under load (`underLoad`: `concurrency` calls in flight on its
+ * session, `load-calls` calls), for p99 and CPU per call when calls queue. Then each gateway runs
+ * again under `--cpu-prof` for calls alone, and the profile gives each step's share of a call
+ * (see call-steps.ts); profiling slows a process, so those runs are not in the latencies.
  */
 export async function runGatewayBenchmark(
-  options: { calls?: number; profileCalls?: number; block?: number; steadyRounds?: number } = {},
+  options: {
+    calls?: number;
+    profileCalls?: number;
+    block?: number;
+    steadyRounds?: number;
+    loadCalls?: number;
+    concurrency?: number;
+  } = {},
 ): Promise<Record<string, unknown>> {
   const calls = options.calls ?? 2_000;
   const block = options.block ?? 50;
   const steadyRounds = options.steadyRounds ?? 2_000;
+  const loadCalls = options.loadCalls ?? 2_000;
+  const concurrency = options.concurrency ?? 16;
   const paths: GatewayPath[] = [];
   try {
     for (const open of [
       directPath,
       stdioGatewayPath,
+      () => stdioGatewayPath({ wire: 'sdk' }),
       sdkGatewayPath,
       httpGatewayPath,
+      () => httpGatewayPath({ wire: 'sdk' }),
       () => httpGatewayPath({ jsonAnswers: true }),
+      () => httpGatewayPath({ jsonAnswers: true, wire: 'sdk' }),
       mcpHubPath,
       supergatewayPath,
     ])
@@ -61,6 +78,8 @@ export async function runGatewayBenchmark(
     for (let i = 0; i < steadyRounds; i += 1)
       for (const path of paths) await path.call(`steady ${i}`);
     const steady = summarise(await timed(paths, calls, 1));
+    // Each path alone under load, the others idle, in runs whose order rotates.
+    const loaded = await underLoad(paths, loadCalls, concurrency);
     const bestProxy = (s: Stats) =>
       Math.min(s.ms.mcp_hub?.p50 ?? Infinity, s.ms.supergateway?.p50 ?? Infinity);
     const targets = (s: Stats) => {
@@ -69,7 +88,10 @@ export async function runGatewayBenchmark(
       const sdk = s.ms.sdk_stdio_gateway?.p50 ?? Infinity;
       const http = s.ms.mcp_agent_http_gateway?.p50 ?? Infinity;
       const httpJson = s.ms.mcp_agent_http_gateway_json?.p50 ?? Infinity;
+      const stdioSdkWire = s.ms.mcp_agent_stdio_gateway_wire_sdk?.p50 ?? Infinity;
+      const httpSdkWire = s.ms.mcp_agent_http_gateway_wire_sdk?.p50 ?? Infinity;
       return {
+        // The hot-path targets hold for the lanes (the default wire).
         stdio_gateway_overhead_p50_ms: round3(stdio - direct),
         stdio_within_0_3_ms: stdio - direct <= 0.3,
         // What the bare SDK's own server and client cost as a gateway: the floor of ours.
@@ -77,6 +99,9 @@ export async function runGatewayBenchmark(
         http_gateway_p50_vs_best_proxy: round3(http / bestProxy(s)),
         http_at_or_below_best_proxy: http <= bestProxy(s),
         http_json_answers_p50_vs_best_proxy: round3(httpJson / bestProxy(s)),
+        // The same gateways on the SDK alone (MCP_AGENT_WIRE=sdk): reported, not held to them.
+        wire_sdk_stdio_gateway_overhead_p50_ms: round3(stdioSdkWire - direct),
+        wire_sdk_http_gateway_p50_vs_best_proxy: round3(httpSdkWire / bestProxy(s)),
       };
     };
     for (const path of paths.splice(0)) await path.close();
@@ -95,11 +120,38 @@ export async function runGatewayBenchmark(
         ...steady,
         targets: targets(steady),
       },
+      under_load: {
+        concurrency,
+        calls_per_path: loadCalls,
+        paths: loaded,
+        versus_direct_p99: Object.fromEntries(
+          Object.entries(loaded)
+            .filter(([name]) => name !== 'direct_stdio')
+            .map(([name, figures]) => [
+              name,
+              round3(figures.ms.p99 / (loaded.direct_stdio?.ms.p99 ?? Infinity)),
+            ]),
+        ),
+        wire: wireGains(
+          Object.fromEntries(Object.entries(loaded).map(([name, figures]) => [name, figures.ms])),
+          Object.fromEntries(
+            Object.entries(loaded).map(([name, figures]) => [name, figures.cpu_us_per_call]),
+          ),
+        ),
+      },
       steps: {
         stdio_gateway: await profiled(stdioGatewayPath, profileCalls),
         http_gateway: await profiled(httpGatewayPath, profileCalls),
         http_gateway_json_answers: await profiled(
           (o) => httpGatewayPath({ ...o, jsonAnswers: true }),
+          profileCalls,
+        ),
+        stdio_gateway_wire_sdk: await profiled(
+          (o) => stdioGatewayPath({ ...o, wire: 'sdk' }),
+          profileCalls,
+        ),
+        http_gateway_wire_sdk: await profiled(
+          (o) => httpGatewayPath({ ...o, wire: 'sdk' }),
           profileCalls,
         ),
       },
@@ -113,6 +165,8 @@ interface Stats {
   ms: Record<string, { p50: number; p99: number; n: number }>;
   versus_direct: Record<string, { ratio_p50: number; ratio_p99: number; overhead_p50_ms: number }>;
   cpu_us_per_call: Timed['cpu'];
+  /** Our gateways on the lanes against the SDK alone (see gateway-load.ts). */
+  wire: ReturnType<typeof wireGains>;
 }
 
 // `rounds` rounds; each calls every path `block` times in a row. One call per path: in an order
@@ -166,10 +220,8 @@ async function timed(paths: readonly GatewayPath[], rounds: number, block: numbe
 interface Timed {
   times: Map<string, number[]>;
   /** Microseconds of CPU per call: this client's, and the serving process tree's where known. */
-  cpu: Record<string, { client: number; served?: number }>;
+  cpu: Record<string, CpuPerCall>;
 }
-
-const round1 = (value: number) => Math.round(value * 10) / 10;
 
 const SHUFFLE_SEED = 0x6d63_7061;
 
@@ -208,7 +260,7 @@ function summarise({ times, cpu }: Timed): Stats {
         },
       ]),
   );
-  return { ms, versus_direct: versus, cpu_us_per_call: cpu };
+  return { ms, versus_direct: versus, cpu_us_per_call: cpu, wire: wireGains(ms, cpu) };
 }
 
 // A gateway under `--cpu-prof`: warmed, then `calls` calls in a window the profile is cut to.

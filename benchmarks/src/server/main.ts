@@ -9,7 +9,7 @@ import { runSoak } from './soak.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
 // Entry point of `pnpm bench gateway [--calls 2000] [--block 50]
-// [--steady-rounds 2000] [--profile-calls 3000]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
+// [--steady-rounds 2000] [--profile-calls 3000] [--load-calls 2000] [--concurrency 16]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
 // [--tasks 1000] [--runs 5]`, `pnpm bench scale
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
@@ -35,6 +35,8 @@ const { values, positionals } = parseArgs({
     'profile-calls': { type: 'string' },
     block: { type: 'string' },
     'steady-rounds': { type: 'string' },
+    'load-calls': { type: 'string' },
+    concurrency: { type: 'string' },
     check: { type: 'boolean' },
     servers: { type: 'string' },
   },
@@ -51,6 +53,8 @@ const benches: Record<string, () => Promise<unknown>> = {
       ...number('block'),
       ...number('steady-rounds'),
       ...number('profile-calls'),
+      ...number('load-calls'),
+      ...number('concurrency'),
     }),
   ui: () => runUiLoadBenchmark({ ...number('tasks'), ...number('runs') }),
   scale: () => runScaleBenchmark({ ...number('tenants'), ...number('calls') }),
