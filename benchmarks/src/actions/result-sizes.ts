@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,14 +99,21 @@ async function measureFilesystem(measure: Measure): Promise<void> {
       else if (/\.(ts|md|json|mjs)$/.test(name)) files.push(path);
     }
   };
-  for (const top of ['packages', 'apps']) walk(join(repo, top));
+  // The workspace's members: the packages, the apps and the benchmarks (which were inside the
+  // packages until they moved), so the files read are the same as before the move.
+  const members = [
+    ...['packages', 'apps'].flatMap((top) =>
+      readdirSync(join(repo, top)).map((name) => join(repo, top, name)),
+    ),
+    join(repo, 'benchmarks'),
+  ];
+  for (const top of ['packages', 'apps', 'benchmarks']) walk(join(repo, top));
   for (const path of files) await measure('filesystem.read_text_file', { path });
   for (const path of directories) await measure('filesystem.list_directory', { path });
-  for (const top of ['packages', 'apps']) {
-    for (const name of readdirSync(join(repo, top))) {
-      await measure('filesystem.directory_tree', { path: join(repo, top, name, 'src') });
-    }
-  }
+  // A member without src/ (the dictionary data) has no tree to show.
+  for (const member of members)
+    if (existsSync(join(member, 'src')))
+      await measure('filesystem.directory_tree', { path: join(member, 'src') });
   await measure('filesystem.search_files', { path: repo, pattern: '**/*.test.ts' });
   for (const path of files.slice(0, 20)) await measure('filesystem.get_file_info', { path });
 }
