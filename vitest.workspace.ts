@@ -1,5 +1,6 @@
-// The list of test projects: one per package and app, and the benchmarks' own tests. vitest.config.ts reads it through
-// `test.projects`, because Vitest 4+ no longer picks up a workspace file by itself.
+// The list of test projects: one per package and app, and the benchmarks' own tests.
+// vitest.config.ts reads it through `test.projects`, because Vitest 4+ no longer picks up a
+// workspace file by itself.
 const members = [
   'packages/core',
   'packages/wire',
