@@ -4,17 +4,43 @@
 // header), as the README's sticky-routing recipe asks of a real balancer.
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { latencyStats, type LatencyStats } from '@mcp-agent/core/testing';
 
 /** A running balancer. */
 export interface Balancer {
   readonly url: string;
   /** Replaces the backends (base URLs); sessions of a removed one go elsewhere (and get 404). */
   setBackends(urls: readonly string[]): void;
-  /** Requests forwarded per backend, and upstream failures answered 502. */
-  stats(): { forwarded: Record<string, number>; failed: number; sessions: number };
+  /**
+   * Requests forwarded per backend; requests it answered itself (503: no backend, 502: the
+   * backend failed); and its /ready probes: how each ended and how long they took.
+   */
+  stats(): {
+    forwarded: Record<string, number>;
+    failed: number;
+    /** The upstream failures by error code (ECONNRESET: a kept-alive socket the backend closed). */
+    upstreamErrors: Record<string, number>;
+    noBackend: number;
+    sessions: number;
+    probes: ProbeStats;
+  };
   close(): Promise<void>;
 }
 
+/** The balancer's /ready probes: how many passed, were refused (not 200), timed out or failed. */
+export interface ProbeStats {
+  readonly passed: number;
+  readonly refused: number;
+  readonly timedOut: number;
+  readonly failed: number;
+  /** Latency of the probes that were answered (ms). */
+  readonly answeredMs: LatencyStats;
+  /** Checks after which no backend was passing. */
+  readonly noneHealthy: number;
+}
+
+// Probe latencies kept at most, for the percentiles (the newest are kept).
+const MAX_PROBE_SAMPLES = 10_000;
 // Sessions remembered at most (the oldest forgotten first), like a stick table's size.
 const MAX_SESSIONS = 100_000;
 
@@ -28,7 +54,11 @@ export async function startBalancer(
   const sessions = new Map<string, string>();
   const forwarded: Record<string, number> = {};
   let failed = 0;
+  let noBackend = 0;
+  const upstreamErrors: Record<string, number> = {};
   let next = 0;
+  const probes = { passed: 0, refused: 0, timedOut: 0, failed: 0, noneHealthy: 0 };
+  const probeMs: number[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
   const pick = (): string | undefined => {
@@ -50,7 +80,7 @@ export async function startBalancer(
   const server: Server = createServer((req, res) => {
     const target = route(req);
     if (target === undefined) {
-      failed += 1;
+      noBackend += 1;
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no backend"}');
       return;
     }
@@ -74,8 +104,10 @@ export async function startBalancer(
         response.pipe(res);
       },
     );
-    upstream.on('error', () => {
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
       failed += 1;
+      const code = error.code ?? error.name;
+      upstreamErrors[code] = (upstreamErrors[code] ?? 0) + 1;
       if (!res.headersSent)
         res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"bad gateway"}');
       else res.destroy();
@@ -91,13 +123,28 @@ export async function startBalancer(
     checking = true;
     void Promise.all(
       all.map(async (url) => {
+        const started = performance.now();
         const ok = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(1_000) })
-          .then((response) => response.status === 200)
-          .catch(() => false);
+          .then(async (response) => {
+            await response.arrayBuffer();
+            probeMs.push(performance.now() - started);
+            if (probeMs.length > MAX_PROBE_SAMPLES) probeMs.shift();
+            if (response.status === 200) probes.passed += 1;
+            else probes.refused += 1;
+            return response.status === 200;
+          })
+          .catch((thrown: unknown) => {
+            if ((thrown as Error).name === 'TimeoutError') probes.timedOut += 1;
+            else probes.failed += 1;
+            return false;
+          });
         if (ok) healthy.add(url);
         else healthy.delete(url);
       }),
-    ).finally(() => (checking = false));
+    ).finally(() => {
+      checking = false;
+      if (all.length > 0 && all.every((url) => !healthy.has(url))) probes.noneHealthy += 1;
+    });
   }, options.healthMs ?? 250);
   health.unref();
 
@@ -108,7 +155,14 @@ export async function startBalancer(
       for (const url of all) healthy.add(url);
       for (const url of [...healthy]) if (!all.includes(url)) healthy.delete(url);
     },
-    stats: () => ({ forwarded: { ...forwarded }, failed, sessions: sessions.size }),
+    stats: () => ({
+      forwarded: { ...forwarded },
+      failed,
+      upstreamErrors: { ...upstreamErrors },
+      noBackend,
+      sessions: sessions.size,
+      probes: { ...probes, answeredMs: latencyStats(probeMs) },
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(health);

@@ -99,19 +99,30 @@ export async function runLoad03(
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1_000;
     const summary = summarise(outcomes, seconds);
+    const { forwarded, noBackend, failed, upstreamErrors, probes } = setup.balancer.stats();
     return {
       benchmark: 'load-03',
       setup: `${tenants} tenants ramped over ${rampMs / 1_000} s onto 3 processes (one PostgreSQL, sticky round-robin balancer), ${callsPerTenant} calls each ${intervalMs} ms apart, no client retries`,
       ...summary,
       goal: 'failures < 0.1%',
       met: summary.failureRate < 0.001,
-      errors: [...new Set(outcomes.filter((o) => !o.ok).map((o) => o.error))].slice(0, 5),
-      perProcess: setup.balancer.stats().forwarded,
+      errors: countErrors(outcomes),
+      perProcess: forwarded,
+      // Who refused: the balancer itself (noBackend) or a backend, and how its /ready probes went.
+      balancer: { noBackend, failed, upstreamErrors, probes },
       peakMachine: peakLoad,
     };
   } finally {
     await setup.close();
   }
+}
+
+/** The distinct errors of failed calls (the five most frequent), each with how often it came. */
+export function countErrors(outcomes: readonly CallOutcome[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const o of outcomes)
+    if (!o.ok) counts.set(o.error ?? '', (counts.get(o.error ?? '') ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 5));
 }
 
 /** The arguments of one echo call. */

@@ -20,6 +20,8 @@ interface RpcAnswer {
     error?: { message: string };
   };
   readonly sessionId?: string;
+  /** For a status other than 200: who answered it (a backend, or the balancer) and its body. */
+  readonly refusal?: string;
 }
 
 /** One tenant's session with the gateway at `base` (through the balancer). */
@@ -42,7 +44,7 @@ export class GatewaySession {
       clientInfo: { name: 'bench', version: '1' },
     });
     if (init.status !== 200 || init.sessionId === undefined)
-      throw new Error(`initialize answered ${init.status}`);
+      throw new Error(`initialize answered ${init.status}${init.refusal ?? ''}`);
     this.#sessionId = init.sessionId;
     await this.#post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     if ((this.options.describe ?? []).length > 0) {
@@ -127,7 +129,11 @@ export class GatewaySession {
     const response = await this.#post({ jsonrpc: '2.0', id, method, params });
     const text = await response.text();
     const sessionId = response.headers.get('mcp-session-id') ?? undefined;
-    if (response.status !== 200) return { status: response.status };
+    if (response.status !== 200) {
+      // The balancer names the backend of what it forwarded; its own refusals name none.
+      const from = response.headers.get('x-balancer-backend') ?? 'the balancer';
+      return { status: response.status, refusal: ` (from ${from}: ${text.slice(0, 160)})` };
+    }
     // A JSON body, or server-sent events whose data lines carry JSON-RPC messages.
     const messages = (response.headers.get('content-type') ?? '').includes('text/event-stream')
       ? text
