@@ -42,6 +42,18 @@ describe('the operator limits of main.js', () => {
     );
   });
 
+  it('LOAD-03 reads how long an idle keep-alive connection stays open', () => {
+    expect(readOperatorLimits({ 'keep-alive-ms': '620000' }, {}).server).toEqual({
+      keepAliveTimeoutMs: 620_000,
+    });
+    expect(readOperatorLimits({}, { MCP_AGENT_KEEP_ALIVE_MS: '90000' }).server).toEqual({
+      keepAliveTimeoutMs: 90_000,
+    });
+    expect(() => readOperatorLimits({ 'keep-alive-ms': '-1' }, {})).toThrow(
+      /--keep-alive-ms \(MCP_AGENT_KEEP_ALIVE_MS\) must be a positive whole number/,
+    );
+  });
+
   it('reads how tasks are leased and kept, and the tool-call rate', () => {
     expect(
       readOperatorLimits(

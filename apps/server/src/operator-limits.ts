@@ -13,7 +13,10 @@ import type { ServerLimits } from './server-limits.js';
 export interface OperatorLimits {
   /** The agent's: budget ceilings and running tasks per user. */
   readonly agent: AgentLimits;
-  /** The served surfaces': body size, gateway sessions, their idle time and stored events. */
+  /**
+   * The served surfaces': body size, gateway sessions, their idle time and stored events, and
+   * how long an idle keep-alive connection stays open.
+   */
   readonly server: ServerLimits;
   /** Durable tasks: their lease, how long and how many are kept per user. */
   readonly tasks: TaskSettings;
@@ -35,7 +38,10 @@ export interface OperatorLimits {
 type LimitTarget =
   | { readonly in: 'budgetCeilings'; readonly key: keyof Budget }
   | { readonly in: 'agent'; readonly key: 'maxRunningTasksPerUser' }
-  | { readonly in: 'server'; readonly key: 'maxBodyBytes' | 'maxSessionsPerUser' | 'sessionIdleMs' }
+  | {
+      readonly in: 'server';
+      readonly key: 'maxBodyBytes' | 'maxSessionsPerUser' | 'sessionIdleMs' | 'keepAliveTimeoutMs';
+    }
   | { readonly in: 'eventStore'; readonly key: keyof EventStoreLimits }
   | { readonly in: 'tasks'; readonly key: 'leaseMs' | 'maxAgeMs' | 'maxPerUser' }
   | { readonly in: 'toolCalls'; readonly key: keyof RateLimit }
@@ -63,6 +69,7 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
   limitFlag('connection-idle-ms', { in: 'pool', key: 'idleMs' }),
   limitFlag('search-idle-ms', { in: 'knowledge', key: 'idleMs' }),
   limitFlag('max-body-bytes', { in: 'server', key: 'maxBodyBytes' }),
+  limitFlag('keep-alive-ms', { in: 'server', key: 'keepAliveTimeoutMs' }),
   limitFlag('event-store-stream-bytes', { in: 'eventStore', key: 'maxBytesPerStream' }),
   limitFlag('event-store-session-bytes', { in: 'eventStore', key: 'maxBytesPerSession' }),
   limitFlag('event-store-total-bytes', { in: 'eventStore', key: 'maxBytesTotal' }),

@@ -14,17 +14,27 @@ export interface ServerLimits {
   readonly sessionIdleMs?: number;
   /** The gateway's resume store, per stream, per session and in total. */
   readonly eventStore?: Partial<EventStoreLimits>;
+  /**
+   * How long an idle keep-alive connection stays open before the server closes it. It must be
+   * longer than the idle timeout of whatever holds connections to the server (a balancer or
+   * proxy): otherwise the server closes a connection just as the balancer reuses it, and that
+   * request fails (a 502 from the balancer).
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /**
  * The defaults of {@link ServerLimits}: 1 MiB bodies (a tool call's arguments may be 1 MB), 16
- * sessions per user, 30 minutes of idleness.
+ * sessions per user, 30 minutes of idleness, 65 s keep-alive (past the 60 s idle timeout of
+ * common balancers and proxies: an AWS ALB's default, nginx's upstream `keepalive_timeout`;
+ * Node's own default of 5 s is shorter than all of them).
  */
 export const DEFAULT_SERVER_LIMITS = Object.freeze({
   maxBodyBytes: 1024 * 1024,
   maxSessionsPerUser: 16,
   sessionIdleMs: 30 * 60_000,
   eventStore: DEFAULT_EVENT_STORE_LIMITS,
+  keepAliveTimeoutMs: 65_000,
 });
 
 /** {@link ServerLimits} filled with the defaults; a `ConfigError` names a bad one. */
@@ -33,9 +43,15 @@ export function resolveServerLimits(limits: ServerLimits = {}): Readonly<{
   maxSessionsPerUser: number;
   sessionIdleMs: number;
   eventStore: Partial<EventStoreLimits>;
+  keepAliveTimeoutMs: number;
 }> {
   const resolved = { ...DEFAULT_SERVER_LIMITS, ...limits };
-  for (const name of ['maxBodyBytes', 'maxSessionsPerUser', 'sessionIdleMs'] as const) {
+  for (const name of [
+    'maxBodyBytes',
+    'maxSessionsPerUser',
+    'sessionIdleMs',
+    'keepAliveTimeoutMs',
+  ] as const) {
     const value = resolved[name];
     if (!Number.isInteger(value) || value < 1)
       throw new ConfigError(`Invalid ${name}: ${String(value)}; a positive whole number.`);

@@ -59,7 +59,9 @@ export async function startBalancer(
   let next = 0;
   const probes = { passed: 0, refused: 0, timedOut: 0, failed: 0, noneHealthy: 0 };
   const probeMs: number[] = [];
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // An idle connection to a backend is closed after 60 s, as nginx's upstream keepalive_timeout
+  // and an AWS ALB's idle timeout do: a backend must keep it open longer (the server: 65 s).
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 });
 
   const pick = (): string | undefined => {
     // When no backend passed its last check, all of them are tried, as real balancers fail

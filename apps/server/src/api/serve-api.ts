@@ -6,7 +6,7 @@ import { DurableTasks, type AgentStack, type DurableTasksOptions } from '@mcp-ag
 import type { WireMode } from '@mcp-agent/wire';
 import { createHttpGateway, type HttpGateway } from '../gateway/http-gateway.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
-import type { ServerLimits } from '../server-limits.js';
+import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { gatewayEndpoint, isGatewayRequest } from './gateway-endpoint.js';
 import { createHttpApi } from './http-api.js';
 import type { ObservabilityOptions } from '../ui/observability-routes.js';
@@ -55,7 +55,7 @@ export async function serveHttpApi(options: {
   gatewayJsonAnswers?: boolean;
   /** See `HttpGatewayOptions.wire`: `sdk` runs the gateway on the MCP SDK alone. */
   wire?: WireMode;
-  /** Body size, sessions per user, idle expiry, the resume store. */
+  /** Body size, sessions per user, idle expiry, the resume store, keep-alive. */
   limits?: ServerLimits;
   /** The clock of session expiry; a manual one in tests. */
   clock?: Clock;
@@ -114,6 +114,10 @@ export async function serveHttpApi(options: {
     if (isGatewayRequest(req)) mcp(req, res);
     else void api(req, res);
   });
+  // Longer than a balancer's idle timeout, so the server never closes a kept-alive connection
+  // while the balancer reuses it (a race the balancer answers with 502: docs/closing-figures.md,
+  // load-03). Idle connections still go at a drain (closeIdleConnections).
+  http.keepAliveTimeout = resolveServerLimits(options.limits).keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => {
