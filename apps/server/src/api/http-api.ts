@@ -25,6 +25,7 @@ import {
 } from '../auth/protected-resource.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import { resolveServerLimits } from '../server-limits.js';
+import { Readiness } from './readiness.js';
 import { accessLog } from './access-log.js';
 import { checkPublicUrl, publicBaseUrl, type PublicUrlOptions } from './public-url.js';
 import { httpMetrics } from '../telemetry/http-metrics.js';
@@ -165,22 +166,21 @@ export function createHttpApi(options: HttpApiOptions): Hono<ApiEnv> {
   );
   app.get(OPENAPI_PATH, (c) => c.json(openApi));
   // Ready to serve (the registry answers); tasks also need a model, and it says if there is none.
-  app.get('/ready', async (c) => {
-    if (options.draining?.() === true) return c.json({ ready: false, draining: true }, 503);
-    try {
-      await stack.registry.activeServers(createContext({ userId: 'readiness-probe' }));
-    } catch {
-      return c.json({ ready: false }, 503);
-    }
+  // Answered from the last check (see Readiness), so a loaded process still answers at once.
+  const readiness = new Readiness(async () => {
+    await stack.registry.activeServers(createContext({ userId: 'readiness-probe' }));
     const problem = await stack.agent.checkModel().then(
       () => undefined,
       (thrown: unknown) => toMcpAgentError(thrown).message,
     );
-    return c.json(
-      problem === undefined
-        ? { ready: true }
-        : { ready: true, tasks: { available: false, reason: problem } },
-    );
+    return problem === undefined
+      ? { ready: true }
+      : { ready: true, tasks: { available: false, reason: problem } };
+  });
+  app.get('/ready', async (c) => {
+    if (options.draining?.() === true) return c.json({ ready: false, draining: true }, 503);
+    const answer = await readiness.answer();
+    return c.json(answer, answer.ready ? 200 : 503);
   });
 
   // The OAuth callback is a browser redirect: no bearer token; the state, stored per user in the
