@@ -116,6 +116,9 @@ export async function startBalancer(
     });
     req.pipe(upstream);
   });
+  // Clients' idle connections are kept 60 s, as an ALB's are; Node's 5 s would close one a
+  // client is reusing (its request then fails with "fetch failed").
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
