@@ -15,6 +15,17 @@ async function state<T>(promise: Promise<T>): Promise<T | 'pending'> {
   return Promise.race([promise, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 0))]);
 }
 
+// A readiness (refresh 1 s, stale 30 s) on a manual clock whose first check answered ready.
+async function answeredOnce() {
+  const clock = createManualClock();
+  const { check, pending } = controlledCheck();
+  const readiness = new Readiness(check, { clock, refreshMs: 1_000, staleMs: 30_000 });
+  const first = readiness.answer();
+  pending[0]?.resolve({ ready: true });
+  await first;
+  return { clock, pending, readiness };
+}
+
 describe('readiness (what /ready answers)', () => {
   it('LOAD-03 a probe during a slow check answers at once from the last one; concurrent probes share one check', async () => {
     const clock = createManualClock();
@@ -42,12 +53,7 @@ describe('readiness (what /ready answers)', () => {
   });
 
   it('LOAD-03 a check that hangs for staleMs makes the answer "not ready" without waiting for it', async () => {
-    const clock = createManualClock();
-    const { check, pending } = controlledCheck();
-    const readiness = new Readiness(check, { clock, refreshMs: 1_000, staleMs: 30_000 });
-    const first = readiness.answer();
-    pending[0]?.resolve({ ready: true });
-    await first;
+    const { clock, pending, readiness } = await answeredOnce();
     clock.advance(2_000);
     expect(await readiness.answer()).toEqual({ ready: true });
     expect(pending).toHaveLength(2);
@@ -65,12 +71,7 @@ describe('readiness (what /ready answers)', () => {
   });
 
   it('waits for a fresh check when the last is older than staleMs (no probe for a long while)', async () => {
-    const clock = createManualClock();
-    const { check, pending } = controlledCheck();
-    const readiness = new Readiness(check, { clock, refreshMs: 1_000, staleMs: 30_000 });
-    const first = readiness.answer();
-    pending[0]?.resolve({ ready: true });
-    await first;
+    const { clock, pending, readiness } = await answeredOnce();
     clock.advance(60_000);
     const later = readiness.answer();
     expect(await state(later)).toBe('pending');
