@@ -47,6 +47,12 @@ export interface RelevanceOptions {
    * either a need nothing here meets ("github" with no GitHub server) or a value ("Paris").
    */
   readonly absentWeight: number;
+  /**
+   * Most information a query counts, in words no tool has (the most a word carries): past it a
+   * longer request does not lower a tool's coverage. A long request says more than one tool
+   * answers (its context, values, courtesy), and without the cap its words dilute every match.
+   */
+  readonly informationCap: number;
   /** The least relevance of a result list's best hit for it to count as a good match. */
   readonly goodMatch: number;
 }
@@ -74,6 +80,7 @@ export const DEFAULT_RANKING: RankingOptions = Object.freeze({
     synonymCredit: 0.1,
     prefixCredit: 0.5,
     absentWeight: 1,
-    goodMatch: 0.05,
+    informationCap: 4,
+    goodMatch: 0.1,
   }),
 });

@@ -287,6 +287,7 @@ export class ToolSearchIndex implements SearchIndex {
           ids.map((id) => this.#byId.get(id)?.slot),
           prepared,
           this.#ranking.relevance.absentWeight,
+          this.#ranking.relevance.informationCap,
         ))
           answerable = Math.max(answerable, coverage);
       }
