@@ -27,11 +27,15 @@ describe('the public surface of @mcp-agent/agent', () => {
   it('./testing exports exactly these names', async () => {
     expect(Object.keys(await import('@mcp-agent/agent/testing')).sort()).toMatchInlineSnapshot(`
       [
+        "ADAPTERS",
         "MockModelClient",
         "mockText",
         "mockToolUse",
+        "say",
+        "startModelEndpoint",
         "startScriptedAnthropicServer",
         "startScriptedOpenAIServer",
+        "use",
       ]
     `);
   });

@@ -30,8 +30,21 @@ describe('the public surface of @mcp-agent/knowledge', () => {
     expect(Object.keys(await import('@mcp-agent/knowledge/testing')).sort()).toMatchInlineSnapshot(`
       [
         "InMemorySearchIndex",
+        "SEMANTIC_DEPTH",
+        "ServerRanking",
+        "ToolVectors",
+        "browsePage",
+        "byServer",
+        "countTokens",
         "deterministicEmbedding",
+        "fuseHybrid",
+        "manifestOf",
+        "readCorpus",
+        "readQueries",
         "startTestEmbeddingServer",
+        "toSearchDocument",
+        "toToolSpecs",
+        "toolSearchAnswer",
       ]
     `);
   });

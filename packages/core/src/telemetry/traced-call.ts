@@ -63,7 +63,7 @@ export interface TracedCall<T> {
  *     arguments: args,
  *     count: (end) => instruments().serverCalls.add(1, { server, outcome: end.outcome }),
  *   },
- *   () => client.callTool({ name: tool, arguments: args }),
+ *   () => send({ method: 'tools/call', params: { name: tool, arguments: args } }),
  * );
  * ```
  */
