@@ -15,6 +15,7 @@ export { wireActivity, type WireActivity } from './wire-activity.js';
 export { openCallLane, type CallExtra, type CallHandler } from './server/call-lane.js';
 export { SessionTransport, type SessionTransportOptions } from './server/session-transport.js';
 export { StdioLineTransport } from './server/stdio-line-transport.js';
+export { answerUnreadableLine } from './server/unreadable-line.js';
 export {
   DEFAULT_EVENT_STORE_LIMITS,
   MemoryEventStore,

@@ -15,6 +15,7 @@ describe('the public surface of @mcp-agent/wire', () => {
         "StdioLineTransport",
         "WIRE_MODES",
         "WIRE_VARIABLE",
+        "answerUnreadableLine",
         "deliverProgressBeforeResponses",
         "openCallLane",
         "parseJsonRpcLine",

@@ -3,7 +3,7 @@ import type { Logger } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 import { createGatewayServer } from './gateway-server.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StdioLineTransport, type WireMode } from '@mcp-agent/wire';
+import { answerUnreadableLine, StdioLineTransport, type WireMode } from '@mcp-agent/wire';
 
 /** Options of {@link serveStdioGateway}. */
 export interface StdioGatewayOptions {
@@ -38,8 +38,9 @@ export interface StdioGateway {
 /**
  * Serves the gateway over stdin/stdout for one user (what `mcp-agent serve --stdio` runs). It
  * ends when the client closes stdin, so the caller can release everything and exit; a line
- * past `maxMessageBytes` gets a JSON-RPC error (with the request's id when it can be read) and
- * the session goes on.
+ * past `maxMessageBytes` gets a JSON-RPC error (with the request's id when it can be read), a
+ * line that is not JSON, a batch or not JSON-RPC 2.0 gets one (id null; on both wires), and the
+ * session goes on.
  */
 export async function serveStdioGateway(options: StdioGatewayOptions): Promise<StdioGateway> {
   const stdin = options.stdin ?? process.stdin;
@@ -76,6 +77,14 @@ export async function serveStdioGateway(options: StdioGatewayOptions): Promise<S
   stdin.once('close', () => void close());
   stdout.once('error', () => void close());
   transport.onclose = () => void close();
+  // A line that is not one JSON-RPC message is reported by either transport (an object the
+  // lanes pass on and the SDK's Protocol cannot route, by the Protocol) and answered by none:
+  // JSON-RPC 2.0 answers it (-32700 or -32600, id null), and the session goes on. The server's
+  // onerror hears both: the Protocol passes its transport's errors on to it.
+  server.onerror = (error) => {
+    const answer = answerUnreadableLine(error);
+    if (answer !== undefined) void transport.send(answer).catch(() => undefined);
+  };
   await server.connect(transport);
   return { closed, close };
 }

@@ -35,7 +35,7 @@ describe('StdioLineTransport', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, result: {} },
     ]);
-    expect(errors).toEqual([expect.stringMatching(/JSON/), 'Not a JSON-RPC 2.0 message: [1]']);
+    expect(errors).toEqual([expect.stringMatching(/JSON/), 'A JSON-RPC batch: [1]']);
     expect(oversized).toEqual([70]);
   });
 

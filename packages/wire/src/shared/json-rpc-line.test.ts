@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonRpcLine } from './json-rpc-line.js';
+import { parseJsonRpcLine, UnreadableLineError } from './json-rpc-line.js';
 
 describe('parseJsonRpcLine', () => {
   it('parses a JSON-RPC 2.0 line once, and refuses anything else by name', () => {
@@ -11,5 +11,9 @@ describe('parseJsonRpcLine', () => {
     expect(() => parseJsonRpcLine('{"jsonrpc":"1.0","id":3}')).toThrow(/Not a JSON-RPC 2.0/);
     expect(() => parseJsonRpcLine('null')).toThrow(/Not a JSON-RPC 2.0/);
     expect(() => parseJsonRpcLine('{"id":')).toThrow(SyntaxError);
+    expect(() => parseJsonRpcLine('[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).toThrow(
+      expect.objectContaining({ kind: 'batch' }),
+    );
+    expect(() => parseJsonRpcLine('42')).toThrow(UnreadableLineError);
   });
 });
