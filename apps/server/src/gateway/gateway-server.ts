@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type Notification,
+  type Request,
+  type Result,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createContext, parseUserId, type Logger, type UserId } from '@mcp-agent/core';
 import {
   executeTaskTool,
@@ -13,6 +24,7 @@ import {
 } from '@mcp-agent/agent';
 import { openCallLane, type CallHandler, type WireMode } from '@mcp-agent/wire';
 import { serveResources } from './gateway-resources.js';
+import { answerInvalidParams } from './invalid-params.js';
 import { traceGatewayRequest, tracedToolCall, type MeasuredAnswer } from './gateway-telemetry.js';
 
 /** Options of {@link createGatewayServer}. */
@@ -178,6 +190,21 @@ class LaneServer extends Server {
   setCallHandler(handler: CallHandler): void {
     this.#callTool = handler;
     this.setRequestHandler(CallToolRequestSchema, (request, extra) => handler(request, extra));
+  }
+
+  /**
+   * As the SDK's, except that a request its schema refuses is answered -32602 naming the fields
+   * (see `answerInvalidParams`), on both wires: the lanes leave such requests to this server.
+   */
+  override setRequestHandler<T extends AnyObjectSchema>(
+    schema: T,
+    handler: (
+      request: SchemaOutput<T>,
+      extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
+    ) => ServerResult | Result | Promise<ServerResult | Result>,
+  ): void {
+    super.setRequestHandler(schema, handler);
+    answerInvalidParams(this, schema);
   }
 
   override async connect(transport: Transport): Promise<void> {
