@@ -132,6 +132,10 @@ const MESSAGES: [string, string][] = [
   ['call_tool invalid arguments', call(7, 'test_echo', { message: 42 })],
   ['tools/call invalid params', rpc({ id: 8, method: 'tools/call', params: { name: 42 } })],
   [
+    'tools/call invalid params shape',
+    rpc({ id: 18, method: 'tools/call', params: { name: 'call_tool', arguments: 'x' } }),
+  ],
+  [
     'tools/call unknown tool',
     rpc({ id: 9, method: 'tools/call', params: { name: 'no_such_tool' } }),
   ],
@@ -376,6 +380,12 @@ async function stdioScript(wire: WireMode): Promise<[string, string][]> {
   };
   for (const [name, line] of MESSAGES) await step(name, line);
   await step('not JSON-RPC', JSON.stringify({ id: 15, hello: 'world' }));
+  // JSON-RPC 2.0 by its "jsonrpc", refused by the SDK's schema (a key a request has not); its
+  // answer has no id, so the step waits for the ping only.
+  await step(
+    'not a JSON-RPC request',
+    JSON.stringify({ extra: true, jsonrpc: '2.0', id: 19, method: 'ping' }),
+  );
   await gateway.close();
   return steps;
 }
@@ -448,6 +458,13 @@ describe('the wire differential: the lanes and MCP_AGENT_WIRE=sdk give the same 
     expect(get('call_tool error result').body).toContain('"isError":true');
     expect(get('call_tool with progress').body.match(/notifications\/progress/g)).toHaveLength(3);
     expect(get('unknown method').body).toContain('-32601');
+    // Invalid params are -32602 naming the field and what it must be (the SDK: -32603, zod's JSON).
+    expect(get('tools/call invalid params').body).toContain(
+      '"code":-32602,"message":"Invalid params of tools/call: params.name: expected string, received number.',
+    );
+    expect(get('tools/call invalid params shape').body).toMatch(
+      /"code":-32602,"message":"Invalid params of tools\/call: params\.arguments: expected record/,
+    );
     expect(sdk.map(([name]) => name)).toEqual(lanes.map(([name]) => name));
 
     expectDivergences(
@@ -456,7 +473,7 @@ describe('the wire differential: the lanes and MCP_AGENT_WIRE=sdk give the same 
     );
   }, 120_000);
 
-  it('sends one script of lines through both paths of the stdio gateway; the same lines come back', async () => {
+  it('sends one script of lines through both paths of the stdio gateway; the same lines come back, a line that is not one message answered (GW-04)', async () => {
     const onLanes = await counted(() => stdioScript('lanes'));
     const onSdk = await counted(() => stdioScript('sdk'));
     expect(onLanes.ran.stdioLineTransports).toBe(1);
@@ -473,6 +490,23 @@ describe('the wire differential: the lanes and MCP_AGENT_WIRE=sdk give the same 
     expect(get('call_tool error result')).toContain('"isError":true');
     expect(get('unknown method')).toContain('-32601');
     expect(get('call_tool with progress').match(/notifications\/progress/g)).toHaveLength(3);
+    expect(get('tools/call invalid params')).toContain(
+      '"code":-32602,"message":"Invalid params of tools/call: params.name: expected string, received number.',
+    );
+    // A line that is not one JSON-RPC message is answered (id null), and the session goes on
+    // (each step ends with a ping's answer).
+    expect(get('parse error')).toMatch(
+      /^\{"jsonrpc":"2.0","id":null,"error":\{"code":-32700,"message":"Parse error: the line is not JSON \(Unexpected end of JSON input\)\./,
+    );
+    expect(get('batch')).toMatch(
+      /^\{"jsonrpc":"2.0","id":null,"error":\{"code":-32600,"message":"Invalid Request: the line is a JSON-RPC batch/,
+    );
+    expect(get('not a JSON-RPC request')).toMatch(
+      /^\{"jsonrpc":"2.0","id":null,"error":\{"code":-32600,"message":"Invalid Request: the line is not a JSON-RPC 2.0 message\./,
+    );
+    expect(get('not JSON-RPC')).toMatch(
+      /^\{"jsonrpc":"2.0","id":null,"error":\{"code":-32600,"message":"Invalid Request: the line is not a JSON-RPC 2.0 message\./,
+    );
     const found = new Map<string, { lanes: string; sdk: string }>();
     lanes.forEach(([name, lines], index) => {
       const other = sdk[index]?.[1] ?? '<missing>';
