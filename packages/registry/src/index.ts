@@ -73,6 +73,14 @@ export type {
 } from './store/tasks/task-repository.js';
 export type { LostTask } from './store/tasks/task-leases.js';
 export { TaskStore } from './store/tasks/task-store.js';
+export { GatewaySessionRepository } from './store/sessions/gateway-session-repository.js';
+export type {
+  GatewaySessionAdmission,
+  GatewaySessionClient,
+  GatewaySessionLimits,
+  GatewaySessionRecord,
+  GatewaySessionStore,
+} from './store/sessions/gateway-session-store.js';
 export type { RateLimit, RateLimitCounter, RateLimitVerdict } from './store/limits/rate-limit.js';
 export { MemoryRateLimitCounter } from './store/limits/memory-rate-limits.js';
 export {

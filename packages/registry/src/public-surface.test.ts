@@ -14,6 +14,7 @@ describe('the public surface of @mcp-agent/registry', () => {
         "DEFAULT_MCP_REGISTRY_URL",
         "DEFAULT_PASSED_ENV",
         "EmbeddingCacheRepository",
+        "GatewaySessionRepository",
         "MAX_USAGE_DAYS",
         "MULTI_TENANT_POLICY",
         "McpRegistryClient",
@@ -46,6 +47,7 @@ describe('the public surface of @mcp-agent/registry', () => {
     expect(Object.keys(await import('@mcp-agent/registry/testing')).sort()).toMatchInlineSnapshot(`
       [
         "MemoryChangeHub",
+        "MemoryGatewaySessionStore",
         "MemoryPoolStore",
         "MemoryTokenStore",
         "createTestRegistry",

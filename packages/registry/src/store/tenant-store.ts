@@ -28,6 +28,7 @@ import type {
 } from './repositories/usage-records.js';
 import { UsageRepository } from './repositories/usage.js';
 import { UserRepository } from './repositories/users.js';
+import { GatewaySessionRepository } from './sessions/gateway-session-repository.js';
 import { TaskStore } from './tasks/task-store.js';
 import { CredentialVault } from './vault/credential-vault.js';
 import type { Keyring } from './vault/secret-key.js';
@@ -122,6 +123,11 @@ export class TenantStore {
   protected readonly vault: CredentialVault;
   /** Durable tasks of each tenant, with their events, and their processes' leases. */
   readonly tasks: TaskStore;
+  /**
+   * Gateway sessions any process can serve: each session's user, client, described tools and
+   * search scope, admitted under the per-user cap counted over every process.
+   */
+  readonly gatewaySessions: GatewaySessionRepository;
   /** Rate limits counted in the database, so they hold across processes. */
   protected readonly rateLimits: RateLimitRepository;
   /** Who did what to whose servers, per tenant, within a bounded retention. */
@@ -170,6 +176,8 @@ export class TenantStore {
     this.quotas = new QuotaRepository(raw, quotas);
     this.usage = new UsageRepository(raw, this.quotas);
     this.tasks = new TaskStore(raw);
+    // Sessions change no server's availability: past the observer, like tasks.
+    this.gatewaySessions = new GatewaySessionRepository(raw);
     this.rateLimits = new RateLimitRepository(raw);
     this.audit = new AuditLogRepository(raw, auditRetention);
   }

@@ -7,3 +7,4 @@ export {
 export { MemoryPoolStore } from './memory-pool-store.js';
 export { MemoryTokenStore } from './memory-token-store.js';
 export { MemoryChangeHub } from './memory-change-hub.js';
+export { MemoryGatewaySessionStore } from './memory-gateway-sessions.js';

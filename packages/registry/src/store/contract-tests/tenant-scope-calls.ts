@@ -20,6 +20,7 @@ export interface RowIds {
   readonly connectionId: string;
   readonly accountId: string;
   readonly taskId: string;
+  readonly sessionId: string;
 }
 
 export type Call = (registry: Registry, ctx: AgentContext, ids: RowIds) => Promise<unknown>;
@@ -57,6 +58,8 @@ export const reads: Record<string, Call> = {
   'tasks.list': (r, ctx) => r.tasks.list(ctx),
   'tasks.events': (r, ctx, ids) => r.tasks.events(ctx, ids.taskId),
   'audit.list': (r, ctx) => repositoriesOf(r).audit.list(ctx),
+  'gatewaySessions.find': (r, ctx, ids) => r.gatewaySessions.find(ctx, ids.sessionId, 60_000),
+  'gatewaySessions.described': (r, ctx, ids) => r.gatewaySessions.described(ctx, ids.sessionId),
 };
 export const writes: Record<string, Call> = {
   'connections.remove': (r, ctx, ids) => repositoriesOf(r).connections.remove(ctx, ids.serverId),
@@ -125,6 +128,21 @@ export const writes: Record<string, Call> = {
   'rateLimits.take': (r, ctx, ids) =>
     repositoriesOf(r).rateLimits.take(ctx, ids.serverId, { ratePerSecond: 1, burst: 1 }),
   'audit.record': (r, ctx) => repositoriesOf(r).audit.record(ctx, { action: 'server.removed' }),
+  'gatewaySessions.initialized': (r, ctx, ids) =>
+    r.gatewaySessions.initialized(ctx, ids.sessionId, {
+      protocolVersion: '2025-11-25',
+      client: { capabilities: {}, clientInfo: { name: 'b' } },
+    }),
+  'gatewaySessions.addDescribed': (r, ctx, ids) =>
+    r.gatewaySessions.addDescribed(ctx, ids.sessionId, ['b.tool']),
+  'gatewaySessions.setSearchScope': (r, ctx, ids) =>
+    r.gatewaySessions.setSearchScope(ctx, ids.sessionId, 'b'),
+  'gatewaySessions.touch': (r, ctx, ids) =>
+    r.gatewaySessions.touch(ctx, ids.sessionId, Date.now() + 60_000),
+  'gatewaySessions.remove': (r, ctx, ids) => r.gatewaySessions.remove(ctx, ids.sessionId),
+  // Creates the caller's own session (a fresh id: session ids are unique).
+  'gatewaySessions.admit': (r, ctx) =>
+    r.gatewaySessions.admit(ctx, `b-${Math.random()}`, { maxPerUser: 1_000, idleMs: 60_000 }),
 };
 
 // Cross-tenant by design (housekeeping, the operator's audit reading): their suites test them.
@@ -140,6 +158,12 @@ export const MAINTENANCE = new Set([
   'tasks.recentForOperator',
   'tasks.findForOperator',
   'tasks.runningCount',
+  // A process's housekeeping of gateway sessions: the gateway session suite tests them.
+  'gatewaySessions.existing',
+  'gatewaySessions.sweep',
+  // Says only that another user's session has the id, for the gateway's warning log; the caller
+  // gets the same 404 either way (the gateway session suite tests both).
+  'gatewaySessions.heldByAnother',
 ]);
 
 // Tenant A's rows, every value carrying `marker` so that any leak of them can be found.
@@ -206,5 +230,14 @@ export async function seed(
     burst: 5,
   });
   await repositoriesOf(registry).audit.record(ctx, { action: 'token.added', detail: { marker } });
-  return { ...ids, connectionId: connection.id, accountId: account.id, taskId };
+  // Session ids are the server's random handles, never chosen: one of this seed's own.
+  const sessionId = `${marker}-session`;
+  await registry.gatewaySessions.admit(ctx, sessionId, { maxPerUser: 1_000, idleMs: 60_000 });
+  await registry.gatewaySessions.initialized(ctx, sessionId, {
+    protocolVersion: '2025-11-25',
+    client: { capabilities: {}, clientInfo: { name: marker } },
+  });
+  await registry.gatewaySessions.addDescribed(ctx, sessionId, [`${marker}.tool`]);
+  await registry.gatewaySessions.setSearchScope(ctx, sessionId, marker);
+  return { ...ids, connectionId: connection.id, accountId: account.id, taskId, sessionId };
 }

@@ -38,6 +38,9 @@ export const TENANT_COLUMN: {
   rate_limits: 'user_id',
   registry_changes: 'user_id',
   audit_log: 'user_id',
+  gateway_sessions: 'user_id',
+  gateway_session_tools: 'user_id',
+  gateway_session_admissions: 'user_id',
 };
 
 /** One statement as the check saw it: which tenants it is scoped to, and what is wrong. */

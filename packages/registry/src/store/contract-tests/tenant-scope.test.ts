@@ -99,6 +99,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
       'catalog',
       'threads',
       'tasks',
+      'gatewaySessions',
       'rateLimits',
       'audit',
     ] as const) {
@@ -133,6 +134,7 @@ describe.each(tenantDialects)('TEN-02 tenant scope of every query on $label', (d
           connectionId: `fresh-${randomBytes(4).toString('hex')}`,
           accountId: `fresh-${randomBytes(4).toString('hex')}`,
           taskId: `fresh-${randomBytes(4).toString('hex')}`,
+          sessionId: `fresh-${randomBytes(4).toString('hex')}`,
         };
         const seen: unknown[] = [];
         for (const [name, call] of Object.entries(reads)) {

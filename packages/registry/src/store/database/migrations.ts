@@ -325,6 +325,51 @@ async function usageServerColumn(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('usage_tools').renameColumn('connector', 'server').execute();
 }
 
+// Gateway sessions in the database (issue 46), so that any process serves a session's next
+// request: the session, the tools it described (a row each: two processes add at once without
+// a lost update), and the per-user row locked to admit one under the cap.
+async function gatewaySessions(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('gateway_sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('protocol_version', 'text', (c) => c.notNull())
+    .addColumn('client', 'text', (c) => c.notNull())
+    .addColumn('search_scope', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('last_used_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('gateway_sessions_user_used')
+    .on('gateway_sessions')
+    .columns(['user_id', 'last_used_at'])
+    .execute();
+  await db.schema
+    .createIndex('gateway_sessions_used')
+    .on('gateway_sessions')
+    .column('last_used_at')
+    .execute();
+  await db.schema
+    .createTable('gateway_session_tools')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('tool_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('gateway_session_tools_pk', ['user_id', 'session_id', 'tool_id'])
+    .execute();
+  // The sweep deletes expired sessions' tools by session, across users.
+  await db.schema
+    .createIndex('gateway_session_tools_session')
+    .on('gateway_session_tools')
+    .column('session_id')
+    .execute();
+  await db.schema
+    .createTable('gateway_session_admissions')
+    .addColumn('user_id', 'text', (c) => c.primaryKey())
+    .addColumn('admitted', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit a landed one. */
 export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
@@ -334,4 +379,5 @@ export const migrations: Readonly<Record<string, Migration>> = Object.freeze({
   '0005_audit_log': { up: auditLog },
   '0006_server_id': { up: serverIdColumns },
   '0007_usage_server': { up: usageServerColumn },
+  '0008_gateway_sessions': { up: gatewaySessions },
 });

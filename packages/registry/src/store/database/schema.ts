@@ -247,6 +247,40 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/**
+ * A gateway session, as any process needs it to serve the session's next request. Keyed by the
+ * SHA-256 of the session id (the id itself is a handle a client presents, never stored).
+ */
+export interface GatewaySessionsTable {
+  /** Hex SHA-256 of the `Mcp-Session-Id`. */
+  id: string;
+  user_id: string;
+  /** The protocol version negotiated; '' until the initialize request was answered. */
+  protocol_version: string;
+  /** The initialize request's `capabilities` and `clientInfo`, as JSON. */
+  client: string;
+  /** What search_tools said it searches, last told to the client. */
+  search_scope: string;
+  created_at: string;
+  /** Written behind (at most about once a minute per session): the idle expiry counts from it. */
+  last_used_at: string;
+}
+
+/** The tools a gateway session described: one row each, so processes add without a conflict. */
+export interface GatewaySessionToolsTable {
+  user_id: string;
+  /** `gateway_sessions.id`. */
+  session_id: string;
+  tool_id: string;
+}
+
+/** The row locked to admit a tenant's gateway session under the per-user cap. */
+export interface GatewaySessionAdmissionsTable {
+  user_id: string;
+  admitted: number | string;
+  updated_at: string;
+}
+
 /** The registry's tables by name, as Kysely's typed query builder sees them. */
 export interface Database {
   /** Tenants: every other tenant row hangs off one of these. */
@@ -287,4 +321,10 @@ export interface Database {
   registry_changes: RegistryChangesTable;
   /** Who did what to whose servers, within a bounded retention. */
   audit_log: AuditLogTable;
+  /** Gateway sessions any process can serve, until their idle expiry. */
+  gateway_sessions: GatewaySessionsTable;
+  /** The tools each gateway session described. */
+  gateway_session_tools: GatewaySessionToolsTable;
+  /** The row locked to admit a tenant's gateway session under the per-user cap. */
+  gateway_session_admissions: GatewaySessionAdmissionsTable;
 }
