@@ -30,6 +30,7 @@ export type {
   ModelTool,
 } from './model/model-client.js';
 export { MetaToolSession, type MetaToolSessionOptions } from './session/meta-tool-session.js';
+export type { SharedDescribed } from './session/shared-described.js';
 export { TOOL_MODES, type ToolMode } from './planner/tool-modes.js';
 export type { DirectTool } from './session/direct-tool.js';
 export type { MetaToolCall, MetaToolListing } from './session/meta-tool.js';

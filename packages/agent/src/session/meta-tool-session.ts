@@ -29,6 +29,7 @@ import { searchTools } from './meta-tools/search-tools.js';
 import { failed, type Observation } from './observation.js';
 import type { SessionBudget, SessionState } from './session-state.js';
 import type { DirectTool } from './direct-tool.js';
+import type { SharedDescribed } from './shared-described.js';
 
 /** Options of {@link MetaToolSession}. */
 export interface MetaToolSessionOptions {
@@ -53,6 +54,11 @@ export interface MetaToolSessionOptions {
   readonly direct?: readonly DirectTool[];
   /** Tools that may be called without describe_tools (their declarations were given). */
   readonly described?: readonly string[];
+  /**
+   * Where the described tools are shared with other copies of this session (a gateway session
+   * served by several processes); see `SharedDescribed`. Absent: this session is the only copy.
+   */
+  readonly shared?: SharedDescribed;
 }
 
 /**
@@ -93,6 +99,7 @@ export class MetaToolSession {
         ...(options.direct ?? []).map((tool) => tool.toolId),
       ]),
       links: new Map(),
+      shared: options.shared,
       used: (toolId) => this.#used.add(toolId),
     };
     // A direct tool runs as call_tool does, whether or not call_tool is offered.

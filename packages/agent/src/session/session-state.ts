@@ -2,6 +2,7 @@ import type { ToolId } from '@mcp-agent/core';
 import type { Dispatcher } from '@mcp-agent/actions';
 import type { Sandbox } from '@mcp-agent/execution';
 import type { Knowledge } from '@mcp-agent/knowledge';
+import type { SharedDescribed } from './shared-described.js';
 
 /**
  * What a session charges to its task's budget: the tool calls made (by call_tool, from code,
@@ -30,6 +31,8 @@ export interface SessionState {
   readonly described: Set<string>;
   /** The server of each `resource_link` URI a result of this session gave (oldest first). */
   readonly links: Map<string, string>;
+  /** Where the described set is shared with other copies of the session; absent when not. */
+  readonly shared: SharedDescribed | undefined;
   /** Notes a tool that was called successfully. */
   used(toolId: ToolId): void;
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { InvalidArgumentsError, isJsonObject, type JsonValue } from '@mcp-agent/core';
-import type { MetaTool } from '../meta-tool.js';
-import { failed, observed } from '../observation.js';
+import type { MetaTool, MetaToolCall } from '../meta-tool.js';
+import { failed, observed, type Observation } from '../observation.js';
 import type { SessionState } from '../session-state.js';
+import { loadShared } from '../shared-described.js';
 import { noteResourceLinks } from './read-resource.js';
 
 const input = z.strictObject({
@@ -43,37 +44,53 @@ export function callTool(state: SessionState): MetaTool<z.infer<typeof input>> {
       'Step 3a. Call one described tool with arguments that match its parameters. Returns its result; a long result is shortened, and says how to read the rest with read_result.',
     input,
     accepts: isPlainCall,
-    // Not async: the dispatcher's answer passes one handler here.
-    run({ tool_id, arguments: args }, { ctx, onProgress }) {
-      if (!state.described.has(tool_id)) return Promise.resolve(failed(describeFirst(tool_id)));
-      // A spent budget throws: the session ends the task on it.
-      state.budget?.addToolCalls(1);
-      const dispatched = state.dispatcher.dispatchTool(ctx, tool_id, args, {
-        caller: 'model',
-        signal: ctx.signal,
-        images: state.images,
-        ...(onProgress === undefined ? {} : { onProgress }),
-      });
-      return dispatched.then((response) => {
-        // A quota too stays a value: the agent loop decides that it ends the task.
-        if (!response.ok) return failed(response.error);
-        state.used(response.meta.toolId);
-        noteResourceLinks(state, response.meta.toolId, response.data as JsonValue);
-        return observed(
-          {
-            // Provenance: the result is data from this tool, whatever it says (POI-06).
-            tool_id: response.meta.toolId,
-            result: response.data as JsonValue,
-            ...(response.meta.truncated
-              ? { truncated: true, observation_id: response.meta.observationId ?? null }
-              : {}),
-          },
-          response.images,
-          // The result as the dispatcher wrote it when it sized it, when the envelope kept it
-          // whole.
-          { key: 'result', json: response.json },
-        );
-      });
+    run({ tool_id, arguments: args }, call) {
+      if (state.described.has(tool_id)) return dispatch(state, tool_id, args, call);
+      const { shared } = state;
+      if (shared === undefined) return Promise.resolve(failed(describeFirst(tool_id)));
+      // Described on another copy of the session, perhaps: read what it described, once.
+      return loadShared(shared, state.described).then(() =>
+        state.described.has(tool_id)
+          ? dispatch(state, tool_id, args, call)
+          : failed(describeFirst(tool_id)),
+      );
     },
   };
+}
+
+// Not async: the dispatcher's answer passes one handler here.
+function dispatch(
+  state: SessionState,
+  tool_id: string,
+  args: Record<string, unknown>,
+  { ctx, onProgress }: MetaToolCall,
+): Promise<Observation> {
+  // A spent budget throws: the session ends the task on it.
+  state.budget?.addToolCalls(1);
+  const dispatched = state.dispatcher.dispatchTool(ctx, tool_id, args, {
+    caller: 'model',
+    signal: ctx.signal,
+    images: state.images,
+    ...(onProgress === undefined ? {} : { onProgress }),
+  });
+  return dispatched.then((response) => {
+    // A quota too stays a value: the agent loop decides that it ends the task.
+    if (!response.ok) return failed(response.error);
+    state.used(response.meta.toolId);
+    noteResourceLinks(state, response.meta.toolId, response.data as JsonValue);
+    return observed(
+      {
+        // Provenance: the result is data from this tool, whatever it says (POI-06).
+        tool_id: response.meta.toolId,
+        result: response.data as JsonValue,
+        ...(response.meta.truncated
+          ? { truncated: true, observation_id: response.meta.observationId ?? null }
+          : {}),
+      },
+      response.images,
+      // The result as the dispatcher wrote it when it sized it, when the envelope kept it
+      // whole.
+      { key: 'result', json: response.json },
+    );
+  });
 }

@@ -26,7 +26,13 @@ export function describeTools(state: SessionState): MetaTool<z.infer<typeof inpu
       const { tools, errors } = await state.knowledge.deepView(ctx, tool_ids, {
         full: full === true,
       });
-      for (const tool of tools) state.described.add(tool.tool_id);
+      const added: string[] = [];
+      for (const tool of tools) {
+        if (state.described.has(tool.tool_id)) continue;
+        state.described.add(tool.tool_id);
+        added.push(tool.tool_id);
+      }
+      if (added.length > 0) state.shared?.described(added);
       return answered(tools.length > 0, {
         tools: tools as unknown as JsonValue,
         errors: errors.map((e) => ({ code: e.code, message: e.message })),

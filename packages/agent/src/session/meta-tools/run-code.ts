@@ -10,6 +10,7 @@ import { codeToolCaller } from '@mcp-agent/actions';
 import type { MetaTool } from '../meta-tool.js';
 import { failed, observed } from '../observation.js';
 import type { SessionState } from '../session-state.js';
+import { loadShared } from '../shared-described.js';
 
 const input = z.strictObject({
   code: z.string().min(1).max(100_000),
@@ -31,6 +32,8 @@ export function runCode(state: SessionState): MetaTool<z.infer<typeof input>> {
       const { sandbox, budget } = state;
       if (sandbox === undefined)
         return failed(new SandboxError('run_code is not available: no sandbox is configured.'));
+      // The script may call tools described on another copy of the session: it sees them too.
+      if (state.shared !== undefined) await loadShared(state.shared, state.described);
       const tools = [...state.described].map((id) => {
         const parsed = parseToolId(id);
         return { server: parsed.serverId, name: parsed.toolName };
