@@ -7,9 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { latencyStats, round3 } from '@mcp-agent/core/testing';
-import { startCluster, type Cluster, type ServerProcess } from '@mcp-agent/server/testing';
+import {
+  startBalancer,
+  startCluster,
+  type Balancer,
+  type Cluster,
+  type ServerProcess,
+} from '@mcp-agent/server/testing';
 import { serverFixtures, type CallOutcome } from '@mcp-agent/test-support';
-import { startBalancer, type Balancer } from './balancer.js';
 
 /** The tool every tenant calls: `echo.echo({message})`. */
 export const ECHO = 'echo.echo';

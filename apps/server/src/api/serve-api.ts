@@ -86,6 +86,7 @@ export async function serveHttpApi(options: {
     },
     stats: () => gateway().stats(),
     expireIdleSessions: () => gateway().expireIdleSessions(),
+    syncSessions: () => gateway().syncSessions(),
     handle: (req, res) => gateway().handle(req, res),
     close: async () => holder.gateway?.close(),
   };

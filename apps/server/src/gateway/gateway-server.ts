@@ -21,6 +21,7 @@ import {
   searchScope,
   type AgentStack,
   type DurableTasks,
+  type SharedDescribed,
 } from '@mcp-agent/agent';
 import { openCallLane, type CallHandler, type WireMode } from '@mcp-agent/wire';
 import { serveResources } from './gateway-resources.js';
@@ -50,6 +51,23 @@ export interface GatewayServerOptions {
    * `sdk` (`MCP_AGENT_WIRE=sdk`): every request through the SDK `Server`'s own handling.
    */
   readonly wire?: WireMode;
+  /**
+   * The session's state shared with the other processes that serve it (the HTTP gateway's
+   * sessions in the database): what it had when it was restored here, and where changes go.
+   */
+  readonly sharing?: GatewaySessionSharing;
+}
+
+/** What a gateway session carries between processes, and where its changes go. */
+export interface GatewaySessionSharing {
+  /** The tools it had described when restored here (none for a new session). */
+  readonly described: readonly string[];
+  /** What search_tools last said it searches, when restored here ('' for a new session). */
+  readonly searchScope: string;
+  /** The described set, shared (see `SharedDescribed`). */
+  readonly shared: SharedDescribed;
+  /** search_tools' scope changed (the client is told to list the tools again). */
+  scoped(scope: string): void;
 }
 
 const INSTRUCTIONS =
@@ -77,7 +95,9 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   // task's do: one usage row per server and day, not one per call.
   const taskId = `gateway-${randomUUID()}`;
   const offerTask = options.executeTask ?? isModelConfigured();
+  const { sharing } = options;
   const session = new MetaToolSession({
+    ...(sharing === undefined ? {} : { described: sharing.described, shared: sharing.shared }),
     knowledge: stack.knowledge,
     dispatcher: stack.dispatcher,
     ...(stack.sandbox === undefined ? {} : { sandbox: stack.sandbox }),
@@ -106,9 +126,14 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   // search_tools says which servers it searches. Read again for every tools/list and after each
   // search (a server connected, removed or failed since shows up there first); when it changed
   // after the client listed the tools, the client is told to list them again.
+  if (sharing !== undefined && sharing.searchScope !== '')
+    session.setSearchScope(sharing.searchScope);
   const rescope = async (): Promise<boolean> => {
     const manifest = await stack.knowledge.manifest(createContext({ userId }));
-    return session.setSearchScope(searchScope(manifest));
+    const scope = searchScope(manifest);
+    const changed = session.setSearchScope(scope);
+    if (changed) sharing?.scoped(scope);
+    return changed;
   };
   serveResources(server, stack, userId);
   server.setRequestHandler(ListToolsRequestSchema, () =>

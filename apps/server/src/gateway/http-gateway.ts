@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
+  createContext,
   parseUserId,
   silentLogger,
   systemClock,
@@ -12,6 +12,7 @@ import {
   type UserId,
 } from '@mcp-agent/core';
 import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
+import type { GatewaySessionRecord, GatewaySessionStore } from '@mcp-agent/registry';
 import { authenticateBearer, isCaller, type Caller } from '../auth/bearer-auth.js';
 import {
   PROTECTED_RESOURCE_PATH,
@@ -26,6 +27,8 @@ import {
 } from '@mcp-agent/wire';
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
 import { createGatewayServer } from './gateway-server.js';
+import { syncHeldSessions, type HeldSession } from './held-session.js';
+import { recordInitialize, replayInitialize } from './session-restore.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 
 // Token digests remembered per session (a client refreshing its token uses several).
@@ -34,6 +37,12 @@ const MAX_TOKENS_PER_SESSION = 8;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 // Priming events carry a retry interval, so a client that loses a stream resumes it.
 const RETRY_INTERVAL_MS = 1_000;
+// A session's last use is written behind, at most this often (or a quarter of the idle time).
+const TOUCH_MS = 60_000;
+// How often a process writes those uses and checks that the sessions it holds still exist.
+const SYNC_MS = 5_000;
+// The longest session id looked up in the database: the gateway's are UUIDs.
+const MAX_SESSION_ID_CHARS = 200;
 
 /** Options of {@link createHttpGateway}. */
 export interface HttpGatewayOptions {
@@ -78,18 +87,12 @@ export interface HttpGatewayOptions {
    * `Server` alone (`jsonAnswers` then does not apply: the SDK answers with streams).
    */
   readonly wire?: WireMode;
-}
-
-interface Session {
-  readonly userId: string;
-  /** The digests of the tokens used on this session (the newest few): revoking one closes it. */
-  readonly tokens: Set<string>;
-  readonly transport: SessionTransport | StreamableHTTPServerTransport;
-  readonly server: McpServer;
-  /** When the last request arrived or the last response ended. */
-  lastSeen: number;
-  /** Responses still open (an SSE stream being read is not idle). */
-  open: number;
+  /**
+   * Where sessions are kept so that any process serves a session's next request (default: the
+   * stack's registry, `registry.gatewaySessions`): a process given a session id it does not hold
+   * loads it from here, and the per-user cap counts the sessions stored.
+   */
+  readonly sessionStore?: GatewaySessionStore;
 }
 
 /** The gateway's streamable-HTTP endpoint, as a request handler for any Node HTTP server. */
@@ -113,7 +116,13 @@ export interface HttpGateway {
    * returns how many sessions closed. Runs on a timer; callable at any time.
    */
   expireIdleSessions(): Promise<number>;
-  /** Closes every session and stops the idle timer. */
+  /**
+   * Writes the last uses of the sessions held here to the session store (behind: each at most
+   * once a minute, or a quarter of the idle time), and closes the held sessions that no longer
+   * exist there (deleted through another process, or expired). Runs every few seconds.
+   */
+  syncSessions(): Promise<void>;
+  /** Writes the sessions' last uses, closes every session here (they stay stored) and stops the timers. */
   close(): Promise<void>;
 }
 
@@ -122,15 +131,21 @@ export interface HttpGateway {
  * token → user), every session is bound to the user who opened it, and another user's session
  * id gets the same 404 as an unknown one. Origin and Host are validated (DNS-rebinding
  * protection); streams are resumable through a bounded store of each session's own events.
- * Sessions per user are capped and idle ones expire.
+ * Sessions per user are capped and idle ones expire. Sessions are kept in the session store
+ * too, so that any process on the same database serves a session's next request: one given a
+ * session id it does not hold loads the session, rebuilds it and answers (no sticky routing).
  */
 export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const limits = resolveServerLimits(options.limits);
   const clock = options.clock ?? systemClock;
-  const sessions = new Map<string, Session>();
-  // Sessions per user, counted from the initialize request on, so a burst cannot pass the cap.
-  const perUser = new Map<string, number>();
+  const store = options.sessionStore ?? options.stack.registry.gatewaySessions;
+  const logger = options.logger ?? silentLogger;
+  const sessions = new Map<string, HeldSession>();
+  // Sessions being restored, by user and id: concurrent requests of one wait for one restore.
+  const restoring = new Map<string, Promise<HeldSession | undefined>>();
   const eventStore = new MemoryEventStore(limits.eventStore, clock);
+  const touchEvery = Math.min(TOUCH_MS, Math.max(1, Math.floor(limits.sessionIdleMs / 4)));
+  const contextOf = (userId: string) => createContext({ userId, clock });
   const json = (
     res: ServerResponse,
     status: number,
@@ -145,7 +160,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     error: { code, message },
     id: null,
   });
-  const track = (session: Session, res: ServerResponse, caller: Caller) => {
+  const track = (session: HeldSession, res: ServerResponse, caller: Caller) => {
     session.open += 1;
     session.lastSeen = clock.now();
     // A response never outlives the token it was opened with: a stream of an expired JWT ends,
@@ -173,6 +188,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     Math.min(limits.sessionIdleMs, 60_000),
   );
   sweep.unref();
+  const sync = setInterval(() => void syncSessions(), Math.min(SYNC_MS, touchEvery));
+  sync.unref();
+  const storeFailed = (what: string) => (error: unknown) =>
+    logger.warn({ error: (error as Error).message }, `gateway session store: ${what} failed`);
 
   const metadataUrl =
     options.resourceMetadataUrl ??
@@ -186,21 +205,25 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     if (singleUser !== undefined) return { userId: singleUser, tokenDigest: '' } satisfies Caller;
     const outcome = await authenticateBearer(req.headers.authorization, verifier, {
       resourceMetadataUrl: () => metadataUrl(req),
-      logger: options.logger ?? silentLogger,
+      logger,
     });
     if (isCaller(outcome)) return outcome;
     json(res, outcome.status, rpcError(-32001, outcome.message), { ...outcome.headers });
     return undefined;
   }
 
-  // A revoked token's sessions close, and with them their open streams.
+  // A revoked token's sessions close, and with them their open streams; their stored rows go
+  // too, so that no other process restores them.
   const stopListening = verifier.onRevoke?.((digests) => {
     const closing = [...sessions.values()].filter((s) => [...s.tokens].some((t) => digests.has(t)));
-    for (const session of closing) void session.server.close().catch(() => undefined);
+    for (const session of closing) {
+      void session.server.close().catch(() => undefined);
+      void store.remove(contextOf(session.userId), session.id).catch(storeFailed('remove'));
+    }
     if (closing.length > 0)
-      options.logger?.info({ sessions: closing.length }, 'sessions of revoked tokens closed');
+      logger.info({ sessions: closing.length }, 'sessions of revoked tokens closed');
   });
-  const remember = (session: Session, caller: Caller) => {
+  const remember = (session: HeldSession, caller: Caller) => {
     session.tokens.delete(caller.tokenDigest);
     session.tokens.add(caller.tokenDigest);
     // A client that refreshes its token keeps its session; only the newest few are remembered.
@@ -217,39 +240,48 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     );
     // Closing the server closes its transport, whose onclose releases the rest.
     await Promise.all(idle.map((s) => s.server.close().catch(() => undefined)));
+    // Stored sessions idle on every process (their last use is written behind: the margin).
+    await store.sweep(now - limits.sessionIdleMs - touchEvery).catch(storeFailed('sweep'));
     return idle.length;
   }
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, caller: Caller) {
+  // Off the call path (see syncHeldSessions); a session closed meanwhile is left as it is.
+  async function syncSessions(): Promise<void> {
+    const gone = await syncHeldSessions([...sessions.values()], store, {
+      now: clock.now(),
+      touchEvery,
+      contextOf,
+      failed: storeFailed,
+    });
+    await Promise.all(
+      gone
+        .filter((s) => sessions.get(s.id) === s)
+        .map((s) => s.server.close().catch(() => undefined)),
+    );
+  }
+
+  // The SDK transport, our transport over it and the session's server, for a new session
+  // (`restored` undefined; its initialize's response `res` is tracked from the start) or one
+  // another process opened; `onsessioninitialized` registers it.
+  function build(
+    caller: Caller,
+    id: string,
+    restored: GatewaySessionRecord | undefined,
+    res?: ServerResponse,
+  ) {
     const { userId } = caller;
-    const held = perUser.get(userId) ?? 0;
-    if (held >= limits.maxSessionsPerUser) {
-      json(
-        res,
-        429,
-        rpcError(
-          -32000,
-          `Too many sessions: this user has ${held} open, the most allowed (maxSessionsPerUser). Close one (DELETE /mcp with its Mcp-Session-Id), or wait: a session idle for ${idleFor} expires.`,
-        ),
-        { 'retry-after': '60' },
-      );
-      return;
-    }
-    perUser.set(userId, held + 1);
-    let released = false;
+    const ctx = contextOf(userId);
     const events: SessionEventStore = eventStore.forSession();
-    let session: Session | undefined;
+    const holder: { session?: HeldSession } = {};
+    let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      const left = (perUser.get(userId) ?? 1) - 1;
-      if (left > 0) perUser.set(userId, left);
-      else perUser.delete(userId);
       events.dispose();
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (sessions.get(id) === holder.session) sessions.delete(id);
     };
     const sdkTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       eventStore: events,
       maxRequestBodySize: limits.maxBodyBytes,
       retryInterval: RETRY_INTERVAL_MS,
@@ -260,17 +292,20 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
             allowedHosts: [...options.allowedHosts],
             allowedOrigins: [...(options.allowedOrigins ?? [])],
           }),
-      onsessioninitialized: (id) => {
-        session = {
+      onsessioninitialized: () => {
+        const now = clock.now();
+        holder.session = {
+          id,
           userId,
           tokens: new Set([caller.tokenDigest]),
           transport,
           server,
-          lastSeen: clock.now(),
+          lastSeen: now,
+          written: now,
           open: 0,
         };
-        sessions.set(id, session);
-        track(session, res, caller);
+        sessions.set(id, holder.session);
+        if (res !== undefined) track(holder.session, res, caller);
       },
     });
     const transport =
@@ -288,19 +323,109 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
       ...(options.wire === undefined ? {} : { wire: options.wire }),
+      sharing: {
+        described: restored?.described ?? [],
+        searchScope: restored?.searchScope ?? '',
+        shared: {
+          described: (toolIds) => store.addDescribed(ctx, id, toolIds),
+          load: () => store.described(ctx, id),
+        },
+        scoped: (scope) =>
+          void store.setSearchScope(ctx, id, scope).catch(storeFailed('setSearchScope')),
+      },
     });
     transport.onclose = () => {
       release();
       void server.close();
     };
+    return { sdkTransport, transport, server, holder };
+  }
+
+  async function openSession(req: IncomingMessage, res: ServerResponse, caller: Caller) {
+    const id = randomUUID();
+    const ctx = contextOf(caller.userId);
+    // Admitted under the cap counted over every process's stored sessions.
+    const admission = await store.admit(ctx, id, {
+      maxPerUser: limits.maxSessionsPerUser,
+      idleMs: limits.sessionIdleMs,
+    });
+    if (!admission.admitted) {
+      json(
+        res,
+        429,
+        rpcError(
+          -32000,
+          `Too many sessions: this user has ${admission.open} open, the most allowed (maxSessionsPerUser). Close one (DELETE /mcp with its Mcp-Session-Id), or wait: a session idle for ${idleFor} expires.`,
+        ),
+        { 'retry-after': '60' },
+      );
+      return;
+    }
+    const { sdkTransport, transport, server, holder } = build(caller, id, undefined, res);
     await server.connect(transport);
+    // What the client said at initialize is stored before it has the answer (so its next
+    // request may go to any process).
+    const stopRecording = recordInitialize(transport, (settled) =>
+      store.initialized(ctx, id, settled).catch(storeFailed('initialized')),
+    );
     try {
       await sdkTransport.handleRequest(req, res);
     } finally {
+      stopRecording();
       // Not an initialize that succeeded (a bad or refused request): nothing is kept.
-      if (session === undefined) await server.close().catch(() => undefined);
+      if (holder.session === undefined) {
+        await server.close().catch(() => undefined);
+        await store.remove(ctx, id).catch(storeFailed('remove'));
+      }
     }
   }
+
+  // A session this process does not hold: loaded from the store when it is the caller's and
+  // live, rebuilt and registered; undefined otherwise (and logged when it is another user's).
+  function restore(
+    id: string,
+    caller: Caller,
+    req: IncomingMessage,
+  ): Promise<HeldSession | undefined> {
+    const key = `${caller.userId}\n${id}`;
+    let pending = restoring.get(key);
+    if (pending === undefined) {
+      pending = load(id, caller, req).finally(() => restoring.delete(key));
+      restoring.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function load(id: string, caller: Caller, req: IncomingMessage) {
+    if (id.length > MAX_SESSION_ID_CHARS) return undefined;
+    const ctx = contextOf(caller.userId);
+    const record = await store.find(ctx, id, limits.sessionIdleMs);
+    if (record === undefined) {
+      if (await store.heldByAnother(ctx, id).catch(() => false)) refusedAnother(caller);
+      return undefined;
+    }
+    const { sdkTransport, transport, server, holder } = build(caller, id, record);
+    await server.connect(transport);
+    const answered = await replayInitialize(sdkTransport, record, {
+      host: req.headers.host ?? options.allowedHosts?.[0] ?? 'localhost',
+    }).catch((error: unknown) => {
+      logger.error({ error: (error as Error).message }, 'gateway session not restored');
+      return false;
+    });
+    if (!answered || holder.session === undefined) {
+      await server.close().catch(() => undefined);
+      return undefined;
+    }
+    return holder.session;
+  }
+
+  // Another user's session id: the caller is answered as for an unknown one; the operator is
+  // told, with who asked and never the id.
+  const refusedAnother = (caller: Caller) =>
+    logger.warn(
+      { userId: caller.userId },
+      'a gateway session id of another user was presented: answered 404 as an unknown one',
+    );
 
   return {
     get sessions() {
@@ -311,6 +436,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       return { sessions: sessions.size, events, eventBytes: bytes };
     },
     expireIdleSessions,
+    syncSessions,
     async handle(req, res) {
       const origin = req.headers.origin;
       if (origin !== undefined && !(options.allowedOrigins ?? []).includes(origin)) {
@@ -324,19 +450,26 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         await openSession(req, res, caller);
         return;
       }
-      const session = sessions.get(sessionId);
+      const session = sessions.get(sessionId) ?? (await restore(sessionId, caller, req));
       // Another user's session looks exactly like a missing one.
       if (session === undefined || session.userId !== caller.userId) {
+        if (session !== undefined) refusedAnother(caller);
         json(res, 404, rpcError(-32001, 'Session not found'));
         return;
       }
+      // Ended for every process before it is answered, so that none restores it after.
+      if (req.method === 'DELETE')
+        await store.remove(contextOf(session.userId), session.id).catch(storeFailed('remove'));
       remember(session, caller);
       track(session, res, caller);
       await session.transport.handleRequest(req, res);
     },
     async close() {
       clearInterval(sweep);
+      clearInterval(sync);
       stopListening?.();
+      // The last uses are written first: the sessions go on on other processes (a restart).
+      await syncSessions().catch(() => undefined);
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
     },

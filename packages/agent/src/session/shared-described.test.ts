@@ -34,7 +34,7 @@ afterAll(async () => {
 
 function copy(stored: Set<string>, counts: { loads: number; told: string[][] }) {
   const shared: SharedDescribed = {
-    described: (toolIds) => {
+    described: async (toolIds) => {
       counts.told.push([...toolIds]);
       for (const id of toolIds) stored.add(id);
     },
@@ -92,7 +92,7 @@ describe('a session shared by several copies', () => {
       knowledge: new Knowledge({ registry }),
       dispatcher: new Dispatcher({ registry, pool }),
       shared: {
-        described: () => undefined,
+        described: async () => undefined,
         load: () => Promise.reject(new Error('database gone')),
       },
     });

@@ -5,8 +5,12 @@
  * names a tool it does not know (and before run_code), so a call of a known tool reads nothing.
  */
 export interface SharedDescribed {
-  /** Tools just described in this copy (each once), for the surface to record. */
-  described(toolIds: readonly string[]): void;
+  /**
+   * Tools just described in this copy (each once), for the surface to record: describe_tools
+   * answers once this settled, so the client's next call finds them on any copy. A rejection
+   * is ignored (the tools stay described in this copy).
+   */
+  described(toolIds: readonly string[]): Promise<void>;
   /** Every tool described in the session on any copy, read again; may reject (then ignored). */
   load(): Promise<Iterable<string>>;
 }

@@ -32,7 +32,8 @@ export function describeTools(state: SessionState): MetaTool<z.infer<typeof inpu
         state.described.add(tool.tool_id);
         added.push(tool.tool_id);
       }
-      if (added.length > 0) state.shared?.described(added);
+      // Recorded before the answer: the client's next call may reach another copy.
+      if (added.length > 0) await state.shared?.described(added).catch(() => undefined);
       return answered(tools.length > 0, {
         tools: tools as unknown as JsonValue,
         errors: errors.map((e) => ({ code: e.code, message: e.message })),

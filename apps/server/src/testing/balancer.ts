@@ -1,8 +1,18 @@
-// The small load balancer of the scale benchmarks, on loopback: new sessions and plain API
-// requests go round-robin to the backends that answer /ready (to all when none does); a request carrying an
-// Mcp-Session-Id goes to the backend that created that session (learned from its response
-// header), as the README's sticky-routing recipe asks of a real balancer.
-import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+// The small load balancer of the scale benchmarks and the session tests, on loopback: requests
+// go round-robin to the backends that answer /ready (to all when none does). Sticky (the
+// default): a request carrying an Mcp-Session-Id goes to the backend that created that session
+// (learned from its response header), the README's optimisation (fewer database reads). Not
+// sticky: every request goes round-robin, as a Kubernetes Service or a plain cloud balancer
+// does. A backend that refuses the connection is skipped for the next one, as real balancers
+// retry a request never sent (nginx's proxy_next_upstream error).
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { latencyStats, type LatencyStats } from '@mcp-agent/core/testing';
 
@@ -44,11 +54,15 @@ const MAX_PROBE_SAMPLES = 10_000;
 // Sessions remembered at most (the oldest forgotten first), like a stick table's size.
 const MAX_SESSIONS = 100_000;
 
-/** Starts a balancer over `backends`, health-checking each every `healthMs` (default 250). */
+/**
+ * Starts a balancer over `backends`, health-checking each every `healthMs` (default 250);
+ * `sticky: false` routes every request round-robin.
+ */
 export async function startBalancer(
   backends: readonly string[],
-  options: { healthMs?: number } = {},
+  options: { healthMs?: number; sticky?: boolean } = {},
 ): Promise<Balancer> {
+  const sticky = options.sticky ?? true;
   let all = [...backends];
   const healthy = new Set(all);
   const sessions = new Map<string, string>();
@@ -75,17 +89,31 @@ export async function startBalancer(
   };
   const route = (req: IncomingMessage): string | undefined => {
     const session = req.headers['mcp-session-id'];
-    const stuck = typeof session === 'string' ? sessions.get(session) : undefined;
+    const stuck = sticky && typeof session === 'string' ? sessions.get(session) : undefined;
     return stuck !== undefined && all.includes(stuck) ? stuck : pick();
   };
 
   const server: Server = createServer((req, res) => {
-    const target = route(req);
+    // Read whole first (bodies here are small): a backend that refuses the connection is
+    // skipped and the same request goes to the next.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => forward(req, res, Buffer.concat(chunks), route(req), new Set()));
+  });
+
+  function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    target: string | undefined,
+    tried: Set<string>,
+  ): void {
     if (target === undefined) {
       noBackend += 1;
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no backend"}');
       return;
     }
+    tried.add(target);
     const to = new URL(req.url ?? '/', target);
     const upstream = request(
       to,
@@ -107,6 +135,15 @@ export async function startBalancer(
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // Never reached (the process is gone): the next backend not tried yet takes it.
+      if (error.code === 'ECONNREFUSED' && !res.headersSent) {
+        healthy.delete(target);
+        const next = all.find((url) => !tried.has(url));
+        if (next !== undefined) {
+          forward(req, res, body, next, tried);
+          return;
+        }
+      }
       failed += 1;
       const code = error.code ?? error.name;
       upstreamErrors[code] = (upstreamErrors[code] ?? 0) + 1;
@@ -114,8 +151,10 @@ export async function startBalancer(
         res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"bad gateway"}');
       else res.destroy();
     });
-    req.pipe(upstream);
-  });
+    // A client that went away (a stream it stopped reading) ends the upstream request too.
+    res.once('close', () => upstream.destroy());
+    upstream.end(body);
+  }
   // Clients' idle connections are kept 60 s, as an ALB's are; Node's 5 s would close one a
   // client is reusing (its request then fails with "fetch failed").
   server.keepAliveTimeout = 60_000;

@@ -1,0 +1,56 @@
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AgentContext } from '@mcp-agent/core';
+import type { GatewaySessionStore } from '@mcp-agent/registry';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { SessionTransport } from '@mcp-agent/wire';
+
+/** A gateway session this process holds: opened here, or restored from the session store. */
+export interface HeldSession {
+  /** Its `Mcp-Session-Id`. */
+  readonly id: string;
+  readonly userId: string;
+  /** The digests of the tokens used on this session (the newest few): revoking one closes it. */
+  readonly tokens: Set<string>;
+  /** Ours over the SDK's, or the SDK's alone (`MCP_AGENT_WIRE=sdk`). */
+  readonly transport: SessionTransport | StreamableHTTPServerTransport;
+  readonly server: McpServer;
+  /** When the last request arrived or the last response ended. */
+  lastSeen: number;
+  /** The last use written to the session store. */
+  written: number;
+  /** Responses still open (an SSE stream being read is not idle). */
+  open: number;
+}
+
+/**
+ * Off the call path: writes the last uses of the `held` sessions to the store (each at most
+ * every `touchEvery` ms; an open stream counts as a use now), then gives those that no longer
+ * exist there (deleted through another process, or expired and swept), for the caller to close.
+ * A failing store is reported to `failed` and changes nothing.
+ */
+export async function syncHeldSessions(
+  held: readonly HeldSession[],
+  store: GatewaySessionStore,
+  options: {
+    readonly now: number;
+    readonly touchEvery: number;
+    readonly contextOf: (userId: string) => AgentContext;
+    readonly failed: (what: string) => (error: unknown) => void;
+  },
+): Promise<HeldSession[]> {
+  const { now, touchEvery, contextOf, failed } = options;
+  const touches: Promise<void>[] = [];
+  for (const session of held) {
+    const used = session.open > 0 ? now : session.lastSeen;
+    if (used <= session.written || used - session.written < touchEvery) continue;
+    session.written = used;
+    touches.push(store.touch(contextOf(session.userId), session.id, used).catch(failed('touch')));
+  }
+  await Promise.all(touches);
+  if (held.length === 0) return [];
+  const existing = await store.existing(held.map((s) => s.id)).catch((error: unknown) => {
+    failed('existing')(error);
+    return undefined;
+  });
+  return existing === undefined ? [] : held.filter((s) => !existing.has(s.id));
+}
