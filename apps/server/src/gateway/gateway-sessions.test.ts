@@ -197,6 +197,47 @@ describe('a gateway session any process serves', () => {
     await client.close();
   });
 
+  it('a resume of a stream whose events another process keeps is refused with an error that names why, never a silent gap', async () => {
+    const [a, b] = served as [Served, Served];
+    const base = (gateway: Served) => gateway.url.replace(/\/mcp$/, '');
+    const { client, transport } = await connect(base(a));
+    const sessionId = transport.sessionId as string;
+    // A call answered on A as a resumable stream: its priming event's id is A's alone.
+    const called = await post(base(a), ALICE, sessionId, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'search_tools', arguments: { query: 'notes' } },
+    });
+    const priming = /^id: (\S+)$/m.exec(await called.text())?.[1] as string;
+    expect(priming).toBeDefined();
+    const resume = (gateway: Served) =>
+      fetch(`${base(gateway)}/mcp`, {
+        headers: {
+          authorization: `Bearer ${ALICE}`,
+          accept: 'text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': priming,
+        },
+      });
+    const elsewhere = await resume(b);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/not kept by this gateway process.*Send the request again/),
+      },
+    });
+    // On A, where its events are, the stream resumes as before: its answer is replayed.
+    const there = await resume(a);
+    expect(there.status).toBe(200);
+    expect(await there.text()).toContain('"id":7');
+    await transport.terminateSession();
+    await client.close();
+  });
+
   it('the per-user cap counts the sessions of every process', async () => {
     const opened = [];
     for (let i = 0; i < 3; i += 1) opened.push(await connect(balancer.url));

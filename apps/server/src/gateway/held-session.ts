@@ -2,7 +2,7 @@ import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index
 import type { AgentContext } from '@mcp-agent/core';
 import type { GatewaySessionStore } from '@mcp-agent/registry';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { SessionTransport } from '@mcp-agent/wire';
+import type { SessionEventStore, SessionTransport } from '@mcp-agent/wire';
 
 /** A gateway session this process holds: opened here, or restored from the session store. */
 export interface HeldSession {
@@ -14,6 +14,8 @@ export interface HeldSession {
   /** Ours over the SDK's, or the SDK's alone (`MCP_AGENT_WIRE=sdk`). */
   readonly transport: SessionTransport | StreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** Its events kept for resuming streams, in this process only. */
+  readonly events: SessionEventStore;
   /** When the last request arrived or the last response ended. */
   lastSeen: number;
   /** The last use written to the session store. */

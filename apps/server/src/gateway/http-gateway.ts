@@ -41,6 +41,9 @@ const RETRY_INTERVAL_MS = 1_000;
 const TOUCH_MS = 60_000;
 // How often a process writes those uses and checks that the sessions it holds still exist.
 const SYNC_MS = 5_000;
+// The answer to a resume of a stream this process keeps no events of.
+const STREAM_NOT_KEPT =
+  "Stream not resumable here: the events after this Last-Event-ID are not kept by this gateway process (another process sent them and has stopped, or they expired or passed the resume store's bounds). Send the request again; open the GET stream without Last-Event-ID.";
 // The longest session id looked up in the database: the gateway's are UUIDs.
 const MAX_SESSION_ID_CHARS = 200;
 
@@ -300,6 +303,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
           tokens: new Set([caller.tokenDigest]),
           transport,
           server,
+          events,
           lastSeen: now,
           written: now,
           open: 0,
@@ -455,6 +459,17 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       if (session === undefined || session.userId !== caller.userId) {
         if (session !== undefined) refusedAnother(caller);
         json(res, 404, rpcError(-32001, 'Session not found'));
+        return;
+      }
+      // A resume of a stream whose events this process does not keep (it was sent by another,
+      // which stopped, or they expired): a refusal that says so, never a silent gap.
+      const lastEventId = req.headers['last-event-id'];
+      if (
+        req.method === 'GET' &&
+        typeof lastEventId === 'string' &&
+        session.events.streamOf(lastEventId) === undefined
+      ) {
+        json(res, 400, rpcError(-32000, STREAM_NOT_KEPT));
         return;
       }
       // Ended for every process before it is answered, so that none restores it after.
