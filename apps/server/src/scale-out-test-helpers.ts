@@ -1,9 +1,6 @@
 // What the multi-process tests (scale-out.test.ts) do to a cluster: start tasks, open gateway
-// sessions, call meta-tools, wait for another process to catch up, and move a client between
-// processes as a load balancer would.
+// sessions, call meta-tools, and wait for another process to catch up.
 import { readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -70,39 +67,3 @@ export const scriptedChildren = (server: ServerProcess) =>
       return false;
     }
   });
-
-/** A one-target HTTP proxy whose target can be changed: a load balancer that moved a client. */
-export async function switchableProxy(
-  target: string,
-): Promise<{ url: string; target: string; close(): Promise<void> }> {
-  const state = { target };
-  const server: Server = createServer((req, res) => {
-    const to = new URL(req.url ?? '/', state.target);
-    const upstream = httpRequest(
-      to,
-      { method: req.method, headers: { ...req.headers, host: to.host } },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    get target() {
-      return state.target;
-    },
-    set target(value: string) {
-      state.target = value;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

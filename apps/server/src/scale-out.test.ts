@@ -15,9 +15,9 @@ import {
   scriptedChildren,
   search,
   startTask,
-  switchableProxy,
   waitFor,
 } from './scale-out-test-helpers.js';
+import { startBalancer } from './testing/balancer.js';
 import { startCluster, type Cluster, type ServerProcess } from './testing/server-cluster.js';
 
 // Several server processes on one PostgreSQL: what a deployment behind a load balancer runs.
@@ -39,6 +39,31 @@ let model: ScriptedAnthropicServer;
 let cluster: Cluster;
 let a: ServerProcess;
 let b: ServerProcess;
+
+// Alice's scripted issues server, added once (through A) and discovered.
+let issuesAdded = false;
+async function addIssues(token: string): Promise<void> {
+  if (issuesAdded) return;
+  issuesAdded = true;
+  expect(
+    (await apiCall(a.url, token, 'POST', '/v1/servers', cluster.scriptedServer('issues'))).status,
+  ).toBe(201);
+  await apiCall(a.url, token, 'GET', '/v1/servers/issues/status');
+}
+
+// tools/list on a session, as its client would send it.
+const listWith = (base: string, token: string, sessionId: string) =>
+  fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
 
 if (databaseUrl === undefined || databaseUrl === '')
   it.skip('PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run the multi-process tests', () =>
@@ -227,42 +252,102 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
       );
     });
 
-    it("GW-07 sticky sessions: a session of A used on B gets the spec's 404, and the SDK client re-initialises where it landed", async () => {
-      const onA = await gateway(a, tokens.alice);
-      const sessionId = (onA.transport as StreamableHTTPClientTransport).sessionId as string;
-      const wrong = await fetch(`${b.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${tokens.alice}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      expect(wrong.status).toBe(404);
-      expect(await wrong.json()).toEqual({
-        jsonrpc: '2.0',
-        error: { code: -32001, message: 'Session not found' },
-        id: null,
-      });
-      // Through a balancer that moved the client from A to B (say, A was replaced): the SDK
-      // client's request fails with 404, and a new initialize on the same URL lands cleanly.
-      const proxy = await switchableProxy(a.url);
-      const client = await gateway(proxy.url, tokens.alice);
-      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-      proxy.target = b.url;
-      await expect(client.listTools()).rejects.toMatchObject({ code: 404 });
-      await client.close();
-      const again = await gateway(proxy.url, tokens.alice);
-      expect((await again.listTools()).tools.length).toBeGreaterThan(0);
-      await again.close();
-      // The session on A is untouched.
-      expect((await onA.listTools()).tools.length).toBeGreaterThan(0);
-      await onA.close();
-      await proxy.close();
+    it('a gateway session needs no sticky routing: through a round-robin balancer, initialize, list, search, describe and call alternate between A and B, and another user gets 404 on either', async () => {
+      await addIssues(tokens.alice);
+      const balancer = await startBalancer([a.url, b.url], { sticky: false });
+      try {
+        const client = await gateway(balancer.url, tokens.alice);
+        const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('call_tool');
+        const found = await metaCall(client, 'search_tools', { query: 'list issues' });
+        expect(JSON.stringify(found.value)).toContain('issues.list_issues');
+        expect(
+          (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
+        ).toBe(true);
+        // Two calls: the cluster allows a burst of 3 tool calls, then 1 a second.
+        for (let i = 0; i < 2; i += 1)
+          expect(
+            await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
+          ).toMatchObject({ ok: true });
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        // Every request went to the next process: both served this one session.
+        const { forwarded } = balancer.stats();
+        expect(forwarded[a.url]).toBeGreaterThanOrEqual(3);
+        expect(forwarded[b.url]).toBeGreaterThanOrEqual(3);
+        expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
+        // Bob with Alice's session id: the 404 of an unknown id, on either process.
+        for (const server of [a, b]) {
+          const refused = await listWith(server.url, tokens.bob, sessionId);
+          expect(refused.status).toBe(404);
+          expect(await refused.json()).toEqual({
+            jsonrpc: '2.0',
+            error: { code: -32001, message: 'Session not found' },
+            id: null,
+          });
+        }
+        expect(a.log() + b.log()).toMatch(/gateway session id of another user was presented/);
+        expect(a.log() + b.log()).not.toContain(sessionId);
+        await client.close();
+      } finally {
+        await balancer.close();
+      }
     });
+
+    it('a gateway session whose process is killed (SIGKILL) goes on on another process, without a new initialize', async () => {
+      await addIssues(tokens.alice);
+      const c = await cluster.start('C');
+      const balancer = await startBalancer([c.url], { sticky: false });
+      try {
+        const client = await gateway(balancer.url, tokens.alice);
+        const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+        expect(
+          (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
+        ).toBe(true);
+        balancer.setBackends([c.url, b.url]);
+        c.kill('SIGKILL');
+        await c.exited;
+        // B never saw this session: it loads it, with the tool described on C.
+        for (let i = 0; i < 2; i += 1)
+          expect(
+            await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
+          ).toMatchObject({ ok: true });
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
+        await client.close();
+      } finally {
+        await balancer.close();
+      }
+    }, 60_000);
+
+    it('a gateway session whose process is stopped (SIGTERM, a rolling restart) goes on on another process, without a new initialize', async () => {
+      await addIssues(tokens.alice);
+      const d = await cluster.start('D2', ['--drain-ms', '2000']);
+      const balancer = await startBalancer([d.url], { sticky: false });
+      try {
+        const client = await gateway(balancer.url, tokens.alice);
+        const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+        expect(
+          (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
+        ).toBe(true);
+        balancer.setBackends([d.url, b.url]);
+        d.kill('SIGTERM');
+        // Calls while it drains and after it is gone: all answered, by D or by B.
+        const during = await metaCall(client, 'call_tool', {
+          tool_id: 'issues.list_issues',
+          arguments: {},
+        });
+        expect(during).toMatchObject({ ok: true });
+        expect(await d.exited, d.log()).toBe(0);
+        expect(
+          await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
+        ).toMatchObject({ ok: true });
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
+        await client.close();
+      } finally {
+        await balancer.close();
+      }
+    }, 60_000);
 
     it('SCALE-04 a process killed mid-task (kill -9) leaves its task failed with the reason, within the lease, as seen from another process', async () => {
       const c = await cluster.start('C');

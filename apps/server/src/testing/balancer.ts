@@ -52,6 +52,8 @@ export interface ProbeStats {
 // Probe latencies kept at most, for the percentiles (the newest are kept).
 const MAX_PROBE_SAMPLES = 10_000;
 // Sessions remembered at most (the oldest forgotten first), like a stick table's size.
+// Times one request is sent again (a refused connection, a reset kept-alive one).
+const MAX_RETRIES = 4;
 const MAX_SESSIONS = 100_000;
 
 /**
@@ -107,6 +109,7 @@ export async function startBalancer(
     body: Buffer,
     target: string | undefined,
     tried: Set<string>,
+    retries = 0,
   ): void {
     if (target === undefined) {
       noBackend += 1;
@@ -135,13 +138,21 @@ export async function startBalancer(
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      // Never reached (the process is gone): the next backend not tried yet takes it.
-      if (error.code === 'ECONNREFUSED' && !res.headersSent) {
-        healthy.delete(target);
-        const next = all.find((url) => !tried.has(url));
-        if (next !== undefined) {
-          forward(req, res, body, next, tried);
+      if (!res.headersSent && retries < MAX_RETRIES) {
+        // A kept-alive connection the backend closed meanwhile (a draining process closes its
+        // idle ones): the request was never read, and goes again (Node's documented retry).
+        if (upstream.reusedSocket && error.code === 'ECONNRESET') {
+          forward(req, res, body, target, tried, retries + 1);
           return;
+        }
+        // Never reached (the process is gone): the next backend not tried yet takes it.
+        if (error.code === 'ECONNREFUSED') {
+          healthy.delete(target);
+          const next = all.find((url) => !tried.has(url));
+          if (next !== undefined) {
+            forward(req, res, body, next, tried, retries + 1);
+            return;
+          }
         }
       }
       failed += 1;
