@@ -43,17 +43,50 @@ export async function runScaleBenchmark(
       cells.push({ processes, ...summarise(outcomes, seconds), machine: machine() });
     }
     const base = cells[0]?.callsPerSecond ?? 1;
+    const handoff = setup.live.length >= 2 ? await measureHandoff(setup) : undefined;
     return {
       benchmark: 'scale',
-      setup: `${tenants} tenants, each one gateway session through a sticky round-robin balancer on loopback, calling ${ECHO} (a streamable-HTTP app server) back to back; ${calls} calls per cell after 5 warm-up calls per tenant; one PostgreSQL`,
+      setup: `${tenants} tenants, each one gateway session through a sticky round-robin balancer on loopback, calling ${ECHO} (a streamable-HTTP app server) back to back; ${calls} calls per cell after 5 warm-up calls per tenant; one PostgreSQL. handoff: each tenant's session opened on the first process, its next call sent to the second (which loads it from the database), then one more call there`,
       cells: cells.map((cell) => ({
         ...cell,
         ratioToOneProcess: round3(cell.callsPerSecond / base),
       })),
+      ...(handoff === undefined ? {} : { handoff }),
     };
   } finally {
     await setup.close();
   }
+}
+
+/**
+ * What a session costs on a process that does not hold it: each tenant's session is opened on
+ * the first process (describe, one call), then its next call goes straight to the second, which
+ * loads the session from PostgreSQL, rebuilds it and answers; then one more call there, held.
+ * One tenant at a time, so the figures are the handoff's, not the queue's.
+ */
+async function measureHandoff(setup: Awaited<ReturnType<typeof setUpScale>>) {
+  const [first, second] = setup.live;
+  if (first === undefined || second === undefined) throw new Error('two processes needed');
+  const moved: CallOutcome[] = [];
+  const held: CallOutcome[] = [];
+  for (const token of setup.tokens) {
+    const session = new GatewaySession(first.url, token, { describe: [ECHO] });
+    await session.open();
+    await session.call('call_tool', echoCall(0));
+    session.moveTo(second.url);
+    moved.push(await session.call('call_tool', echoCall(1)));
+    held.push(await session.call('call_tool', echoCall(2)));
+    await session.close();
+  }
+  const figures = (outcomes: CallOutcome[]) => {
+    const { p50Ms, p99Ms, failures } = summarise(outcomes, 1);
+    return { p50Ms, p99Ms, failures };
+  };
+  return {
+    sessions: setup.tokens.length,
+    firstRequestOnNewProcess: figures(moved),
+    nextRequestThere: figures(held),
+  };
 }
 
 /**

@@ -30,7 +30,7 @@ export class GatewaySession {
   #nextId = 1;
 
   constructor(
-    private readonly base: string,
+    private base: string,
     private readonly token: string,
     private readonly options: { retries?: number; describe?: readonly string[] } = {},
   ) {}
@@ -92,6 +92,11 @@ export class GatewaySession {
       attempts: retries + 1,
       error: error.slice(0, 200),
     };
+  }
+
+  /** Sends the session's next requests to `base`: another process, as a balancer may. */
+  moveTo(base: string): void {
+    this.base = base;
   }
 
   /** Ends the session (DELETE /mcp); errors are ignored. */
