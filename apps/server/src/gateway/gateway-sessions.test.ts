@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createContext } from '@mcp-agent/core';
-import { createMemoryLogger } from '@mcp-agent/core/testing';
+import { createManualClock, createMemoryLogger } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import type { GatewaySessionStore } from '@mcp-agent/registry';
+import { MemoryGatewaySessionStore } from '@mcp-agent/registry/testing';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { startBalancer, type Balancer } from '../testing/balancer.js';
@@ -269,5 +270,92 @@ describe('a gateway session any process serves', () => {
       await transport.terminateSession();
       await client.close();
     }
+  });
+});
+
+describe('idle expiry and the sweep over several processes', () => {
+  const clock = createManualClock(Date.parse('2030-01-01T00:00:00Z'));
+  const store = new MemoryGatewaySessionStore();
+  const IDLE = 60_000;
+  const pair: Served[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i += 1)
+      pair.push(
+        await serveHttpGateway({
+          stack,
+          port: 0,
+          verifier: new StaticTokenVerifier({ [ALICE]: 'alice' }),
+          clock,
+          sessionStore: store,
+          limits: { sessionIdleMs: IDLE },
+        }),
+      );
+  });
+  afterAll(async () => {
+    for (const gateway of pair) await gateway.close();
+  });
+
+  const initialize = async (gateway: Served) => {
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ALICE}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'expiry', version: '1' },
+        },
+      }),
+    });
+    await response.text();
+    return response.headers.get('mcp-session-id') as string;
+  };
+  const list = async (gateway: Served, sessionId: string) => {
+    const response = await post(gateway.url.replace(/\/mcp$/, ''), ALICE, sessionId, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/list',
+    });
+    await response.text();
+    return response.status;
+  };
+
+  it('a session used on one process stays live for the others; idle on all, it expires everywhere and its row is swept', async () => {
+    const [a, b] = pair as [Served, Served];
+    const sessionId = await initialize(a);
+    expect(store.size).toBe(1);
+    expect(await list(b, sessionId)).toBe(200);
+    // Used on B 40 s later, and written behind by B's sync.
+    clock.advance(40_000);
+    expect(await list(b, sessionId)).toBe(200);
+    await b.gateway.syncSessions();
+    // 80 s after A last saw it, A's copy expires; the session lives on (B used it 40 s ago).
+    clock.advance(40_000);
+    expect(await a.gateway.expireIdleSessions()).toBe(1);
+    expect(a.gateway.sessions).toBe(0);
+    expect(store.size).toBe(1);
+    expect(await list(a, sessionId)).toBe(200);
+    expect(a.gateway.sessions).toBe(1);
+    // A's use of its restored copy is written too: B finds the session live 110 s after start.
+    await a.gateway.syncSessions();
+    clock.advance(30_000);
+    await b.gateway.expireIdleSessions();
+    expect(b.gateway.sessions).toBe(0);
+    expect(await list(b, sessionId)).toBe(200);
+    // Idle everywhere past the expiry and the write-behind margin: closed on both, row swept.
+    clock.advance(IDLE + 15_001);
+    await a.gateway.expireIdleSessions();
+    await b.gateway.expireIdleSessions();
+    expect(a.gateway.sessions + b.gateway.sessions).toBe(0);
+    expect(store.size).toBe(0);
+    expect(await list(a, sessionId)).toBe(404);
+    expect(await list(b, sessionId)).toBe(404);
   });
 });

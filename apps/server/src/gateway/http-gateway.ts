@@ -305,7 +305,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
           server,
           events,
           lastSeen: now,
-          written: now,
+          // A restored session's use now is written at the next sync (its row has an older one).
+          written: restored?.lastUsedAt ?? now,
           open: 0,
         };
         sessions.set(id, holder.session);
