@@ -42,8 +42,9 @@ function counted(store: GatewaySessionStore): GatewaySessionStore {
   });
 }
 
-async function serve(): Promise<Served> {
+async function serve(wire?: 'sdk'): Promise<Served> {
   const gateway = await serveHttpGateway({
+    ...(wire === undefined ? {} : { wire }),
     stack,
     port: 0,
     verifier: new StaticTokenVerifier({ [ALICE]: 'alice', [BOB]: 'bob' }),
@@ -269,6 +270,37 @@ describe('a gateway session any process serves', () => {
     for (const { client, transport } of opened) {
       await transport.terminateSession();
       await client.close();
+    }
+  });
+});
+
+describe('on MCP_AGENT_WIRE=sdk (the SDK transport alone)', () => {
+  it('a session opened on one gateway is served by the other: list, describe and call', async () => {
+    const pair = [await serve('sdk'), await serve('sdk')];
+    const front = await startBalancer(
+      pair.map((g) => g.url.replace(/\/mcp$/, '')),
+      { sticky: false },
+    );
+    try {
+      const { client, transport } = await connect(front.url);
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_tools');
+      const described = await client.callTool({
+        name: 'describe_tools',
+        arguments: { tool_ids: ['notes.list_notes'] },
+      });
+      expect(described.isError).not.toBe(true);
+      for (let i = 0; i < 3; i += 1) {
+        const called = await client.callTool({
+          name: 'call_tool',
+          arguments: { tool_id: 'notes.list_notes', arguments: {} },
+        });
+        expect(called.isError, JSON.stringify(called)).not.toBe(true);
+      }
+      expect(pair.every((g) => g.gateway.sessions === 1)).toBe(true);
+      await transport.terminateSession();
+      await client.close();
+    } finally {
+      await front.close();
     }
   });
 });
