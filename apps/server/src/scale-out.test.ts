@@ -51,6 +51,23 @@ async function addIssues(token: string): Promise<void> {
   await apiCall(a.url, token, 'GET', '/v1/servers/issues/status');
 }
 
+// Alice's session opened on `server` alone (through a round-robin balancer), with the issues
+// tool described there; then the balancer sends to `server` and B.
+async function describedThrough(server: ServerProcess) {
+  await addIssues(tokens.alice);
+  const balancer = await startBalancer([server.url], { sticky: false });
+  const client = await gateway(balancer.url, tokens.alice);
+  const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+  expect((await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok).toBe(
+    true,
+  );
+  balancer.setBackends([server.url, b.url]);
+  return { client, sessionId, balancer };
+}
+
+const callIssues = (client: Client) =>
+  metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} });
+
 // tools/list on a session, as its client would send it.
 const listWith = (base: string, token: string, sessionId: string) =>
   fetch(`${base}/mcp`, {
@@ -265,10 +282,7 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
           (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
         ).toBe(true);
         // Two calls: the cluster allows a burst of 3 tool calls, then 1 a second.
-        for (let i = 0; i < 2; i += 1)
-          expect(
-            await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
-          ).toMatchObject({ ok: true });
+        for (let i = 0; i < 2; i += 1) expect(await callIssues(client)).toMatchObject({ ok: true });
         expect((await client.listTools()).tools.length).toBeGreaterThan(0);
         // Every request went to the next process: both served this one session.
         const { forwarded } = balancer.stats();
@@ -294,23 +308,13 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
     });
 
     it('a gateway session whose process is killed (SIGKILL) goes on on another process, without a new initialize', async () => {
-      await addIssues(tokens.alice);
       const c = await cluster.start('C');
-      const balancer = await startBalancer([c.url], { sticky: false });
+      const { client, sessionId, balancer } = await describedThrough(c);
       try {
-        const client = await gateway(balancer.url, tokens.alice);
-        const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
-        expect(
-          (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
-        ).toBe(true);
-        balancer.setBackends([c.url, b.url]);
         c.kill('SIGKILL');
         await c.exited;
         // B never saw this session: it loads it, with the tool described on C.
-        for (let i = 0; i < 2; i += 1)
-          expect(
-            await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
-          ).toMatchObject({ ok: true });
+        for (let i = 0; i < 2; i += 1) expect(await callIssues(client)).toMatchObject({ ok: true });
         expect((await client.listTools()).tools.length).toBeGreaterThan(0);
         expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
         await client.close();
@@ -320,27 +324,14 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
     }, 60_000);
 
     it('a gateway session whose process is stopped (SIGTERM, a rolling restart) goes on on another process, without a new initialize', async () => {
-      await addIssues(tokens.alice);
       const d = await cluster.start('D2', ['--drain-ms', '2000']);
-      const balancer = await startBalancer([d.url], { sticky: false });
+      const { client, sessionId, balancer } = await describedThrough(d);
       try {
-        const client = await gateway(balancer.url, tokens.alice);
-        const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
-        expect(
-          (await metaCall(client, 'describe_tools', { tool_ids: ['issues.list_issues'] })).ok,
-        ).toBe(true);
-        balancer.setBackends([d.url, b.url]);
         d.kill('SIGTERM');
         // Calls while it drains and after it is gone: all answered, by D or by B.
-        const during = await metaCall(client, 'call_tool', {
-          tool_id: 'issues.list_issues',
-          arguments: {},
-        });
-        expect(during).toMatchObject({ ok: true });
+        expect(await callIssues(client)).toMatchObject({ ok: true });
         expect(await d.exited, d.log()).toBe(0);
-        expect(
-          await metaCall(client, 'call_tool', { tool_id: 'issues.list_issues', arguments: {} }),
-        ).toMatchObject({ ok: true });
+        expect(await callIssues(client)).toMatchObject({ ok: true });
         expect((await client.listTools()).tools.length).toBeGreaterThan(0);
         expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
         await client.close();

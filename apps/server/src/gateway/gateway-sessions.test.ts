@@ -79,6 +79,27 @@ function post(url: string, token: string, sessionId: string, body: object) {
   });
 }
 
+// A raw initialize of Alice's (no SDK client: no GET stream that would keep the session busy).
+const initializeAt = (gateway: Served) =>
+  fetch(gateway.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ALICE}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'sessions-test', version: '1' },
+      },
+    }),
+  });
+
 beforeAll(async () => {
   stack = await openAgentStack({
     home,
@@ -244,24 +265,7 @@ describe('a gateway session any process serves', () => {
     const opened = [];
     for (let i = 0; i < 3; i += 1) opened.push(await connect(balancer.url));
     for (const gateway of served) {
-      const refused = await fetch(gateway.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ALICE}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
-      });
+      const refused = await initializeAt(gateway);
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
         /this user has 3 open/,
@@ -328,24 +332,7 @@ describe('idle expiry and the sweep over several processes', () => {
   });
 
   const initialize = async (gateway: Served) => {
-    const response = await fetch(gateway.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${ALICE}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'expiry', version: '1' },
-        },
-      }),
-    });
+    const response = await initializeAt(gateway);
     await response.text();
     return response.headers.get('mcp-session-id') as string;
   };
