@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { createContext, defineSlot } from './context.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCheckedContext, createContext, defineSlot } from './context.js';
 import { InvalidArgumentsError } from './errors.js';
 import { createManualClock, createMemoryLogger } from './testing/index.js';
+import { parseUserId } from './user-id.js';
+import type * as UserIdModule from './user-id.js';
+
+// The user-id check, counted: the real one, seen through a spy (createContext imports it).
+vi.mock('./user-id.js', async (original) => {
+  const real = await original<typeof UserIdModule>();
+  return { ...real, parseUserId: vi.fn(real.parseUserId) };
+});
+const checks = vi.mocked(parseUserId);
 
 describe('createContext', () => {
   it('takes a canonical user id as it is (a look-alike is refused), makes a request id, binds the logger', () => {
@@ -103,6 +112,48 @@ describe('createContext', () => {
     const b = defineSlot<string>('x');
     const ctx = createContext({ userId: 'u' }).with(a, 'A');
     expect(ctx.find(b)).toBeUndefined();
+  });
+});
+
+describe('createCheckedContext', () => {
+  beforeEach(() => {
+    checks.mockClear(); // a block: a function returned from beforeEach would run as a teardown
+  });
+
+  it('checks a plain string on every createContext, and a UserId held never again', () => {
+    for (let i = 0; i < 3; i += 1) createContext({ userId: 'alice', requestId: `r${i}` });
+    expect(checks).toHaveBeenCalledTimes(3);
+
+    checks.mockClear();
+    const userId = parseUserId('alice'); // once, as sign-in or a session's start does
+    const contexts = Array.from({ length: 5 }, (_, i) =>
+      createCheckedContext({ userId, requestId: `r${i}`, taskId: 'session-1' }),
+    );
+    expect(checks).toHaveBeenCalledTimes(1);
+    expect(contexts.map((ctx) => [ctx.userId, ctx.requestId, ctx.taskId])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => ['alice', `r${i}`, 'session-1']),
+    );
+  });
+
+  it('takes only a UserId: a plain string does not compile, and a look-alike never becomes one', () => {
+    // @ts-expect-error a plain string is not a checked UserId: createContext checks it instead
+    createCheckedContext({ userId: 'alice' });
+    // A look-alike is refused where a UserId is made, so it never reaches createCheckedContext.
+    for (const lookAlike of ['alice ', 'jose\u0301', '../bob', 'al\u200bice']) {
+      expect(() => parseUserId(lookAlike)).toThrow(InvalidArgumentsError);
+      expect(() => createContext({ userId: lookAlike })).toThrow(InvalidArgumentsError);
+    }
+  });
+
+  it('still checks the rest: thread id, task id and allow-list', () => {
+    const userId = parseUserId('alice');
+    expect(() => createCheckedContext({ userId, threadId: ' ' })).toThrow(/thread id/);
+    expect(() => createCheckedContext({ userId, taskId: '' })).toThrow(/task id/);
+    expect(() =>
+      createCheckedContext({ userId, allowServers: Array.from({ length: 501 }, String) }),
+    ).toThrow(/allowServers/);
+    const ctx = createCheckedContext({ userId, allowServers: ['a', 'a', 'b'] });
+    expect(ctx.allowServers).toEqual(['a', 'b']);
   });
 });
 

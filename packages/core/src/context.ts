@@ -73,10 +73,11 @@ export interface AgentContext {
 /** Options of {@link createContext}. */
 export interface CreateContextOptions {
   /**
-   * The tenant: a {@link UserId} from sign-in, or a string that must already be canonical
-   * ({@link parseUserId}); one that is not is refused, never trimmed or normalised.
+   * The tenant: a string that must already be canonical ({@link parseUserId}); one that is not
+   * is refused, never trimmed or normalised. It is checked on every call: a holder of a
+   * {@link UserId} (from sign-in, or a context's `userId`) calls {@link createCheckedContext}.
    */
-  readonly userId: UserId | string;
+  readonly userId: string;
   /** Given when the caller already has one (an HTTP request id); default a random UUID. */
   readonly requestId?: string;
   /** The task the request works for (see {@link AgentContext.taskId}); default `requestId`. */
@@ -93,10 +94,18 @@ export interface CreateContextOptions {
   readonly clock?: Clock;
 }
 
+/** Options of {@link createCheckedContext}: those of {@link createContext}, the user already a {@link UserId}. */
+export interface CheckedContextOptions extends Omit<CreateContextOptions, 'userId'> {
+  /** The tenant, checked once before (sign-in, `parseUserId`, or another context's `userId`). */
+  readonly userId: UserId;
+}
+
 /**
  * Creates the context of one request. Its user id is checked, not repaired: a library caller's
  * id that is not already canonical is refused, because mapping it onto its canonical form could
- * make it another user's.
+ * make it another user's. A caller that already holds a {@link UserId} (a gateway session, a
+ * task, a signed-in request) makes each request's context with {@link createCheckedContext},
+ * which does not check it again.
  *
  * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for a user id {@link parseUserId}
  *   refuses (`details.reason` says why), an empty thread id, a task id that is not 1 to 200 characters, or an
@@ -108,7 +117,29 @@ export interface CreateContextOptions {
  * ```
  */
 export function createContext(options: CreateContextOptions): AgentContext {
-  const userId = parseUserId(options.userId);
+  return buildContext(parseUserId(options.userId), options);
+}
+
+/**
+ * Creates the context of one request for a user id already checked: as {@link createContext},
+ * without checking the id again. Only a {@link UserId} is accepted (made by {@link parseUserId}
+ * at sign-in or at a library entry point), so the type system guarantees the one check
+ * happened; a plain string does not compile. For the requests of a session or a task, which
+ * share one user: the id is checked once when the session or task starts, not per request.
+ *
+ * @throws InvalidArgumentsError (`INVALID_ARGUMENTS`) for an empty thread id, a task id that is
+ *   not 1 to 200 characters, or an `allowServers` that is not a list of at most 500 strings.
+ * @example
+ * ```ts
+ * const userId = parseUserId(signedIn.user); // once, at sign-in
+ * const ctx = createCheckedContext({ userId, signal: request.signal }); // per request
+ * ```
+ */
+export function createCheckedContext(options: CheckedContextOptions): AgentContext {
+  return buildContext(options.userId, options);
+}
+
+function buildContext(userId: UserId, options: Omit<CreateContextOptions, 'userId'>): AgentContext {
   const threadId = options.threadId;
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.trim() === '')) {
     throw new InvalidArgumentsError('Invalid thread id: pass a non-empty string or leave it out.');

@@ -43,9 +43,11 @@ export {
   type StdioServerConfig,
 } from './config/server-config.js';
 export {
+  createCheckedContext,
   createContext,
   defineSlot,
   type AgentContext,
+  type CheckedContextOptions,
   type ContextSlot,
   type CreateContextOptions,
 } from './context.js';
@@ -146,4 +148,10 @@ export {
   type ToolId,
 } from './tool-id.js';
 export type { JsonSchema, ToolAnnotations, ToolSpec } from './tool-spec.js';
-export { parseUserId, userIdProblem, type UserId } from './user-id.js';
+export {
+  checkUserId,
+  parseUserId,
+  userIdProblem,
+  type UserId,
+  type UserIdCheck,
+} from './user-id.js';

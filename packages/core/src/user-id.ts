@@ -7,8 +7,9 @@ declare const canonicalUserId: unique symbol;
 
 /**
  * A user id (the tenant key of every query) known to be canonical: made only by
- * {@link parseUserId}, at sign-in or by `createContext`, and carried typed from there, so no
- * later layer checks or repairs it again.
+ * {@link parseUserId} or {@link checkUserId}, once at sign-in or at a library entry point
+ * (`createContext`, `executeTask`), and carried typed from there (`createCheckedContext` takes
+ * it), so no later layer checks or repairs it again.
  */
 export type UserId = string & {
   /** The brand: only carried by the type, never present at run time. */
@@ -62,6 +63,39 @@ export function userIdProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** What {@link checkUserId} found: the id, typed, or why it is not one. */
+export type UserIdCheck =
+  | {
+      /** The value is a canonical user id. */
+      readonly ok: true;
+      /** The value, typed. */
+      readonly userId: UserId;
+    }
+  | {
+      /** The value is not a canonical user id. */
+      readonly ok: false;
+      /** Why, as {@link userIdProblem} says it (for an error or a 401 message). */
+      readonly problem: string;
+    };
+
+/**
+ * `value` as a {@link UserId} when it is canonical, else the reason it is not
+ * ({@link userIdProblem}); never repaired. For sign-in, which answers a bad id with its own
+ * refusal (a 401 naming the reason) rather than {@link parseUserId}'s error.
+ *
+ * @example
+ * ```ts
+ * const check = checkUserId(claims.sub);
+ * if (!check.ok) return refuse(`the user id is not valid (${check.problem})`);
+ * const userId = check.userId;
+ * ```
+ */
+export function checkUserId(value: unknown): UserIdCheck {
+  const problem = userIdProblem(value);
+  // The one place a string becomes a UserId: everywhere else the type is carried, not made.
+  return problem === undefined ? { ok: true, userId: value as UserId } : { ok: false, problem };
+}
+
 /**
  * `value` as a {@link UserId} when it is canonical ({@link userIdProblem}); never repaired.
  *
@@ -73,14 +107,15 @@ export function userIdProblem(value: unknown): string | undefined {
  * ```
  */
 export function parseUserId(value: unknown): UserId {
-  const reason = userIdProblem(value);
-  if (reason !== undefined) {
+  const check = checkUserId(value);
+  if (!check.ok) {
+    const reason = check.problem;
     throw new InvalidArgumentsError(
       `Invalid user id: ${reason}. Pass the stable id of the user (the tenant) exactly as your auth system issues it; it is never trimmed or normalised, since the result could be another user's.`,
       { details: { reason } },
     );
   }
-  return value as UserId;
+  return check.userId;
 }
 
 const codePoint = (char: string): string =>
