@@ -1,7 +1,7 @@
 import {
   clampBudget,
   ConfigError,
-  createContext,
+  createCheckedContext,
   ErrorCode,
   parseUserId,
   renamedOption,
@@ -13,6 +13,7 @@ import {
   type ClampedBudget,
   type MCPTaskResult,
   type TaskStatus,
+  type UserId,
 } from '@mcp-agent/core';
 import { AVAILABILITY, TASK_METER, TaskMeter } from '@mcp-agent/registry';
 import { resolveAgentLimits } from './agent-limits.js';
@@ -163,7 +164,7 @@ export class Agent {
 
   async #execute(
     task: string,
-    userId: string,
+    userId: UserId,
     options: ExecuteTaskOptions,
   ): Promise<MCPTaskResult> {
     const started = performance.now();
@@ -200,7 +201,7 @@ export class Agent {
       const context = options.context === undefined ? undefined : parseTaskContext(options.context);
       // The model is resolved first: a missing key fails before any server or model work.
       const model = options.model ?? this.#options.model ?? (await createModelClientFromEnv());
-      let ctx = createContext({
+      let ctx = createCheckedContext({
         userId,
         ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
         ...(options.allowServers === undefined ? {} : { allowServers: options.allowServers }),
@@ -302,7 +303,7 @@ export class Agent {
         message: `No server "${serverId.slice(0, 64)}" in this task. Servers: ${active.join(', ')}.`,
       });
     }
-    const ctx = createContext({
+    const ctx = createCheckedContext({
       userId: parent.ctx.userId,
       requestId: parent.ctx.requestId,
       ...(parent.ctx.threadId === undefined ? {} : { threadId: parent.ctx.threadId }),

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { z } from 'zod';
 import {
-  createContext,
+  createCheckedContext,
   describeIssues,
   InvalidArgumentsError,
   type AgentContext,
@@ -17,7 +17,7 @@ export type ApiEnv = { Bindings: HttpBindings; Variables: { userId: UserId } };
 
 /** The agent context of the request's user. */
 export function contextOf(c: Context<ApiEnv>): AgentContext {
-  return createContext({ userId: c.get('userId') });
+  return createCheckedContext({ userId: c.get('userId') });
 }
 
 /** The request's JSON body checked against `schema`; an `InvalidArgumentsError` names each issue. */

@@ -1,10 +1,10 @@
 import {
+  checkUserId,
   ErrorCode,
   NotReadyError,
   PolicyDeniedError,
   toMcpAgentError,
   UnauthorizedError,
-  userIdProblem,
   type Logger,
   type UserId,
 } from '@mcp-agent/core';
@@ -108,8 +108,9 @@ export async function authenticateBearer(
   // One rule for every verifier and token kind, applied at sign-in: a user id that breaks it
   // is a refused token, never a session whose every call then fails (AUTH-18), and never mapped
   // onto its canonical form, which could be another user's (AUTH-22).
-  const reason = userIdProblem(found.userId);
-  if (reason !== undefined) {
+  const check = checkUserId(found.userId);
+  if (!check.ok) {
+    const reason = check.problem;
     options.logger.info({ reason }, 'token refused: its user id breaks the user-id rule');
     const message = `The bearer token was refused: the user it names is not a valid user id (${reason}). User ids are compared exactly and never trimmed or normalised; ask the operator for a token of a valid user.`;
     return {
@@ -119,7 +120,7 @@ export async function authenticateBearer(
       headers: challenge({ error: 'invalid_token', error_description: message }),
     };
   }
-  return { ...found, userId: found.userId as UserId, tokenDigest: digest };
+  return { ...found, userId: check.userId, tokenDigest: digest };
 }
 
 /** True for an authenticated caller, false for a {@link Refusal}. */

@@ -1,14 +1,13 @@
 import { errors, jwtVerify, type JWSAlgorithm, type JWTPayload } from 'jose';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  checkUserId,
   ConfigError,
   NotReadyError,
   PolicyDeniedError,
   silentLogger,
   UnauthorizedError,
-  userIdProblem,
   type Logger,
-  type UserId,
 } from '@mcp-agent/core';
 import { guardedFetch } from '@mcp-agent/registry';
 import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
@@ -184,10 +183,12 @@ export class JwtVerifier implements TokenVerifier {
       throw this.#refused(`it has no "${this.#userClaim}" claim naming the user`);
     // Compared exactly, as OIDC compares `sub`: a look-alike of another user's id is refused,
     // never trimmed or normalised onto it (AUTH-22).
-    const problem = userIdProblem(claimed);
-    if (problem !== undefined)
-      throw this.#refused(`its "${this.#userClaim}" claim is not a valid user id (${problem})`);
-    const userId = claimed as UserId;
+    const check = checkUserId(claimed);
+    if (!check.ok)
+      throw this.#refused(
+        `its "${this.#userClaim}" claim is not a valid user id (${check.problem})`,
+      );
+    const { userId } = check;
     const scopes = scopesOf(payload);
     const missing = this.requiredScopes.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  checkUserId,
   ConfigError,
   InvalidArgumentsError,
   ServerNotFoundError,
-  userIdProblem,
   type UserId,
+  type UserIdCheck,
 } from '@mcp-agent/core';
 import { tokenDigest } from './token-digest.js';
 
@@ -112,18 +113,18 @@ export function addToken(
   /** What the file keeps of it. */
   entry: TokenEntry;
 } {
-  const problem = userNameProblem(user);
-  if (problem !== undefined)
+  const check = checkUserName(user);
+  if (!check.ok)
     throw new InvalidArgumentsError(
-      `The user ${JSON.stringify(String(user).slice(0, 300))} is not a valid user id: ${problem}. Give it exactly as your users sign in elsewhere (${USER_RULE}).`,
-      { details: { reason: problem } },
+      `The user ${JSON.stringify(String(user).slice(0, 300))} is not a valid user id: ${check.problem}. Give it exactly as your users sign in elsewhere (${USER_RULE}).`,
+      { details: { reason: check.problem } },
     );
   const current = existsSync(path) ? readTokenFile(path).entries : [];
   const token = `mat_${randomBytes(32).toString('base64url')}`;
   const sha256 = tokenDigest(token);
   const entry: TokenEntry = {
     id: tokenId(sha256),
-    user: user as UserId,
+    user: check.userId,
     sha256,
     created: new Date().toISOString(),
   };
@@ -170,17 +171,20 @@ const USER_RULE =
 // A user that is not already canonical is refused with the whole file, never trimmed or
 // normalised: the repaired id could be another user's (AUTH-22).
 function userOf(user: unknown, path: string, id: string): UserId {
-  const problem = userNameProblem(user);
-  if (problem !== undefined)
+  const check = checkUserName(user);
+  if (!check.ok)
     throw new ConfigError(
-      `The token file ${path} has an entry (${id}) whose user ${JSON.stringify(typeof user === 'string' ? user.slice(0, 300) : user)} is not a valid user id: ${problem}. Edit that entry in the file: write the user exactly as the user signs in (${USER_RULE}), or remove the entry.`,
+      `The token file ${path} has an entry (${id}) whose user ${JSON.stringify(typeof user === 'string' ? user.slice(0, 300) : user)} is not a valid user id: ${check.problem}. Edit that entry in the file: write the user exactly as the user signs in (${USER_RULE}), or remove the entry.`,
     );
-  return user as UserId;
+  return check.userId;
 }
 
 // Core's one user-id rule, and no spaces at all (`tokens list` prints a user as one word).
-function userNameProblem(user: unknown): string | undefined {
-  return userIdProblem(user) ?? (/\s/.test(user as string) ? 'it contains whitespace' : undefined);
+function checkUserName(user: unknown): UserIdCheck {
+  const check = checkUserId(user);
+  return check.ok && /\s/.test(check.userId)
+    ? { ok: false, problem: 'it contains whitespace' }
+    : check;
 }
 
 function checked(entries: TokenEntry[], path: string): TokenEntry[] {

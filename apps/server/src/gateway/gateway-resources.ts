@@ -8,7 +8,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createContext, type AgentContext } from '@mcp-agent/core';
+import { createCheckedContext, type AgentContext, type UserId } from '@mcp-agent/core';
 import type { AgentStack } from '@mcp-agent/agent';
 
 // URIs a session remembers the server of: enough for any client, bounded for a long session.
@@ -31,7 +31,7 @@ interface Listed {
  * goes to the server that listed the URI; one never listed in this session is refused with what
  * to do.
  */
-export function serveResources(server: Server, stack: AgentStack, userId: string): void {
+export function serveResources(server: Server, stack: AgentStack, userId: UserId): void {
   const origin = new Map<string, string>();
   const remember = (uri: string, serverId: string) => {
     origin.delete(uri);
@@ -39,7 +39,7 @@ export function serveResources(server: Server, stack: AgentStack, userId: string
     if (origin.size > MAX_REMEMBERED) origin.delete(origin.keys().next().value as string);
   };
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-    const ctx = createContext({ userId, signal: extra.signal });
+    const ctx = createCheckedContext({ userId, signal: extra.signal });
     const page = await firstFilledPage(stack, ctx, request.params?.cursor, 'resources');
     for (const resource of page.items) remember(resource.uri, page.serverId);
     return {
@@ -51,7 +51,7 @@ export function serveResources(server: Server, stack: AgentStack, userId: string
     };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-    const ctx = createContext({ userId, signal: extra.signal });
+    const ctx = createCheckedContext({ userId, signal: extra.signal });
     const page = await firstFilledPage(stack, ctx, request.params?.cursor, 'templates');
     return {
       resourceTemplates: page.items.map((template) => ({
@@ -69,7 +69,7 @@ export function serveResources(server: Server, stack: AgentStack, userId: string
         ErrorCode.InvalidParams,
         `${uri.slice(0, 200)} was not listed in this session: list resources first (resources/list), or call the read_resource tool with the server's id.`,
       );
-    const ctx = createContext({ userId, signal: extra.signal });
+    const ctx = createCheckedContext({ userId, signal: extra.signal });
     const read = await stack.dispatcher.readResource(ctx, serverId, uri, {
       caller: 'code',
       signal: extra.signal,

@@ -13,7 +13,7 @@ import {
   type ServerRequest,
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createContext, parseUserId, type Logger, type UserId } from '@mcp-agent/core';
+import { createCheckedContext, parseUserId, type Logger, type UserId } from '@mcp-agent/core';
 import {
   executeTaskTool,
   isModelConfigured,
@@ -129,7 +129,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
   if (sharing !== undefined && sharing.searchScope !== '')
     session.setSearchScope(sharing.searchScope);
   const rescope = async (): Promise<boolean> => {
-    const manifest = await stack.knowledge.manifest(createContext({ userId }));
+    const manifest = await stack.knowledge.manifest(createCheckedContext({ userId }));
     const scope = searchScope(manifest);
     const changed = session.setSearchScope(scope);
     if (changed) sharing?.scoped(scope);
@@ -146,7 +146,7 @@ export function createGatewayServer(options: GatewayServerOptions): Server {
     tracedToolCall(userId, async (request, extra, requestId): Promise<MeasuredAnswer> => {
       // Awaited only until it settled: every call after that starts at once.
       if (!discovered) await discover();
-      const ctx = createContext({
+      const ctx = createCheckedContext({
         userId,
         taskId,
         ...(requestId === undefined ? {} : { requestId }),
@@ -243,8 +243,8 @@ class LaneServer extends Server {
 // waiting for each at most NEVER_TRIED_WAIT_MS. A wait that runs out is recorded then (GW-11):
 // later sessions, in this process or another, find the error stored and do not wait again; a
 // call that needs the server starts it then. Never rejects.
-async function discoverNeverTried(stack: AgentStack, userId: string): Promise<void> {
-  const ctx = createContext({ userId });
+async function discoverNeverTried(stack: AgentStack, userId: UserId): Promise<void> {
+  const ctx = createCheckedContext({ userId });
   const servers = await stack.registry.availability(ctx).catch(() => undefined);
   const neverTried = (servers?.active ?? []).filter(
     (server) => server.toolCount === null && server.lastError === null && server.authorized,

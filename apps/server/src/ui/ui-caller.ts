@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import {
-  createContext,
+  checkUserId,
+  createCheckedContext,
   InvalidArgumentsError,
   silentLogger,
-  userIdProblem,
   type AgentContext,
   type Logger,
   type UserId,
@@ -59,15 +59,15 @@ export function tenantContext(caller: UiCaller): AgentContext {
     throw new InvalidArgumentsError(
       'This view shows one tenant: choose one (?tenant=<user id>) to look at as the operator.',
     );
-  return createContext({ userId: caller.userId });
+  return createCheckedContext({ userId: caller.userId });
 }
 
 // The operator names a tenant exactly: a look-alike is not that tenant, and is not mapped onto it.
 function checked(tenant: string): UserId {
-  const problem = userIdProblem(tenant);
-  if (problem !== undefined)
-    throw new InvalidArgumentsError(`?tenant= is not a valid user id: ${problem}.`, {
-      details: { reason: problem },
+  const check = checkUserId(tenant);
+  if (!check.ok)
+    throw new InvalidArgumentsError(`?tenant= is not a valid user id: ${check.problem}.`, {
+      details: { reason: check.problem },
     });
-  return tenant as UserId;
+  return check.userId;
 }

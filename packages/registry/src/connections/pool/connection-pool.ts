@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  createContext,
+  createCheckedContext,
   NotReadyError,
   silentLogger,
   type AgentContext,
@@ -305,7 +305,7 @@ export class ConnectionPool extends EventEmitter<ConnectionPoolEvents> {
     await this.#makeRoom();
     // Background work (restarts, pings, refreshes) runs in a context of its own, so one
     // request's cancellation never tears down the shared session.
-    const background = createContext({
+    const background = createCheckedContext({
       userId: ctx.userId,
       logger: this.#logger,
       clock: this.#clock ?? ctx.clock,
