@@ -29,8 +29,12 @@ export interface GatewaySessionRecord {
 
 /** The outcome of {@link GatewaySessionStore.admit}. */
 export type GatewaySessionAdmission =
-  | { readonly admitted: true }
   | {
+      /** Admitted: the session may open. */
+      readonly admitted: true;
+    }
+  | {
+      /** Refused: the user's cap is reached. */
       readonly admitted: false;
       /** The user's live sessions, counted over every process. */
       readonly open: number;
