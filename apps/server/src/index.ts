@@ -2,10 +2,10 @@ export { MemoryEventStore, type EventStoreLimits } from '@mcp-agent/wire';
 export { createGatewayServer, type GatewayServerOptions } from './gateway/gateway-server.js';
 export {
   createHttpGateway,
-  serveHttpGateway,
   type HttpGateway,
   type HttpGatewayOptions,
 } from './gateway/http-gateway.js';
+export { serveHttpGateway } from './gateway/serve-http-gateway.js';
 export {
   serveStdioGateway,
   type StdioGateway,

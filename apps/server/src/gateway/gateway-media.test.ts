@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-gateway-media-'));

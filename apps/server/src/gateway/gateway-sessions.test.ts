@@ -13,7 +13,7 @@ import { MemoryGatewaySessionStore } from '@mcp-agent/registry/testing';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { startBalancer, type Balancer } from '../testing/balancer.js';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { text } from './gateway-test-helpers.js';
 
 // Two gateways on one database, as two processes are, behind a balancer that is not sticky: a

@@ -9,7 +9,7 @@ import { createContext } from '@mcp-agent/core';
 import { createManualClock, createMemoryLogger } from '@mcp-agent/core/testing';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures, streamedBody } from '@mcp-agent/test-support';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 // What a call's answer stream holds after the call: released on cancel (GW-08), kept for a

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { deliverProgressBeforeResponses, wireModeFrom } from '@mcp-agent/wire';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { serverFixtures } from '@mcp-agent/test-support';
 

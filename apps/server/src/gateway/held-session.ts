@@ -1,8 +1,15 @@
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AgentContext } from '@mcp-agent/core';
+import type { ServerResponse } from 'node:http';
+import type { AgentContext, Clock } from '@mcp-agent/core';
 import type { GatewaySessionStore } from '@mcp-agent/registry';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SessionEventStore, SessionTransport } from '@mcp-agent/wire';
+import type { Caller } from '../auth/bearer-auth.js';
+
+// Token digests remembered per session (a client refreshing its token uses several).
+const MAX_TOKENS_PER_SESSION = 8;
+// setTimeout's longest delay (about 24.8 days): a stream of a token valid for longer ends then.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A gateway session this process holds: opened here, or restored from the session store. */
 export interface HeldSession {
@@ -55,4 +62,42 @@ export async function syncHeldSessions(
     return undefined;
   });
   return existing === undefined ? [] : held.filter((s) => !existing.has(s.id));
+}
+
+/**
+ * Counts the response `res` as open on `session` until it ends (an open stream is not idle), and
+ * ends it when the caller's token expires.
+ */
+export function trackResponse(
+  session: HeldSession,
+  res: ServerResponse,
+  caller: Caller,
+  clock: Clock,
+): void {
+  session.open += 1;
+  session.lastSeen = clock.now();
+  // A response never outlives the token it was opened with: a stream of an expired JWT ends,
+  // and the client comes back with a fresh token (or not at all).
+  const expiry =
+    caller.expiresAt === undefined
+      ? undefined
+      : setTimeout(
+          () => res.destroy(),
+          Math.min(Math.max(0, caller.expiresAt * 1000 - Date.now()), MAX_TIMER_MS),
+        );
+  expiry?.unref();
+  res.once('close', () => {
+    clearTimeout(expiry);
+    session.open -= 1;
+    session.lastSeen = clock.now();
+  });
+}
+
+/** Remembers the caller's token digest on `session`, so that revoking it closes the session. */
+export function rememberToken(session: HeldSession, caller: Caller): void {
+  session.tokens.delete(caller.tokenDigest);
+  session.tokens.add(caller.tokenDigest);
+  // A client that refreshes its token keeps its session; only the newest few are remembered.
+  if (session.tokens.size > MAX_TOKENS_PER_SESSION)
+    session.tokens.delete(session.tokens.values().next().value as string);
 }

@@ -1,7 +1,9 @@
+// The gateway's streamable-HTTP endpoint: authentication, per-user admission under the cap,
+// routing a request to the session it names (held here or restored from the store), revocation,
+// and the timers that write sessions' uses behind and expire idle ones. What one session is made
+// of is session-build.ts; serving it on its own HTTP server, serve-http-gateway.ts.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createContext,
   parseUserId,
@@ -12,31 +14,21 @@ import {
   type UserId,
 } from '@mcp-agent/core';
 import type { AgentStack, DurableTasks } from '@mcp-agent/agent';
-import type { GatewaySessionRecord, GatewaySessionStore } from '@mcp-agent/registry';
+import type { GatewaySessionStore } from '@mcp-agent/registry';
 import { authenticateBearer, isCaller, type Caller } from '../auth/bearer-auth.js';
-import {
-  PROTECTED_RESOURCE_PATH,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-} from '../auth/protected-resource.js';
-import {
-  MemoryEventStore,
-  SessionTransport,
-  type SessionEventStore,
-  type WireMode,
-} from '@mcp-agent/wire';
+import { resourceMetadataUrl } from '../auth/protected-resource.js';
+import { MemoryEventStore, type WireMode } from '@mcp-agent/wire';
 import { resolveServerLimits, type ServerLimits } from '../server-limits.js';
-import { createGatewayServer } from './gateway-server.js';
-import { syncHeldSessions, type HeldSession } from './held-session.js';
+import {
+  rememberToken,
+  syncHeldSessions,
+  trackResponse,
+  type HeldSession,
+} from './held-session.js';
 import { recordInitialize, replayInitialize } from './session-restore.js';
+import { buildSession, type SessionBuildDeps } from './session-build.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 
-// Token digests remembered per session (a client refreshing its token uses several).
-const MAX_TOKENS_PER_SESSION = 8;
-// setTimeout's longest delay (about 24.8 days): a stream of a token valid for longer ends then.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-// Priming events carry a retry interval, so a client that loses a stream resumes it.
-const RETRY_INTERVAL_MS = 1_000;
 // A session's last use is written behind, at most this often (or a quarter of the idle time).
 const TOUCH_MS = 60_000;
 // How often a process writes those uses and checks that the sessions it holds still exist.
@@ -163,25 +155,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     error: { code, message },
     id: null,
   });
-  const track = (session: HeldSession, res: ServerResponse, caller: Caller) => {
-    session.open += 1;
-    session.lastSeen = clock.now();
-    // A response never outlives the token it was opened with: a stream of an expired JWT ends,
-    // and the client comes back with a fresh token (or not at all).
-    const expiry =
-      caller.expiresAt === undefined
-        ? undefined
-        : setTimeout(
-            () => res.destroy(),
-            Math.min(Math.max(0, caller.expiresAt * 1000 - Date.now()), MAX_TIMER_MS),
-          );
-    expiry?.unref();
-    res.once('close', () => {
-      clearTimeout(expiry);
-      session.open -= 1;
-      session.lastSeen = clock.now();
-    });
-  };
+  const track = (session: HeldSession, res: ServerResponse, caller: Caller) =>
+    trackResponse(session, res, caller, clock);
   const idleFor =
     limits.sessionIdleMs >= 60_000
       ? `${Math.round(limits.sessionIdleMs / 60_000)} min`
@@ -226,13 +201,6 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     if (closing.length > 0)
       logger.info({ sessions: closing.length }, 'sessions of revoked tokens closed');
   });
-  const remember = (session: HeldSession, caller: Caller) => {
-    session.tokens.delete(caller.tokenDigest);
-    session.tokens.add(caller.tokenDigest);
-    // A client that refreshes its token keeps its session; only the newest few are remembered.
-    if (session.tokens.size > MAX_TOKENS_PER_SESSION)
-      session.tokens.delete(session.tokens.values().next().value as string);
-  };
 
   async function expireIdleSessions(): Promise<number> {
     // Stored events past their age go too, in the sessions that stay.
@@ -263,88 +231,18 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     );
   }
 
-  // The SDK transport, our transport over it and the session's server, for a new session
-  // (`restored` undefined; its initialize's response `res` is tracked from the start) or one
-  // another process opened; `onsessioninitialized` registers it.
-  function build(
-    caller: Caller,
-    id: string,
-    restored: GatewaySessionRecord | undefined,
-    res?: ServerResponse,
-  ) {
-    const { userId } = caller;
-    const ctx = contextOf(userId);
-    const events: SessionEventStore = eventStore.forSession();
-    const holder: { session?: HeldSession } = {};
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      events.dispose();
-      if (sessions.get(id) === holder.session) sessions.delete(id);
-    };
-    const sdkTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      eventStore: events,
-      maxRequestBodySize: limits.maxBodyBytes,
-      retryInterval: RETRY_INTERVAL_MS,
-      ...(options.allowedHosts === undefined
-        ? {}
-        : {
-            enableDnsRebindingProtection: true,
-            allowedHosts: [...options.allowedHosts],
-            allowedOrigins: [...(options.allowedOrigins ?? [])],
-          }),
-      onsessioninitialized: () => {
-        const now = clock.now();
-        holder.session = {
-          id,
-          userId,
-          tokens: new Set([caller.tokenDigest]),
-          transport,
-          server,
-          events,
-          lastSeen: now,
-          // A restored session's use now is written at the next sync (its row has an older one).
-          written: restored?.lastUsedAt ?? now,
-          open: 0,
-        };
-        sessions.set(id, holder.session);
-        if (res !== undefined) track(holder.session, res, caller);
-      },
-    });
-    const transport =
-      options.wire === 'sdk'
-        ? sdkTransport
-        : new SessionTransport(sdkTransport, events, {
-            maxBodyBytes: limits.maxBodyBytes,
-            retryIntervalMs: RETRY_INTERVAL_MS,
-            jsonAnswers: options.jsonAnswers === true,
-            ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-          });
-    const server = createGatewayServer({
-      stack: options.stack,
-      userId,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-      ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
-      ...(options.wire === undefined ? {} : { wire: options.wire }),
-      sharing: {
-        described: restored?.described ?? [],
-        searchScope: restored?.searchScope ?? '',
-        shared: {
-          described: (toolIds) => store.addDescribed(ctx, id, toolIds),
-          load: () => store.described(ctx, id),
-        },
-        scoped: (scope) =>
-          void store.setSearchScope(ctx, id, scope).catch(storeFailed('setSearchScope')),
-      },
-    });
-    transport.onclose = () => {
-      release();
-      void server.close();
-    };
-    return { sdkTransport, transport, server, holder };
-  }
+  // What every session here is built from (see buildSession).
+  const parts: SessionBuildDeps = {
+    options,
+    maxBodyBytes: limits.maxBodyBytes,
+    clock,
+    store,
+    sessions,
+    eventStore,
+    contextOf,
+    storeFailed,
+    track,
+  };
 
   async function openSession(req: IncomingMessage, res: ServerResponse, caller: Caller) {
     const id = randomUUID();
@@ -366,7 +264,13 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       );
       return;
     }
-    const { sdkTransport, transport, server, holder } = build(caller, id, undefined, res);
+    const { sdkTransport, transport, server, holder } = buildSession(
+      parts,
+      caller,
+      id,
+      undefined,
+      res,
+    );
     await server.connect(transport);
     // What the client said at initialize is stored before it has the answer (so its next
     // request may go to any process).
@@ -409,7 +313,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       if (await store.heldByAnother(ctx, id).catch(() => false)) refusedAnother(caller);
       return undefined;
     }
-    const { sdkTransport, transport, server, holder } = build(caller, id, record);
+    const { sdkTransport, transport, server, holder } = buildSession(parts, caller, id, record);
     await server.connect(transport);
     const answered = await replayInitialize(sdkTransport, record, {
       host: req.headers.host ?? options.allowedHosts?.[0] ?? 'localhost',
@@ -476,7 +380,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       // Ended for every process before it is answered, so that none restores it after.
       if (req.method === 'DELETE')
         await store.remove(contextOf(session.userId), session.id).catch(storeFailed('remove'));
-      remember(session, caller);
+      rememberToken(session, caller);
       track(session, res, caller);
       await session.transport.handleRequest(req, res);
     },
@@ -488,79 +392,6 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       await syncSessions().catch(() => undefined);
       await Promise.all([...sessions.values()].map((s) => s.server.close().catch(() => undefined)));
       sessions.clear();
-    },
-  };
-}
-
-/**
- * Serves the gateway at `/mcp` on its own HTTP server (what `mcp-agent serve --http` runs), with
- * its protected-resource metadata at `/.well-known/oauth-protected-resource/mcp`.
- */
-export async function serveHttpGateway(
-  options: Omit<HttpGatewayOptions, 'allowedHosts'> & {
-    readonly port: number;
-    readonly host?: string;
-  },
-): Promise<{
-  /** The Node HTTP server listening. */
-  server: Server;
-  /** The gateway's URL, `http://host:port/mcp`. */
-  url: string;
-  /** The gateway it serves. */
-  gateway: HttpGateway;
-  /** Closes the gateway's sessions, then the HTTP server. */
-  close(): Promise<void>;
-}> {
-  const host = options.host ?? '127.0.0.1';
-  // The handler exists before the gateway: the allowed hosts depend on the port listened on.
-  const holder: { gateway?: HttpGateway } = {};
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0] ?? '';
-    if (req.method === 'GET' && path.startsWith(PROTECTED_RESOURCE_PATH)) {
-      const resource = path.slice(PROTECTED_RESOURCE_PATH.length);
-      if (resource === '' || resource === '/mcp') {
-        const base = `http://${req.headers.host ?? `${host}`}`;
-        res
-          .writeHead(200, {
-            'content-type': 'application/json',
-            'access-control-allow-origin': '*',
-          })
-          .end(JSON.stringify(protectedResourceMetadata(base, resource, options.verifier)));
-        return;
-      }
-    }
-    if (!(req.url ?? '').startsWith('/mcp')) {
-      res
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: 'not found; the gateway is at /mcp' }));
-      return;
-    }
-    holder.gateway?.handle(req, res).catch((error: unknown) => {
-      options.logger?.error({ error: (error as Error).message }, 'gateway request failed');
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  const hosts = [...new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`])];
-  const gateway = createHttpGateway({
-    ...options,
-    allowedHosts: hosts,
-    // Pages served from the gateway's own loopback origin may call it; no other origin may.
-    allowedOrigins: options.allowedOrigins ?? hosts.map((h) => `http://${h}`),
-  });
-  holder.gateway = gateway;
-  return {
-    server,
-    url: `http://${host}:${port}/mcp`,
-    gateway,
-    async close() {
-      await gateway.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

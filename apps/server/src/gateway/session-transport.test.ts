@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '@mcp-agent/core';
 import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 
 const PROTOCOL = '2025-11-25';

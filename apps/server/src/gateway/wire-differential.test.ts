@@ -8,7 +8,7 @@ import { openAgentStack, type AgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { wireActivity, type WireMode } from '@mcp-agent/wire';
 import { PassThrough } from 'node:stream';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { serveStdioGateway } from './stdio-gateway.js';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 

@@ -13,7 +13,7 @@ import { createContext } from '@mcp-agent/core';
 import { openAgentStack } from '@mcp-agent/agent';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { parseWireMode, wireActivity, type WireActivity, type WireMode } from '@mcp-agent/wire';
-import { serveHttpGateway } from './http-gateway.js';
+import { serveHttpGateway } from './serve-http-gateway.js';
 import { serveStdioGateway } from './stdio-gateway.js';
 
 // MCP_AGENT_WIRE's two paths side by side: the same session (list, search, describe, call, a bad
