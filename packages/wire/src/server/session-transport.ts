@@ -4,15 +4,15 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  type RequestId,
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionEventStore } from './event-store.js';
 import { isSingleRequest, readBody, requestIds } from './request-body.js';
+import { mayAnswerPost, passesSessionChecks, sdkReadsUnsized } from './request-checks.js';
 import {
   KEEP_ALIVE,
   KEEP_ALIVE_MS,
@@ -180,14 +180,18 @@ export class SessionTransport implements Transport {
       const lastEventId = req.headers['last-event-id'];
       const streamId =
         typeof lastEventId === 'string' ? this.#events.streamOf(lastEventId) : undefined;
-      if (streamId?.startsWith(OWN_STREAM) === true && this.#passesChecks(req))
+      if (
+        streamId?.startsWith(OWN_STREAM) === true &&
+        passesSessionChecks(req, this.#openId(), this.#options)
+      )
         return this.#resume(streamId, lastEventId as string, res);
       return this.#inner.handleRequest(req, res);
     }
     if (req.method !== 'POST') return this.#inner.handleRequest(req, res);
-    const mine = this.#mayAnswer(req);
+    const mine = mayAnswerPost(req, this.#openId(), this.#options);
     // A body without Content-Length (chunked) goes to the SDK, read here first for its ids.
-    if (!mine && !this.#sdkReads(req)) return this.#inner.handleRequest(req, res);
+    if (!mine && !sdkReadsUnsized(req, this.#openId(), this.#options))
+      return this.#inner.handleRequest(req, res);
     let body: unknown;
     try {
       const text = await readBody(req, this.#options.maxBodyBytes);
@@ -268,7 +272,7 @@ export class SessionTransport implements Transport {
     const answer: Answer = {
       streamId: `${OWN_STREAM}${(this.#streamCount += 1)}`,
       json,
-      // Checked supported in #mayAnswer; versions are dates, so they compare as strings.
+      // Checked supported in mayAnswerPost; versions are dates, so they compare as strings.
       resumable: !json && (req.headers['mcp-protocol-version'] as string) >= PRIMING_FROM_VERSION,
       opened: json,
       live: res,
@@ -357,47 +361,9 @@ export class SessionTransport implements Transport {
     return primingEvent(primingId, this.#options.retryIntervalMs);
   }
 
-  // The checks the SDK's transport makes of a POST: what fails one is left to it, to refuse.
-  #mayAnswer(req: IncomingMessage): boolean {
-    const { headers } = req;
-    const length = Number(headers['content-length']);
-    const accept = headers.accept ?? '';
-    return (
-      this.#passesChecks(req) &&
-      typeof headers['mcp-protocol-version'] === 'string' &&
-      headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json' &&
-      accept.includes('application/json') &&
-      Number.isInteger(length) &&
-      length <= this.#options.maxBodyBytes
-    );
-  }
-
-  // A POST the SDK's transport would read (it passes the checks made before the body is read)
-  // and whose size is not known before: read here, within the same bound, for its ids.
-  #sdkReads(req: IncomingMessage): boolean {
-    const { headers } = req;
-    return (
-      headers['content-length'] === undefined &&
-      this.#passesChecks(req) &&
-      headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json' &&
-      (headers.accept ?? '').includes('application/json')
-    );
-  }
-
-  // What the SDK checks of a request of an open session, before it reads one.
-  #passesChecks(req: IncomingMessage): boolean {
-    const { headers } = req;
-    const version = headers['mcp-protocol-version'];
-    return (
-      !this.#closed &&
-      this.sessionId !== undefined &&
-      headers['mcp-session-id'] === this.sessionId &&
-      (headers.accept ?? '').includes('text/event-stream') &&
-      (version === undefined ||
-        (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) &&
-      (this.#options.allowedHosts === undefined ||
-        this.#options.allowedHosts.includes(headers.host ?? ''))
-    );
+  // This session's id while it is open: undefined before it is initialized and once closed.
+  #openId(): string | undefined {
+    return this.#closed ? undefined : this.sessionId;
   }
 }
 
