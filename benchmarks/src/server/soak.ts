@@ -172,7 +172,10 @@ export async function runSoak(options: {
     const idleStarted = performance.now();
     const limit = 2 * idleMs + 65_000;
     let after = await sample();
+    // File descriptors too: an idle keep-alive connection is held until the server's
+    // keep-alive timeout (65 s by default), and must then be gone like everything else.
     const back = (s: SoakSample) =>
+      s.fds <= before.fds &&
       s.sessions === 0 &&
       s.events === 0 &&
       s.connections === 0 &&
