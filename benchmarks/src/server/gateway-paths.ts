@@ -46,12 +46,27 @@ export interface PathOptions {
    * SDK's transports and protocol alone). A path on `sdk` has `_wire_sdk` after its name.
    */
   readonly wire?: Wire;
+  /**
+   * Another checkout of this repository whose built CLI and server to serve instead of this
+   * workspace's (`pnpm bench gateway --baseline <checkout>`): the same gateway before a change,
+   * in the same run. A path from it has `_baseline` after its name.
+   */
+  readonly baseline?: string;
 }
 
 /** The two wires a gateway can run on (`MCP_AGENT_WIRE`). */
 export type Wire = 'lanes' | 'sdk';
 
-const wireSuffix = (options: PathOptions) => (options.wire === 'sdk' ? '_wire_sdk' : '');
+const wireSuffix = (options: PathOptions) =>
+  (options.wire === 'sdk' ? '_wire_sdk' : '') + (options.baseline === undefined ? '' : '_baseline');
+
+// The CLI and server a path serves: this workspace's, or a baseline checkout's builds.
+const cliOf = (options: PathOptions) =>
+  options.baseline === undefined ? cli : join(options.baseline, 'apps/cli/dist/cli.js');
+const serverMainOf = (options: PathOptions) =>
+  options.baseline === undefined
+    ? serverMain()
+    : join(options.baseline, 'apps/server/dist/main.js');
 
 function checked(result: unknown, path: string): void {
   const answer = result as { isError?: boolean; content?: { text?: string }[] };
@@ -116,16 +131,22 @@ export async function stdioGatewayPath(options: PathOptions = {}): Promise<Gatew
   const childEnv = env(options);
   const added = spawnSync(
     process.execPath,
-    [cli, '--home', home, 'servers', 'add', 'everything', '--command', process.execPath].concat([
-      '--arg',
-      everything,
-    ]),
+    [
+      cliOf(options),
+      '--home',
+      home,
+      'servers',
+      'add',
+      'everything',
+      '--command',
+      process.execPath,
+    ].concat(['--arg', everything]),
     { env: childEnv, encoding: 'utf8' },
   );
   if (added.status !== 0) throw new Error(`servers add: ${added.stderr}`);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(options.nodeFlags ?? []), cli, '--home', home, 'serve', '--stdio'],
+    args: [...(options.nodeFlags ?? []), cliOf(options), '--home', home, 'serve', '--stdio'],
     env: childEnv,
     stderr: 'ignore',
   });
@@ -221,7 +242,14 @@ export async function httpGatewayPath(options: PathOptions = {}): Promise<Gatewa
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await served(
-    [...(options.nodeFlags ?? []), serverMain(), '--port', String(port), '--home', home].concat([
+    [
+      ...(options.nodeFlags ?? []),
+      serverMainOf(options),
+      '--port',
+      String(port),
+      '--home',
+      home,
+    ].concat([
       '--tokens',
       join(home, 'tokens.json'),
       '--stdio-allowlist',

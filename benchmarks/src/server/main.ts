@@ -9,7 +9,8 @@ import { runSoak } from './soak.js';
 import { runUiLoadBenchmark } from './ui-load.js';
 
 // Entry point of `pnpm bench gateway [--calls 2000] [--block 50]
-// [--steady-rounds 2000] [--profile-calls 3000] [--load-calls 2000] [--concurrency 16]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
+// [--steady-rounds 2000] [--profile-calls 3000] [--load-calls 2000] [--concurrency 16]
+// [--baseline <checkout>]`, `pnpm bench served [--results 4500] [--sessions 6000]`, `pnpm bench ui
 // [--tasks 1000] [--runs 5]`, `pnpm bench scale
 // [--tenants 16] [--calls 2000]`, `pnpm bench load-03 [--tenants 200] [--ramp-ms 60000]`,
 // `pnpm bench load-05 [--duration-ms 60000] [--kill-every-ms 15000]` and
@@ -39,9 +40,10 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string' },
     check: { type: 'boolean' },
     servers: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
-const number = (name: Exclude<keyof typeof values, 'check'>) =>
+const number = (name: Exclude<keyof typeof values, 'check' | 'baseline'>) =>
   values[name] === undefined
     ? {}
     : { [name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())]: Number(values[name]) };
@@ -55,6 +57,7 @@ const benches: Record<string, () => Promise<unknown>> = {
       ...number('profile-calls'),
       ...number('load-calls'),
       ...number('concurrency'),
+      ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
     }),
   ui: () => runUiLoadBenchmark({ ...number('tasks'), ...number('runs') }),
   scale: () => runScaleBenchmark({ ...number('tenants'), ...number('calls') }),
