@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { runBrowseBenchmark } from './browse.js';
 import { runContextBenchmark } from './context.js';
+import { fusionFlags } from './embedding-fusion.js';
 import { runNoMatchBenchmark } from './no-match.js';
 import { runReachabilityBenchmark } from './reachability.js';
 import { runRetrievalBenchmark, type RetrievalEmbedding } from './retrieval.js';
@@ -32,7 +33,8 @@ if (run === undefined || (args.length === 0 && kind !== 'reachability')) {
 }
 console.log(JSON.stringify(await run(...args)));
 
-// `--embedder <url> --embedding-model <name> [--embedding-weights 0.2,0.5] [--embedding-cache <file>]`.
+// `--embedder <url> --embedding-model <name> [--embedding-weights 0.2,0.5] [--embedding-cache <file>]
+// [--embedding-slot <k>] [--embedding-gate <relevance>]`.
 function embeddingFlags(flags: string[]): RetrievalEmbedding | undefined {
   const { values } = parseArgs({
     args: flags,
@@ -41,6 +43,8 @@ function embeddingFlags(flags: string[]): RetrievalEmbedding | undefined {
       'embedding-model': { type: 'string' },
       'embedding-weights': { type: 'string' },
       'embedding-cache': { type: 'string' },
+      'embedding-slot': { type: 'string' },
+      'embedding-gate': { type: 'string' },
     },
   });
   if (values.embedder === undefined) return undefined;
@@ -54,10 +58,13 @@ function embeddingFlags(flags: string[]): RetrievalEmbedding | undefined {
     console.error('--embedding-weights takes numbers from 0 to 1, comma-separated');
     process.exit(2);
   }
+  const { slot, gate } = fusionFlags(values['embedding-slot'], values['embedding-gate']);
   return {
     url: values.embedder,
     model,
     ...(weights === undefined ? {} : { weights }),
     ...(values['embedding-cache'] === undefined ? {} : { cacheFile: values['embedding-cache'] }),
+    ...(slot === undefined ? {} : { slot }),
+    ...(gate === undefined ? {} : { gate }),
   };
 }

@@ -1,40 +1,36 @@
 import { performance } from 'node:perf_hooks';
 import { basename, resolve } from 'node:path';
-import { createContext } from '@mcp-agent/core';
-import { EmbeddingCacheRepository, openDatabase } from '@mcp-agent/registry';
+import { ToolSearchIndex, type SearchDocument } from '@mcp-agent/knowledge';
 import {
-  ToolSearchIndex,
-  OpenAiCompatibleEmbedder,
-  type SearchDocument,
-} from '@mcp-agent/knowledge';
-import {
-  fuseHybrid,
-  ToolVectors,
   SEMANTIC_DEPTH,
   byServer,
   readCorpus,
   readQueries,
   toSearchDocument,
 } from '@mcp-agent/knowledge/testing';
+import { embedBench, type BenchEmbedder } from './bench-embedder.js';
+import { fuseWithEmbedding } from './embedding-fusion.js';
 import { naiveBaseline } from './naive-baseline.js';
 import { rankingFromEnv } from './ranking-from-env.js';
 import { scoreQuery, summarize } from './retrieval-metrics.js';
 import { percentile, round3 } from '@mcp-agent/core/testing';
 
 /** The semantic half to measure (`--embedder <url> --embedding-model <name>`). */
-export interface RetrievalEmbedding {
-  readonly url: string;
-  readonly model: string;
+export interface RetrievalEmbedding extends BenchEmbedder {
   /** Fusion weights to run; default 0.1, 0.2, 0.3, 0.5, 0.7. */
   readonly weights?: readonly number[];
-  /** A SQLite file keeping vectors between runs, so a slow endpoint embeds each tool once. */
-  readonly cacheFile?: string;
+  /** `--embedding-slot <k>`: the answer's last k places to the embedder ({@link fuseWithEmbedding}). */
+  readonly slot?: number;
+  /** `--embedding-gate <relevance>`: the embedder only where the words do not answer. */
+  readonly gate?: number;
 }
 
 /**
  * `pnpm bench retrieval <folder> [--embedder <url> --embedding-model <name>
- * [--embedding-weights 0.2,0.5] [--embedding-cache <file.db>]]`: the tuned search against the
- * naive baseline on one retrieval folder, and, with an embedder, the hybrid at each weight, in
+ * [--embedding-weights 0.2,0.5] [--embedding-cache <file.db>] [--embedding-slot <k>]
+ * [--embedding-gate <relevance>]]`: the tuned search against the naive baseline on one
+ * retrieval folder, and, with an embedder, the hybrid at each weight (or with the answer's last
+ * k places given to the embedder; only where the best lexical relevance is under the gate), in
  * one run (the key, if the endpoint needs one, from `MCP_AGENT_EMBEDDING_API_KEY`). Prints a
  * line per configuration, then one JSON object on the last line.
  */
@@ -117,55 +113,31 @@ async function hybridConfigurations(
   configurations: Record<string, (query: string) => string[]>;
   info: Record<string, unknown>;
 }> {
-  const apiKey = process.env.MCP_AGENT_EMBEDDING_API_KEY;
-  const embedder = new OpenAiCompatibleEmbedder({
-    url: embedding.url,
-    model: embedding.model,
-    ...(apiKey ? { apiKey } : {}),
-    timeoutMs: 120_000,
-  });
-  const ctx = createContext({ userId: 'bench' });
-  const database =
-    embedding.cacheFile === undefined
-      ? undefined
-      : await openDatabase({ url: embedding.cacheFile });
-  try {
-    const vectors = new ToolVectors({
-      embedder,
-      ...(database === undefined ? {} : { cache: new EmbeddingCacheRepository(database.db) }),
-    });
-    let start = performance.now();
-    await vectors.sync(ctx, documents);
-    const embedToolsMs = performance.now() - start;
-    start = performance.now();
-    const queryVectors = new Map<string, Float32Array>();
-    const distinct = [...new Set(queries)];
-    const embedded = await embedder.embed(distinct);
-    distinct.forEach((q, i) => queryVectors.set(q, embedded[i]!));
-    const embedQueryMs = (performance.now() - start) / Math.max(1, distinct.length);
-    const configurations: Record<string, (query: string) => string[]> = {};
-    for (const weight of embedding.weights ?? [0.1, 0.2, 0.3, 0.5, 0.7]) {
-      configurations[`hybrid_${weight}`] = (q) =>
-        fuseHybrid(
-          index.search(q, { limit: SEMANTIC_DEPTH }),
-          vectors.nearest(queryVectors.get(q)!, SEMANTIC_DEPTH),
-          weight,
-          (id) => index.get(id),
-        )
-          .slice(0, 10)
-          .map((hit) => hit.id);
-    }
-    configurations.semantic_only = (q) =>
-      vectors.nearest(queryVectors.get(q)!, 10).map((s) => s.id);
-    return {
-      configurations,
-      info: {
-        model: embedder.model,
-        embed_tools_ms: round3(embedToolsMs),
-        embed_query_ms: round3(embedQueryMs),
-      },
+  const { vectors, queries: queryVectors, info } = await embedBench(embedding, documents, queries);
+  const configurations: Record<string, (query: string) => string[]> = {};
+  for (const weight of embedding.weights ?? [0.1, 0.2, 0.3, 0.5, 0.7]) {
+    const options = {
+      weight,
+      ...(embedding.slot === undefined ? {} : { slot: embedding.slot }),
+      ...(embedding.gate === undefined ? {} : { gate: embedding.gate }),
     };
-  } finally {
-    await database?.close();
+    configurations[`hybrid_${weight}`] = (q) =>
+      fuseWithEmbedding(
+        index.search(q, { limit: SEMANTIC_DEPTH }),
+        vectors.nearest(queryVectors.get(q)!, SEMANTIC_DEPTH),
+        options,
+        (id) => index.get(id),
+      )
+        .slice(0, 10)
+        .map((hit) => hit.id);
   }
+  configurations.semantic_only = (q) => vectors.nearest(queryVectors.get(q)!, 10).map((s) => s.id);
+  return {
+    configurations,
+    info: {
+      ...info,
+      ...(embedding.slot === undefined ? {} : { slot: embedding.slot }),
+      ...(embedding.gate === undefined ? {} : { gate: embedding.gate }),
+    },
+  };
 }
