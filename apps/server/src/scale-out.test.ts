@@ -9,6 +9,7 @@ import {
 } from '@mcp-agent/agent/testing';
 import { serverFixtures } from '@mcp-agent/test-support';
 import { apiCall, readBody } from './api/api-test-helpers.js';
+import { postToSession } from './gateway/gateway-test-helpers.js';
 import {
   gateway,
   metaCall,
@@ -81,20 +82,6 @@ async function expectIssuesCalled(client: Client): Promise<void> {
   const answer = await callIssues(client);
   expect(answer, JSON.stringify(answer)).toMatchObject({ ok: true });
 }
-
-// tools/list on a session, as its client would send it.
-const listWith = (base: string, token: string, sessionId: string) =>
-  fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
 
 if (databaseUrl === undefined || databaseUrl === '')
   it.skip('PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run the multi-process tests', () =>
@@ -305,7 +292,11 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== '')(
         expect((client.transport as StreamableHTTPClientTransport).sessionId).toBe(sessionId);
         // Bob with Alice's session id: the 404 of an unknown id, on either process.
         for (const server of [a, b]) {
-          const refused = await listWith(server.url, tokens.bob, sessionId);
+          const refused = await postToSession(server.url, tokens.bob, sessionId, {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/list',
+          });
           expect(refused.status).toBe(404);
           expect(await refused.json()).toEqual({
             jsonrpc: '2.0',

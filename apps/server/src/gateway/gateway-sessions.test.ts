@@ -14,7 +14,7 @@ import { serverFixtures } from '@mcp-agent/test-support';
 import { StaticTokenVerifier } from '../auth/token-verifier.js';
 import { startBalancer, type Balancer } from '../testing/balancer.js';
 import { serveHttpGateway } from './serve-http-gateway.js';
-import { text } from './gateway-test-helpers.js';
+import { postToSession, text } from './gateway-test-helpers.js';
 
 // Two gateways on one database, as two processes are, behind a balancer that is not sticky: a
 // session opened on one is served by either, and what one process holds costs the other nothing.
@@ -63,20 +63,6 @@ async function connect(url: string, token = ALICE) {
   });
   await client.connect(transport);
   return { client, transport };
-}
-
-function post(url: string, token: string, sessionId: string, body: object) {
-  return fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify(body),
-  });
 }
 
 // A raw initialize of Alice's (no SDK client: no GET stream that would keep the session busy).
@@ -181,7 +167,7 @@ describe('a gateway session any process serves', () => {
     for (const gateway of [a, b])
       expect(
         (
-          await post(gateway.url.replace(/\/mcp$/, ''), ALICE, sessionId, {
+          await postToSession(gateway.url.replace(/\/mcp$/, ''), ALICE, sessionId, {
             jsonrpc: '2.0',
             id: 1,
             method: 'tools/list',
@@ -195,14 +181,14 @@ describe('a gateway session any process serves', () => {
     const { client, transport } = await connect(balancer.url);
     const sessionId = transport.sessionId as string;
     await client.listTools();
-    const unknown = await post(balancer.url, BOB, crypto.randomUUID(), {
+    const unknown = await postToSession(balancer.url, BOB, crypto.randomUUID(), {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
     });
     const unknownBody = await unknown.json();
     for (const gateway of served) {
-      const refused = await post(gateway.url.replace(/\/mcp$/, ''), BOB, sessionId, {
+      const refused = await postToSession(gateway.url.replace(/\/mcp$/, ''), BOB, sessionId, {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/list',
@@ -226,7 +212,7 @@ describe('a gateway session any process serves', () => {
     const { client, transport } = await connect(base(a));
     const sessionId = transport.sessionId as string;
     // A call answered on A as a resumable stream: its priming event's id is A's alone.
-    const called = await post(base(a), ALICE, sessionId, {
+    const called = await postToSession(base(a), ALICE, sessionId, {
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/call',
@@ -337,7 +323,7 @@ describe('idle expiry and the sweep over several processes', () => {
     return response.headers.get('mcp-session-id') as string;
   };
   const list = async (gateway: Served, sessionId: string) => {
-    const response = await post(gateway.url.replace(/\/mcp$/, ''), ALICE, sessionId, {
+    const response = await postToSession(gateway.url.replace(/\/mcp$/, ''), ALICE, sessionId, {
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/list',

@@ -21,6 +21,24 @@ export const BOB_TOKEN = `bob-${randomBytes(12).toString('hex')}`;
 export const text = (result: unknown) =>
   JSON.parse(((result as { content: { text: string }[] }).content[0] as { text: string }).text);
 
+/**
+ * One JSON-RPC message POSTed to an open session of the gateway at `base` (a server's origin,
+ * the gateway at `/mcp`) with the headers its client would send: a raw request, for what the SDK
+ * client does not let a test send (another user's token, a session the client does not hold).
+ */
+export const postToSession = (base: string, token: string, sessionId: string, message: object) =>
+  fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(message),
+  });
+
 export interface TestGateway {
   readonly stack: AgentStack;
   readonly served: Awaited<ReturnType<typeof serveHttpGateway>>;
