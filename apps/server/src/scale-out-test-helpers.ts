@@ -1,13 +1,119 @@
-// What the multi-process tests (scale-out.test.ts) do to a cluster: start tasks, open gateway
-// sessions, call meta-tools, and wait for another process to catch up.
+// What the multi-process tests (scale-out.test.ts, session-handoff.test.ts) share: the cluster
+// they run on, and what they do to it: start tasks, open gateway sessions, call meta-tools, and
+// wait for another process to catch up.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ScriptedMessage, ScriptStep } from '@mcp-agent/agent/testing';
-import { alive, descendants } from '@mcp-agent/test-support';
+import {
+  startScriptedAnthropicServer,
+  type ScriptedAnthropicServer,
+  type ScriptedMessage,
+  type ScriptStep,
+} from '@mcp-agent/agent/testing';
+import { alive, descendants, serverFixtures } from '@mcp-agent/test-support';
 import { apiCall } from './api/api-test-helpers.js';
-import type { ServerProcess } from './testing/server-cluster.js';
+import { startCluster, type Cluster, type ServerProcess } from './testing/server-cluster.js';
+
+// Several server processes on one PostgreSQL: what a deployment behind a load balancer runs.
+const databaseUrl = process.env.MCP_AGENT_TEST_DATABASE_URL ?? '';
+
+/**
+ * `describe` on PostgreSQL (MCP_AGENT_TEST_DATABASE_URL); without it, one skipped test saying how
+ * to run them. CI starts PostgreSQL (.ci/run): there, a run without it fails instead of skipping.
+ */
+export function describeOnPostgres(title: string, tests: () => void): void {
+  if (databaseUrl === '' && process.env.CI)
+    throw new Error(
+      'CI must run the multi-process scale-out tests on PostgreSQL: set MCP_AGENT_TEST_DATABASE_URL (.ci/run starts one).',
+    );
+  if (databaseUrl === '')
+    it.skip('PostgreSQL half skipped: set MCP_AGENT_TEST_DATABASE_URL=postgres://… to run the multi-process tests', () =>
+      undefined);
+  describe.runIf(databaseUrl !== '')(title, tests);
+}
+
+/** A bearer token for each of these users, new every run. */
+export const tokensOf = <U extends string>(...users: U[]): Record<U, string> =>
+  Object.fromEntries(
+    users.map((user) => [user, `${user}-${randomBytes(12).toString('hex')}`]),
+  ) as Record<U, string>;
+
+/** The task lease of the cluster's processes. */
+export const LEASE_MS = 2_000;
+
+/** What {@link useCluster} started; read in a test (or a hook after the cluster's). */
+export interface TestCluster {
+  readonly model: ScriptedAnthropicServer;
+  readonly cluster: Cluster;
+  readonly a: ServerProcess;
+  readonly b: ServerProcess;
+}
+
+/**
+ * Starts processes A and B on a schema of their own before the suite's tests, and stops them
+ * (with any the tests started) after: users signed in by `tokens`, the scripted MCP server (one
+ * tool, `list_issues`) tenants may add, a scripted model, a task lease of {@link LEASE_MS}, at
+ * most 2 running tasks per user, and tool calls at 1 a second after a burst of 3, counted over
+ * every process. Call it inside {@link describeOnPostgres}.
+ */
+export function useCluster(tokens: Readonly<Record<string, string>>): TestCluster {
+  let model: ScriptedAnthropicServer | undefined;
+  let cluster: Cluster | undefined;
+  let processes: [ServerProcess, ServerProcess] | undefined;
+  beforeAll(async () => {
+    model = await startScriptedAnthropicServer();
+    cluster = await startCluster({
+      fixtures: serverFixtures,
+      databaseUrl,
+      tokens: Object.fromEntries(Object.entries(tokens).map(([user, token]) => [token, user])),
+      script: {
+        tools: [
+          {
+            name: 'list_issues',
+            description: 'List the issues of a repository',
+            inputSchema: { type: 'object' },
+          },
+        ],
+      },
+      flags: [
+        '--task-lease-ms',
+        String(LEASE_MS),
+        '--max-running-tasks',
+        '2',
+        '--tool-calls-per-second',
+        '1',
+        '--tool-call-burst',
+        '3',
+      ],
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.url },
+    });
+    processes = await Promise.all([cluster.start('A'), cluster.start('B')]);
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.close();
+    await model?.close();
+  }, 60_000);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the cluster is used before beforeAll started it');
+    return value;
+  };
+  return {
+    get model() {
+      return started(model);
+    },
+    get cluster() {
+      return started(cluster);
+    },
+    get a() {
+      return started(processes)[0];
+    },
+    get b() {
+      return started(processes)[1];
+    },
+  };
+}
 
 export const say = (text: string, delayMs?: number): ScriptedMessage => ({
   content: [{ type: 'text', text }],
