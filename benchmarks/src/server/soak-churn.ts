@@ -8,34 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedAnthropicServer } from '@mcp-agent/agent/testing';
-import { serverFixtures, GatewaySession } from '@mcp-agent/test-support';
+import { issueTrackerScript, serverFixtures, GatewaySession } from '@mcp-agent/test-support';
 
 const cli = fileURLToPath(
   new URL('../../node_modules/@mcp-agent/cli/dist/mcp-agent.js', import.meta.url),
 );
-
-/** The tools every tenant's scripted server offers. */
-const SCRIPT = {
-  tools: [
-    {
-      name: 'list_issues',
-      description: 'List the open issues of a repository, newest first',
-      inputSchema: { type: 'object', properties: { repo: { type: 'string' } }, required: ['repo'] },
-    },
-    {
-      name: 'add_label',
-      description: 'Add a label to an issue',
-      inputSchema: {
-        type: 'object',
-        properties: { issue: { type: 'integer' }, label: { type: 'string' } },
-        required: ['issue', 'label'],
-      },
-    },
-  ],
-  results: {
-    list_issues: { content: [{ type: 'text', text: JSON.stringify([{ number: 7 }]) }] },
-  },
-};
 
 /** One tenant of the load. */
 interface Tenant {
@@ -152,7 +129,7 @@ export function createChurn(options: {
     tenant.generation += 1;
     const id = `issues${tenant.generation}`;
     const script = join(options.home, `script-${tenant.user}-${tenant.generation}.json`);
-    writeFileSync(script, JSON.stringify(SCRIPT));
+    writeFileSync(script, JSON.stringify(issueTrackerScript));
     if (tenant.generation % 2 === 0) {
       await runCli(tenant, [
         'add',

@@ -26,7 +26,7 @@ import {
 } from './testing/scripted-model-endpoints.js';
 
 export { ADAPTERS, say, use, type Adapter } from './testing/scripted-model-endpoints.js';
-import { serverFixtures } from '@mcp-agent/test-support';
+import { issueTrackerScript, serverFixtures } from '@mcp-agent/test-support';
 
 export const dir = mkdtempSync(join(tmpdir(), 'mcp-agent-e2e-'));
 // Made once per test file (each file loads this module afresh), and removed after its tests.
@@ -40,38 +40,6 @@ export const META = [
   'read_result',
   'read_resource',
 ];
-
-const issuesScript = {
-  tools: [
-    {
-      name: 'list_issues',
-      description: 'List the open issues of a repository',
-      inputSchema: { type: 'object', properties: { repo: { type: 'string' } }, required: ['repo'] },
-    },
-    {
-      name: 'add_label',
-      description: 'Add a label to an issue',
-      inputSchema: {
-        type: 'object',
-        properties: { issue: { type: 'integer' }, label: { type: 'string' } },
-        required: ['issue', 'label'],
-      },
-    },
-  ],
-  results: {
-    list_issues: {
-      content: [
-        {
-          type: 'text',
-          text: JSON.stringify([
-            { number: 7, title: 'Crash on start' },
-            { number: 9, title: 'Typo' },
-          ]),
-        },
-      ],
-    },
-  },
-};
 
 /** The current test's stack: registry, pool, scripted model endpoint and agent. */
 export const e2e = {} as {
@@ -143,7 +111,7 @@ export function useE2eStack(adapter: Adapter): void {
     e2e.registry = await createTestRegistry();
     e2e.pool = new ConnectionPool(e2e.registry, { pingIntervalMs: 0, attempts: 1 });
     e2e.model = await startModelEndpoint(adapter);
-    await addScripted('github', issuesScript);
+    await addScripted('github', issueTrackerScript);
     e2e.agent = makeAgent();
   });
   afterEach(async () => {
