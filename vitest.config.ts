@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import projects from './vitest.workspace.js';
 
@@ -15,6 +16,10 @@ export default defineConfig({
     // One temporary root per run, removed at its end (see the file).
     globalSetup: ['./scripts/lib/test-temp-root.mjs'],
     passWithNoTests: false,
+    // Most test files wait on the processes they start (servers, the CLI, PostgreSQL), not on the
+    // CPU: on a 2-core machine Vitest's default (one worker fewer than the cores) ran every file one
+    // after another. Two at least; the tests' deadlines keep margins for a loaded machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
